@@ -1,0 +1,57 @@
+import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import { parentKeysFor } from '../eager-load/parent-keys-for.ts'
+import { APPLY_DEFAULTS, type ApplyOptions } from '../options.ts'
+import type { QueryParams } from '../query-params.ts'
+import type { RelationMap } from '../relation-map.ts'
+import { validateQueryParams } from '../validate/validate-query-params.ts'
+import { applyCondition } from './apply-condition.ts'
+import { applyOrders } from './apply-orders.ts'
+import { applySelection } from './apply-selection.ts'
+import { attachEagerLoading } from './attach-eager-loading.ts'
+import { groupWheres, statementCount } from './group-wheres.ts'
+import { tableReference } from './table-reference.ts'
+
+/**
+ * Applies a client's query params to a knex query and returns a **new** builder (the input is not
+ * changed). Every column, relation and scope must be allow-listed in `relationMap`; the client's
+ * conditions form one parenthesised group, so an `or` never widens the caller's own `where`.
+ * Awaiting the result gives the rows with the `with` relations attached.
+ *
+ * @throws {QueryParamsError} status 400 for anything the client may not do.
+ * @example
+ * const params = parseQueryParams(req.url)
+ * const posts = await applyQueryParams(db('posts').where('tenant_id', tenantId), params, relationMap)
+ */
+export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, relationMap: RelationMap, options: ApplyOptions = {}): Knex.QueryBuilder {
+  const settings = { ...APPLY_DEFAULTS, ...withoutUndefined(options) }
+  const { table, ref } = tableReference(query, options.table)
+  const plan = validateQueryParams(params, table, relationMap, settings)
+  const dialect = dialectOf(query.client)
+  const builder = query.clone()
+  const context = { dialect, like: settings.like }
+
+  groupWheres(builder)
+  for (const scope of plan.scopes) {
+    const before = statementCount(builder)
+    scope(builder)
+    groupWheres(builder, before)
+  }
+  if (plan.wheres.length > 0) {
+    builder.where(function (this: Knex.QueryBuilder) {
+      for (const { boolean, condition } of plan.wheres) applyCondition(this, boolean, condition, ref, new Set([ref]), context)
+    })
+  }
+  for (const condition of plan.exists) applyCondition(builder, 'and', condition, ref, new Set([ref]), context)
+
+  const strip = applySelection(builder, ref, plan, relationMap, parentKeysFor(plan.with))
+  applyOrders(builder, ref, table, plan.orders, relationMap, dialect)
+  if (plan.limit !== undefined) builder.limit(plan.limit)
+  if (plan.offset !== undefined) builder.offset(plan.offset)
+  attachEagerLoading(builder, table, plan.with, relationMap, strip)
+  return builder
+}
+
+function withoutUndefined(options: ApplyOptions): Partial<ApplyOptions> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
+}

@@ -1,0 +1,39 @@
+import type { Knex } from 'knex'
+import { loadWithTree } from '../eager-load/load-with-tree.ts'
+import type { Row } from '../eager-load/row.ts'
+import { stripColumns } from '../eager-load/strip-columns.ts'
+import type { RelationMap } from '../relation-map.ts'
+import type { WithNode } from '../validate/with-tree.ts'
+import { internalsOf } from './knex-internals.ts'
+
+type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => Promise<unknown>
+
+/**
+ * Makes awaiting `builder` resolve to its rows with `nodes` eager-loaded and the key columns in
+ * `strip` (selected only for matching) removed. Works for `select` and `.first()`; other methods
+ * (`count`, `pluck`, `del`…) resolve as knex would. A `.clone()` of the builder is a plain knex builder.
+ */
+export function attachEagerLoading(builder: Knex.QueryBuilder, table: string, nodes: readonly WithNode[], map: RelationMap, strip: readonly string[]): void {
+  if (nodes.length === 0 && strip.length === 0) return
+  const run = (Object.getPrototypeOf(builder) as { then: Then }).then
+  const then: Then = function (onFulfilled, onRejected) {
+    const rows = run.call(this).then(async (result) => {
+      const loaded = rowsOf(this, result)
+      if (loaded !== undefined) {
+        await loadWithTree(this.client, table, loaded, nodes, map)
+        stripColumns(loaded, strip)
+      }
+      return result
+    })
+    return rows.then(onFulfilled, onRejected)
+  }
+  Object.defineProperty(builder, 'then', { value: then, configurable: true, writable: true })
+}
+
+function rowsOf(builder: Knex.QueryBuilder, result: unknown): Row[] | undefined {
+  const internals = internalsOf(builder)
+  if (internals._statements.some((statement) => statement.type === 'aggregate' || statement.type === 'aggregateRaw')) return undefined
+  if (internals._method === 'select' && Array.isArray(result)) return result as Row[]
+  if (internals._method === 'first' && typeof result === 'object' && result !== null) return [result as Row]
+  return undefined
+}

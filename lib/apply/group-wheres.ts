@@ -1,0 +1,31 @@
+import type { Knex } from 'knex'
+import { internalsOf, type KnexStatement } from './knex-internals.ts'
+
+/**
+ * Moves the where statements recorded from position `from` on into one parenthesised group, so an
+ * `or` among them cannot escape: `a or b` becomes `(a or b)`. Does nothing when they hold no `or`.
+ */
+export function groupWheres(builder: Knex.QueryBuilder, from = 0): void {
+  const internals = internalsOf(builder)
+  const kept: KnexStatement[] = []
+  const moved: KnexStatement[] = []
+  internals._statements.forEach((statement, index) =>
+    (statement.grouping === 'where' && index >= from ? moved : kept).push(statement),
+  )
+  if (!moved.slice(1).some((statement) => statement.bool === 'or')) return
+  const group: KnexStatement = {
+    grouping: 'where',
+    type: 'whereWrapped',
+    bool: 'and',
+    not: false,
+    value(this: Knex.QueryBuilder) {
+      internalsOf(this)._statements.push(...moved)
+    },
+  }
+  internals._statements = [...kept, group]
+}
+
+/** The number of statements recorded so far; pass it to {@link groupWheres} after adding more. */
+export function statementCount(builder: Knex.QueryBuilder): number {
+  return internalsOf(builder)._statements.length
+}

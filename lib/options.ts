@@ -1,0 +1,50 @@
+/** Options of `parseQueryParams`. */
+export interface ParseOptions {
+  /** Reject top-level keys that are not query parameters (`unknown_parameter`); default `false`. */
+  strict?: boolean
+  /** Most `wheres` entries; default 100. */
+  maxWheres?: number
+  /** Most values in one `in`/`notIn` list; default 1000. */
+  maxInValues?: number
+  /** Longest string value in characters; default 1000. */
+  maxValueLength?: number
+  /** Most bracket levels in one key (qs `depth`); default 5. */
+  depth?: number
+  /** Most `key=value` pairs in one query string (qs `parameterLimit`); default 1000. */
+  parameterLimit?: number
+}
+
+/** Options of `applyQueryParams`. */
+export interface ApplyOptions {
+  /** The base table, when it cannot be read from the builder. */
+  table?: string
+  /** Page size when `page` comes without `limit`; default 15. */
+  defaultLimit?: number
+  /** Largest `limit` a client may ask for; default 1000. */
+  maxLimit?: number
+  /** `like` matching: `'insensitive'` (default, on every database) or `'sensitive'`. */
+  like?: 'insensitive' | 'sensitive'
+  /** Deepest `with` path, in relations; default 3. */
+  maxWithDepth?: number
+  /** Most `with` entries; default 20. */
+  maxWith?: number
+}
+
+/** Defaults of {@link ParseOptions}. */
+export const PARSE_DEFAULTS: Required<ParseOptions> = {
+  strict: false,
+  maxWheres: 100,
+  maxInValues: 1000,
+  maxValueLength: 1000,
+  depth: 5,
+  parameterLimit: 1000,
+}
+
+/** Defaults of {@link ApplyOptions} (all but `table`). */
+export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table'>> = {
+  defaultLimit: 15,
+  maxLimit: 1000,
+  like: 'insensitive',
+  maxWithDepth: 3,
+  maxWith: 20,
+}

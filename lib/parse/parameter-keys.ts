@@ -1,0 +1,22 @@
+import type { QueryParamKey } from '../query-params.ts'
+
+/** Every spelling of every query parameter, camelCase and snake_case, to its canonical key. */
+export const PARAMETER_KEYS: ReadonlyMap<string, QueryParamKey> = new Map<string, QueryParamKey>([
+  ['wheres', 'wheres'],
+  ['columns', 'columns'],
+  ['with', 'with'],
+  ['scopes', 'scopes'],
+  ['relationsExists', 'relationsExists'],
+  ['relations_exists', 'relationsExists'],
+  ['orders', 'orders'],
+  ['distinct', 'distinct'],
+  ['offset', 'offset'],
+  ['limit', 'limit'],
+  ['page', 'page'],
+])
+
+/** The name before the first bracket of a key: `wheres` for `wheres[0][column]`. */
+export function topLevelName(key: string): string {
+  const open = key.indexOf('[')
+  return open === -1 ? key : key.slice(0, open)
+}

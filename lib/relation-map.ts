@@ -1,0 +1,91 @@
+import type { Knex } from 'knex'
+
+/** The declared type of an allow-listed column; client values are coerced to it before binding. */
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
+
+/** `this.<foreignKey>` references `table.<ownerKey>` (default: the related table's primary key). */
+export interface BelongsToRelation {
+  type: 'belongsTo'
+  table: string
+  foreignKey: string
+  ownerKey?: string
+}
+
+/** `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). */
+export interface HasRelation {
+  type: 'hasOne' | 'hasMany'
+  table: string
+  foreignKey: string
+  localKey?: string
+}
+
+/**
+ * Rows of `table` linked through `pivotTable`: `pivotTable.<foreignPivotKey>` references `this.<parentKey>`
+ * and `pivotTable.<relatedPivotKey>` references `table.<relatedKey>` (both default to the primary keys).
+ */
+export interface BelongsToManyRelation {
+  type: 'belongsToMany'
+  table: string
+  pivotTable: string
+  foreignPivotKey: string
+  relatedPivotKey: string
+  parentKey?: string
+  relatedKey?: string
+}
+
+/** Polymorphic children: `table.<name>_type = morphType` and `table.<name>_id = this.<localKey>`. */
+export interface MorphManyRelation {
+  type: 'morphOne' | 'morphMany'
+  table: string
+  name: string
+  morphType: string
+  localKey?: string
+}
+
+/** Polymorphic parent: the value of `this.<name>_type` picks the table from `types`, `this.<name>_id` its key. */
+export interface MorphToRelation {
+  type: 'morphTo'
+  name: string
+  types: Record<string, string>
+}
+
+/** Any relation a table may declare. */
+export type RelationDefinition =
+  | BelongsToRelation
+  | HasRelation
+  | BelongsToManyRelation
+  | MorphManyRelation
+  | MorphToRelation
+
+/** The relation types, as written in `type`. */
+export type RelationType = RelationDefinition['type']
+
+/** A named scope: it receives the query builder and adds its own clauses. */
+export type Scope = (query: Knex.QueryBuilder) => void
+
+/** What a client may do with one table. */
+export interface TableDefinition {
+  /** Primary key column; default `id`. */
+  primaryKey?: string
+  /** The allow-list: the only columns a client may filter, select, order or distinct by, and the only ones returned. */
+  columns: Record<string, ColumnType>
+  /** Relations a client may filter through, test for existence, or eager-load. */
+  relations?: Record<string, RelationDefinition>
+  /** Named scopes a client may apply with `scopes[i]`. */
+  scopes?: Record<string, Scope>
+}
+
+/**
+ * Maps each table the client may reach to what the client may do with it. It is the only source of
+ * identifiers: nothing the client sends becomes SQL unless it names an entry here.
+ *
+ * @example
+ * const map: RelationMap = {
+ *   users: {
+ *     columns: { id: 'integer', name: 'string', created_at: 'datetime' },
+ *     relations: { posts: { type: 'hasMany', table: 'posts', foreignKey: 'user_id' } },
+ *   },
+ *   posts: { columns: { id: 'integer', user_id: 'integer', title: 'string' } },
+ * }
+ */
+export type RelationMap = Record<string, TableDefinition>

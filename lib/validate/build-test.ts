@@ -1,0 +1,69 @@
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import { OPERATORS, type ClientScalar, type WhereDescription } from '../query-params.ts'
+import type { ColumnType } from '../relation-map.ts'
+import { coerceValue } from './coerce-value.ts'
+import type { CoercedValue, Test } from './condition.ts'
+
+/** Where a where's parts were sent: `operator()` → `wheres[2][operator]`, `value(1)` → `wheres[2][value][1]`. */
+export interface WhereParams {
+  column: string
+  operator: string
+  value(index?: number): string
+}
+
+const NOT_FOR_TEXT_ONLY = OPERATORS.filter((operator) => operator !== 'like')
+
+/**
+ * Turns a where's operator and value into a {@link Test} on a column of the given type: `null` (or
+ * the string `'null'`) with `=`/`!=` is `IS [NOT] NULL`, values are coerced, `like` is only for text.
+ */
+export function buildTest(where: WhereDescription, type: ColumnType, params: WhereParams): Test {
+  const { operator, value } = where
+  if (operator === 'like' && type !== 'string') {
+    throw new QueryParamsError(`Parameter '${params.operator}': 'like' only applies to text columns.`, {
+      code: 'invalid_operator',
+      param: params.operator,
+      allowed: NOT_FOR_TEXT_ONLY,
+    })
+  }
+  if (Array.isArray(value)) {
+    const list = value as readonly ClientScalar[]
+    const coerced = (item: ClientScalar, index: number): CoercedValue => {
+      if (item === null) throw mustNotBeNull(params.value(index), operator)
+      return coerceValue(type, item, params.value(index))
+    }
+    if (operator === 'between' || operator === 'notBetween') {
+      return {
+        op: 'between',
+        negate: operator === 'notBetween',
+        low: coerced(list[0] ?? null, 0),
+        high: coerced(list[1] ?? null, 1),
+      }
+    }
+    const values: CoercedValue[] = []
+    let withNull = false
+    list.forEach((item, index) => (item === null ? (withNull = true) : values.push(coerced(item, index))))
+    return { op: 'in', negate: operator === 'notIn', values, withNull }
+  }
+  if (operator === 'in' || operator === 'notIn') return { op: 'in', negate: operator === 'notIn', values: [], withNull: false }
+  const scalar = (value ?? null) as ClientScalar
+  if (scalar === null || scalar === 'null') {
+    if (operator === '=' || operator === '!=') return { op: 'null', negate: operator === '!=' }
+    throw mustNotBeNull(params.value(), operator)
+  }
+  if (operator === 'like') return { op: 'like', pattern: String(scalar) }
+  if (operator === 'between' || operator === 'notBetween') {
+    throw new QueryParamsError(`Parameter '${params.value()}' must be exactly two values for '${operator}'.`, {
+      code: 'invalid_value',
+      param: params.value(),
+    })
+  }
+  return { op: 'compare', operator, value: coerceValue(type, scalar, params.value()) }
+}
+
+function mustNotBeNull(param: string, operator: string): QueryParamsError {
+  return new QueryParamsError(`Parameter '${param}' cannot be null with '${operator}'; use '=' or '!=' to test for null.`, {
+    code: 'invalid_value',
+    param,
+  })
+}

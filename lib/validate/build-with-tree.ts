@@ -1,0 +1,80 @@
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { RelationMap } from '../relation-map.ts'
+import { relatedTables, relationsOf } from './relations-of.ts'
+import type { WithNode } from './with-tree.ts'
+
+/** Caps on eager loading. */
+export interface WithLimits {
+  maxWith: number
+  maxWithDepth: number
+}
+
+/**
+ * Builds the eager-loading tree of `with` paths such as `posts.comments`, `*` (every relation of the
+ * table) or `posts.*`. Paths sharing a prefix share nodes. After a `morphTo`, a segment applies to
+ * every target table that has it. Unknown relations are `unknown_relation`; caps are `limit_exceeded`.
+ */
+export function buildWithTree(
+  map: RelationMap,
+  table: string,
+  paths: readonly string[],
+  param: (index?: number) => string,
+  limits: WithLimits,
+): WithNode[] {
+  if (paths.length > limits.maxWith) {
+    throw new QueryParamsError(`Parameter '${param()}' lists more than ${limits.maxWith} relations.`, {
+      code: 'limit_exceeded',
+      param: param(),
+    })
+  }
+  const roots: WithNode[] = []
+  paths.forEach((path, index) => {
+    const segments = path.split('.')
+    if (segments.length > limits.maxWithDepth) {
+      throw new QueryParamsError(`Parameter '${param(index)}' nests deeper than ${limits.maxWithDepth} relations.`, {
+        code: 'limit_exceeded',
+        param: param(index),
+      })
+    }
+    addPath(map, table, roots, segments, param(index))
+  })
+  return roots
+}
+
+function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: readonly string[], param: string): void {
+  const [head = '', ...rest] = segments
+  const relations = relationsOf(map, table)
+  if (head !== '*' && !relations.has(head)) {
+    throw new QueryParamsError(`Parameter '${param}': '${head}' is not a relation of ${table}.`, {
+      code: 'unknown_relation',
+      param,
+      allowed: ['*', ...relations.keys()],
+    })
+  }
+  const names = head === '*' ? [...relations.keys()] : [head]
+  let added = 0
+  let firstError: unknown
+  for (const name of names) {
+    const relation = relations.get(name)
+    if (relation === undefined) continue
+    let node = nodes.find((candidate) => candidate.relation.name === name)
+    if (node === undefined) {
+      node = { relation, children: Object.fromEntries(relatedTables(relation).map((related) => [related, []])) }
+      nodes.push(node)
+    }
+    if (rest.length === 0) {
+      added++
+      continue
+    }
+    for (const [related, children] of Object.entries(node.children)) {
+      try {
+        addPath(map, related, children, rest, param)
+        added++
+      } catch (error) {
+        if (!(error instanceof QueryParamsError)) throw error
+        firstError ??= error
+      }
+    }
+  }
+  if (added === 0 && firstError !== undefined) throw firstError
+}

@@ -1,0 +1,19 @@
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { ColumnType, RelationMap } from '../relation-map.ts'
+import { snakeCase } from './snake-case.ts'
+
+/**
+ * Finds an allow-listed column of `table` by the name the client sent: exactly, or after
+ * camelCase → snake_case (`createdAt` → `created_at`). Anything else is `unknown_column`.
+ */
+export function resolveColumn(map: RelationMap, table: string, name: string, param: string): { column: string; type: ColumnType } {
+  const columns = map[table]?.columns ?? {}
+  for (const candidate of [name, snakeCase(name)]) {
+    if (Object.hasOwn(columns, candidate)) return { column: candidate, type: columns[candidate] as ColumnType }
+  }
+  throw new QueryParamsError(`Parameter '${param}': '${name}' is not a column of ${table} that can be used here.`, {
+    code: 'unknown_column',
+    param,
+    allowed: Object.keys(columns),
+  })
+}

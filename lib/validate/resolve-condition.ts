@@ -1,0 +1,65 @@
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { WhereDescription } from '../query-params.ts'
+import type { RelationMap } from '../relation-map.ts'
+import { buildTest, type WhereParams } from './build-test.ts'
+import type { Condition } from './condition.ts'
+import { relationsOf } from './relations-of.ts'
+import type { MorphTarget } from './resolved-relation.ts'
+import { resolveColumn } from './resolve-column.ts'
+
+/**
+ * Resolves a where's `column` — `name`, `table.name` for the base table's own column, or a relation
+ * path such as `posts.comments.body` — against the map, into a {@link Condition}. Each path segment
+ * must be a relation of the table before it; the last is an allow-listed column of the final table.
+ */
+export function resolveWhere(map: RelationMap, table: string, where: WhereDescription, params: WhereParams): Condition {
+  const segments = where.column.split('.')
+  if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
+  const name = segments.pop() ?? ''
+  return resolvePath(map, table, segments, params.column, (target) => {
+    const resolved = resolveColumn(map, target, name, params.column)
+    return { kind: 'test', table: target, column: resolved.column, test: buildTest(where, resolved.type, params) }
+  })
+}
+
+/** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */
+export function resolveExists(map: RelationMap, table: string, path: string, param: string): Condition {
+  return resolvePath(map, table, path.split('.'), param, () => null) ?? unreachable()
+}
+
+function resolvePath<T extends Condition | null>(
+  map: RelationMap,
+  table: string,
+  names: readonly string[],
+  param: string,
+  end: (table: string) => T,
+): Condition | T {
+  const [head, ...rest] = names
+  if (head === undefined) return end(table)
+  const relations = relationsOf(map, table)
+  const relation = relations.get(head)
+  if (relation === undefined) {
+    throw new QueryParamsError(`Parameter '${param}': '${head}' is not a relation of ${table}.`, {
+      code: 'unknown_relation',
+      param,
+      allowed: [...relations.keys()],
+    })
+  }
+  if (relation.kind === 'direct') return { kind: 'exists', relation, inner: resolvePath(map, relation.table, rest, param, end) }
+  const branches: Array<{ target: MorphTarget; inner: Condition | null }> = []
+  let firstError: unknown
+  for (const target of relation.targets) {
+    try {
+      branches.push({ target, inner: resolvePath(map, target.table, rest, param, end) })
+    } catch (error) {
+      if (!(error instanceof QueryParamsError)) throw error
+      firstError ??= error
+    }
+  }
+  if (branches.length === 0) throw firstError
+  return { kind: 'morphExists', relation, branches }
+}
+
+function unreachable(): never {
+  throw new Error('knex-query-params: an existence path resolved to nothing')
+}

@@ -1,0 +1,46 @@
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { RelationMap } from '../relation-map.ts'
+import { relationsOf } from './relations-of.ts'
+import { resolveColumn } from './resolve-column.ts'
+import type { DirectRelation } from './resolved-relation.ts'
+
+/** An order by a column of the base table (`via` empty) or of a to-one related table. */
+export interface PlannedOrder {
+  via: DirectRelation[]
+  column: string
+  direction: 'asc' | 'desc'
+}
+
+const TO_ONE = new Set(['belongsTo', 'hasOne', 'morphOne'])
+
+/**
+ * Resolves `orders[i][column]`: an allow-listed column, `table.column` of the base table, or a path
+ * through to-one relations (`team.name`, `team.owner.email`). A to-many or `morphTo` hop is `invalid_order`.
+ */
+export function resolveOrder(map: RelationMap, table: string, name: string, direction: 'asc' | 'desc', param: string): PlannedOrder {
+  const segments = name.split('.')
+  if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
+  const column = segments.pop() ?? ''
+  const via: DirectRelation[] = []
+  let current = table
+  for (const segment of segments) {
+    const relations = relationsOf(map, current)
+    const relation = relations.get(segment)
+    if (relation === undefined) {
+      throw new QueryParamsError(`Parameter '${param}': '${segment}' is not a relation of ${current}.`, {
+        code: 'unknown_relation',
+        param,
+        allowed: [...relations.keys()],
+      })
+    }
+    if (relation.kind !== 'direct' || !TO_ONE.has(relation.type)) {
+      throw new QueryParamsError(
+        `Parameter '${param}': cannot order by '${segment}', a ${relation.type} relation: ordering needs one related row per row (belongsTo, hasOne or morphOne).`,
+        { code: 'invalid_order', param },
+      )
+    }
+    via.push(relation)
+    current = relation.table
+  }
+  return { via, column: resolveColumn(map, current, column, param).column, direction }
+}

@@ -1,0 +1,55 @@
+import type { RelationDefinition, RelationMap } from '../relation-map.ts'
+import type { ResolvedRelation } from './resolved-relation.ts'
+
+/** The primary key of a table of the map (default `id`). */
+export function primaryKeyOf(map: RelationMap, table: string): string {
+  return map[table]?.primaryKey ?? 'id'
+}
+
+/**
+ * Fills in the defaults of one relation definition: which column of the parent and of the related
+ * table (or pivot) link them. Throws a configuration `Error` (not a client error) when the map
+ * names a table it does not define.
+ */
+export function resolveRelation(map: RelationMap, parentTable: string, name: string, def: RelationDefinition): ResolvedRelation {
+  const where = `${parentTable}.relations.${name}`
+  const requireTable = (table: string): string => {
+    if (map[table] === undefined) throw new Error(`knex-query-params: ${where}: table '${table}' is not in the relation map`)
+    return table
+  }
+  const parentPk = primaryKeyOf(map, parentTable)
+  switch (def.type) {
+    case 'belongsTo':
+      return {
+        kind: 'direct', name, type: def.type, many: false, parentTable, table: requireTable(def.table),
+        parentKey: def.foreignKey, relatedKey: def.ownerKey ?? primaryKeyOf(map, def.table),
+      }
+    case 'hasOne':
+    case 'hasMany':
+      return {
+        kind: 'direct', name, type: def.type, many: def.type === 'hasMany', parentTable, table: requireTable(def.table),
+        parentKey: def.localKey ?? parentPk, relatedKey: def.foreignKey,
+      }
+    case 'belongsToMany':
+      return {
+        kind: 'direct', name, type: def.type, many: true, parentTable, table: requireTable(def.table),
+        parentKey: def.parentKey ?? parentPk, relatedKey: def.relatedKey ?? primaryKeyOf(map, def.table),
+        pivot: { table: def.pivotTable, parentColumn: def.foreignPivotKey, relatedColumn: def.relatedPivotKey },
+      }
+    case 'morphOne':
+    case 'morphMany':
+      return {
+        kind: 'direct', name, type: def.type, many: def.type === 'morphMany', parentTable, table: requireTable(def.table),
+        parentKey: def.localKey ?? parentPk, relatedKey: `${def.name}_id`,
+        morph: { column: `${def.name}_type`, value: def.morphType },
+      }
+    case 'morphTo':
+      return {
+        kind: 'morphTo', name, type: def.type, many: false, parentTable,
+        typeColumn: `${def.name}_type`, idColumn: `${def.name}_id`,
+        targets: Object.entries(def.types).map(([typeValue, table]) => ({
+          typeValue, table: requireTable(table), key: primaryKeyOf(map, table),
+        })),
+      }
+  }
+}

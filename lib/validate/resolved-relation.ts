@@ -1,0 +1,52 @@
+import type { RelationType } from '../relation-map.ts'
+
+/** The pivot hop of a `belongsToMany` relation. */
+export interface PivotHop {
+  table: string
+  /** Pivot column that references the parent's `parentKey`. */
+  parentColumn: string
+  /** Pivot column that references the related table's `relatedKey`. */
+  relatedColumn: string
+}
+
+/**
+ * A relation from one table to another, with every key resolved. The related rows are those where
+ * `related.<relatedKey> = parent.<parentKey>` (or, through `pivot`, where the pivot links them),
+ * restricted to `related.<morph.column> = morph.value` for morphOne/morphMany.
+ */
+export interface DirectRelation {
+  kind: 'direct'
+  name: string
+  type: Exclude<RelationType, 'morphTo'>
+  many: boolean
+  parentTable: string
+  table: string
+  parentKey: string
+  relatedKey: string
+  pivot?: PivotHop
+  morph?: { column: string; value: string }
+}
+
+/** One possible target of a `morphTo` relation. */
+export interface MorphTarget {
+  /** Value of the parent's type column that selects this table. */
+  typeValue: string
+  table: string
+  /** The target table's key the parent's id column references. */
+  key: string
+}
+
+/** A `morphTo` relation: the parent's `typeColumn` picks one of `targets`, its `idColumn` the row. */
+export interface MorphToResolved {
+  kind: 'morphTo'
+  name: string
+  type: 'morphTo'
+  many: false
+  parentTable: string
+  typeColumn: string
+  idColumn: string
+  targets: MorphTarget[]
+}
+
+/** A relation of the map with every default filled in. */
+export type ResolvedRelation = DirectRelation | MorphToResolved

@@ -1,0 +1,108 @@
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { ApplyOptions } from '../options.ts'
+import { paramPath } from '../parse/param-source.ts'
+import type { QueryParams } from '../query-params.ts'
+import type { RelationMap, Scope } from '../relation-map.ts'
+import { buildWithTree } from './build-with-tree.ts'
+import type { QueryPlan } from './query-plan.ts'
+import { primaryKeyOf } from './resolve-relation.ts'
+import { resolveColumn } from './resolve-column.ts'
+import { resolveExists, resolveWhere } from './resolve-condition.ts'
+import { resolveOrder, type PlannedOrder } from './resolve-order.ts'
+
+type Settings = Required<Omit<ApplyOptions, 'table'>>
+
+/**
+ * Checks parsed params against the relation map for `table` — every column, relation and scope must
+ * be allow-listed, every value must fit its column's type — and resolves them into a {@link QueryPlan}.
+ *
+ * @throws {QueryParamsError} for anything the client may not do.
+ */
+export function validateQueryParams(params: QueryParams, table: string, map: RelationMap, settings: Settings): QueryPlan {
+  const definition = map[table]
+  if (definition === undefined) throw new Error(`knex-query-params: table '${table}' is not in the relation map`)
+  const ownColumn = (name: string, param: string): string => {
+    const segments = name.split('.')
+    const bare = segments.length === 2 && segments[0] === table ? (segments[1] ?? '') : name
+    return resolveColumn(map, table, bare, param).column
+  }
+  const names = (key: 'columns' | 'distinct'): string[] | undefined =>
+    params[key]?.map((name, index) => ownColumn(name, paramPath(params, key, index)))
+
+  const plan: QueryPlan = {
+    table,
+    wheres: (params.wheres ?? []).map((where, index) => ({
+      boolean: where.boolean,
+      condition: resolveWhere(map, table, where, {
+        column: paramPath(params, 'wheres', index, 'column'),
+        operator: paramPath(params, 'wheres', index, 'operator'),
+        value: (valueIndex) => paramPath(params, 'wheres', index, 'value', valueIndex),
+      }),
+    })),
+    exists: (params.relationsExists ?? []).map((path, index) =>
+      resolveExists(map, table, path, paramPath(params, 'relationsExists', index)),
+    ),
+    scopes: (params.scopes ?? []).map((name, index) => {
+      const scope: Scope | undefined = Object.hasOwn(definition.scopes ?? {}, name) ? definition.scopes?.[name] : undefined
+      if (scope === undefined) {
+        const param = paramPath(params, 'scopes', index)
+        throw new QueryParamsError(`Parameter '${param}': '${name}' is not a scope of ${table}.`, {
+          code: 'unknown_scope',
+          param,
+          allowed: Object.keys(definition.scopes ?? {}),
+        })
+      }
+      return scope
+    }),
+    orders: (params.orders ?? []).map((order, index) =>
+      resolveOrder(map, table, order.column, order.direction, paramPath(params, 'orders', index, 'column')),
+    ),
+    with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings),
+  }
+  const columns = names('columns')
+  const distinct = names('distinct')
+  if (columns !== undefined) plan.columns = columns
+  if (distinct !== undefined) plan.distinct = distinct
+  paginate(plan, params, settings)
+  if (plan.distinct !== undefined) checkDistinct(plan, params)
+  addTieBreaker(plan, primaryKeyOf(map, table))
+  return plan
+}
+
+function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): void {
+  const limit = params.limit ?? (params.page === undefined ? undefined : settings.defaultLimit)
+  if (limit !== undefined && limit > settings.maxLimit) {
+    const param = paramPath(params, 'limit')
+    throw new QueryParamsError(`Parameter '${param}' must be at most ${settings.maxLimit}.`, { code: 'limit_exceeded', param })
+  }
+  if (limit !== undefined) plan.limit = limit
+  const offset = params.page !== undefined && limit !== undefined ? (params.page - 1) * limit : params.offset
+  if (offset !== undefined) plan.offset = offset
+}
+
+function selectedByDistinct(plan: QueryPlan): string[] {
+  return [...new Set([...(plan.distinct ?? []), ...(plan.columns ?? [])])]
+}
+
+function checkDistinct(plan: QueryPlan, params: QueryParams): void {
+  const selected = new Set(selectedByDistinct(plan))
+  plan.orders.forEach((order, index) => {
+    if (order.via.length > 0 || !selected.has(order.column)) {
+      const param = paramPath(params, 'orders', index, 'column')
+      throw new QueryParamsError(`Parameter '${param}': with distinct, rows can only be ordered by the distinct (or selected) columns.`, {
+        code: 'invalid_order',
+        param,
+        allowed: [...selected],
+      })
+    }
+  })
+}
+
+function addTieBreaker(plan: QueryPlan, primaryKey: string): void {
+  if (plan.limit === undefined && plan.offset === undefined) return
+  const ordered = new Set(plan.orders.filter((order) => order.via.length === 0).map((order) => order.column))
+  const tieBreakers = plan.distinct === undefined ? [primaryKey] : selectedByDistinct(plan)
+  for (const column of tieBreakers) {
+    if (!ordered.has(column)) plan.orders.push({ via: [], column, direction: 'asc' } satisfies PlannedOrder)
+  }
+}
