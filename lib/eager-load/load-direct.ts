@@ -1,0 +1,71 @@
+import type { Knex } from 'knex'
+import type { RelationMap } from '../relation-map.ts'
+import { primaryKeyOf } from '../validate/resolve-relation.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
+import type { WithNode } from '../validate/with-tree.ts'
+import { distinctKeys } from './distinct-keys.ts'
+import { fetchChunked } from './fetch-chunked.ts'
+import { groupByKey } from './group-by-key.ts'
+import { keyOf } from './key-of.ts'
+import type { LoadedBatch } from './loaded-batch.ts'
+import { parentKeysFor } from './parent-keys-for.ts'
+import { PIVOT_ALIAS } from './pivot-alias.ts'
+import { relatedSelection } from './related-selection.ts'
+import type { Row } from './row.ts'
+
+/**
+ * Loads one direct relation (belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany) for all
+ * `parents` with one query per chunk of distinct parent keys, and attaches the related rows under
+ * the relation's name: the first match (by the related primary key) or `null` for a to-one relation,
+ * every match ordered by the related primary key for a to-many one.
+ */
+export async function loadDirect(
+  client: Knex.Client,
+  relation: DirectRelation,
+  parents: readonly Row[],
+  children: readonly WithNode[],
+  map: RelationMap,
+  chunkSize: number,
+): Promise<LoadedBatch> {
+  const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
+  for (const parent of parents) parent[name] = many ? [] : null
+  const keys = distinctKeys(parents, parentKey)
+  if (keys.length === 0) return { table, rows: [], extra: [] }
+
+  const nested = parentKeysFor(children)
+  const selection = relatedSelection(map, table, pivot === undefined ? [relatedKey, ...nested] : nested)
+  const columns = selection.columns.map((column) => `${table}.${column}`)
+  const orderBy = `${table}.${primaryKeyOf(map, table)}`
+
+  const related = await fetchChunked(keys, chunkSize, (chunkKeys) => {
+    const query = client.queryBuilder().from(table)
+    if (pivot === undefined) {
+      query.select(columns).whereIn(`${table}.${relatedKey}`, chunkKeys)
+    } else {
+      query
+        .select([...columns, `${pivot.table}.${pivot.parentColumn} as ${PIVOT_ALIAS}`])
+        .innerJoin(pivot.table, `${pivot.table}.${pivot.relatedColumn}`, `${table}.${relatedKey}`)
+        .whereIn(`${pivot.table}.${pivot.parentColumn}`, chunkKeys)
+    }
+    if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
+    return query.orderBy(orderBy)
+  })
+
+  const byKey = groupByKey(related, pivot === undefined ? relatedKey : PIVOT_ALIAS)
+  const attached = new Set<Row>()
+  for (const parent of parents) {
+    const key = keyOf(parent[parentKey])
+    const matches = key === null ? undefined : byKey.get(key)
+    if (matches === undefined) continue
+    if (many) {
+      parent[name] = [...matches]
+      for (const match of matches) attached.add(match)
+    } else {
+      const first = matches[0] ?? null
+      parent[name] = first
+      if (first !== null) attached.add(first)
+    }
+  }
+  const extra = pivot === undefined ? selection.extra : [...selection.extra, PIVOT_ALIAS]
+  return { table, rows: [...attached], extra }
+}

@@ -1,0 +1,67 @@
+import type { Knex } from 'knex'
+import type { RelationMap } from '../relation-map.ts'
+import { primaryKeyOf } from '../validate/resolve-relation.ts'
+import type { MorphTarget, MorphToResolved } from '../validate/resolved-relation.ts'
+import type { WithNode } from '../validate/with-tree.ts'
+import { distinctKeys } from './distinct-keys.ts'
+import { fetchChunked } from './fetch-chunked.ts'
+import { groupByKey } from './group-by-key.ts'
+import { keyOf } from './key-of.ts'
+import type { LoadedBatch } from './loaded-batch.ts'
+import { parentKeysFor } from './parent-keys-for.ts'
+import { relatedSelection } from './related-selection.ts'
+import type { Row } from './row.ts'
+
+/**
+ * Loads a morphTo relation for all `parents`: groups them by target table (through the value of their
+ * type column), then runs one query per target table and chunk of distinct ids. Parents with an
+ * unknown type, a null id or no matching row get `null`. Returns one batch per target table queried.
+ */
+export async function loadMorphTo(
+  client: Knex.Client,
+  relation: MorphToResolved,
+  parents: readonly Row[],
+  children: Readonly<Record<string, readonly WithNode[]>>,
+  map: RelationMap,
+  chunkSize: number,
+): Promise<LoadedBatch[]> {
+  const { name, typeColumn, idColumn } = relation
+  const targetByType = new Map<string, MorphTarget>(relation.targets.map((target) => [target.typeValue, target]))
+  const parentsByTable = new Map<string, { target: MorphTarget; parents: Row[] }>()
+  for (const parent of parents) {
+    parent[name] = null
+    const type = keyOf(parent[typeColumn])
+    const target = type === null ? undefined : targetByType.get(type)
+    if (target === undefined) continue
+    const group = parentsByTable.get(target.table)
+    if (group === undefined) parentsByTable.set(target.table, { target, parents: [parent] })
+    else group.parents.push(parent)
+  }
+
+  const batches: LoadedBatch[] = []
+  for (const [table, group] of parentsByTable) {
+    const keys = distinctKeys(group.parents, idColumn)
+    if (keys.length === 0) continue
+    const selection = relatedSelection(map, table, [group.target.key, ...parentKeysFor(children[table] ?? [])])
+    const columns = selection.columns.map((column) => `${table}.${column}`)
+    const related = await fetchChunked(keys, chunkSize, (chunkKeys) =>
+      client
+        .queryBuilder()
+        .from(table)
+        .select(columns)
+        .whereIn(`${table}.${group.target.key}`, chunkKeys)
+        .orderBy(`${table}.${primaryKeyOf(map, table)}`),
+    )
+    const byKey = groupByKey(related, group.target.key)
+    const attached = new Set<Row>()
+    for (const parent of group.parents) {
+      const key = keyOf(parent[idColumn])
+      const match = key === null ? undefined : byKey.get(key)?.[0]
+      if (match === undefined) continue
+      parent[name] = match
+      attached.add(match)
+    }
+    batches.push({ table, rows: [...attached], extra: selection.extra })
+  }
+  return batches
+}

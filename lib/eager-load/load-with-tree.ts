@@ -1,0 +1,58 @@
+import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import type { RelationMap } from '../relation-map.ts'
+import type { WithNode } from '../validate/with-tree.ts'
+import type { EagerLoadOptions } from './eager-load-options.ts'
+import { knexClientOf } from './knex-client-of.ts'
+import { loadDirect } from './load-direct.ts'
+import { loadMorphTo } from './load-morph-to.ts'
+import type { LoadedBatch } from './loaded-batch.ts'
+import { parentKeysFor } from './parent-keys-for.ts'
+import { requireParentColumns } from './require-parent-columns.ts'
+import type { Row } from './row.ts'
+import { stripColumns } from './strip-columns.ts'
+
+/**
+ * Eager-loads `nodes` onto `rows` of `table`, in place: each relation is attached under its name, as
+ * an object or `null` (belongsTo, hasOne, morphOne, morphTo) or an array ordered by the related
+ * primary key (hasMany, belongsToMany, morphMany). Runs one query per relation per level (per target
+ * table for morphTo), `WHERE key IN (…)` over the distinct parent keys, split into chunks of
+ * `chunkSize` keys; nested nodes load on the related rows of all parents at once. Related rows carry
+ * only their table's allow-listed columns. `source` is the knex instance, transaction or client the
+ * main query ran on, so that these queries run on the same connection or transaction.
+ *
+ * The parent rows must carry the columns {@link parentKeysFor} names; a missing one throws.
+ *
+ * @example
+ * const users = await db('users').select('id', 'name')
+ * const posts = relationsOf(map, 'users').get('posts')
+ * if (posts) await loadWithTree(db, 'users', users, [{ relation: posts, children: {} }], map)
+ */
+export async function loadWithTree(
+  source: Knex | Knex.Client,
+  table: string,
+  rows: Row[],
+  nodes: readonly WithNode[],
+  map: RelationMap,
+  options: EagerLoadOptions = {},
+): Promise<void> {
+  if (rows.length === 0 || nodes.length === 0) return
+  const client = knexClientOf(source)
+  const chunkSize = options.chunkSize ?? dialectOf(client).maxInBindings
+  const parents = [...new Set(rows)]
+  for (const node of nodes) {
+    const { relation } = node
+    if (relation.parentTable !== table) {
+      throw new Error(`knex-query-params: relation '${relation.name}' belongs to '${relation.parentTable}', not '${table}'`)
+    }
+    requireParentColumns(parents, parentKeysFor([node]), table, relation.name)
+    const batches: LoadedBatch[] =
+      relation.kind === 'direct'
+        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize)]
+        : await loadMorphTo(client, relation, parents, node.children, map, chunkSize)
+    for (const batch of batches) {
+      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, { chunkSize })
+      stripColumns(batch.rows, batch.extra)
+    }
+  }
+}
