@@ -20,3 +20,13 @@ export type {
   TableDefinition,
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
+export { queryParamsFromRequest } from './http/query-params-from-request.ts'
+export type { RequestParseOptions } from './http/query-params-from-request.ts'
+export type { HeadersLike, RequestLike } from './http/request-like.ts'
+export { isFormContentType } from './http/is-form-content-type.ts'
+export { normalizeContentType } from './http/normalize-content-type.ts'
+export { errorResponse } from './http/error-response.ts'
+export type { ErrorResponse, ErrorResponseOptions, ProblemBody } from './http/error-response.ts'
+export { paginate } from './http/paginate.ts'
+export type { PageRequest, PaginateOptions, Paginated, PaginationMeta } from './http/paginate.ts'
+export { countQuery } from './http/count-query.ts'

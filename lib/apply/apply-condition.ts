@@ -30,10 +30,9 @@ export function applyCondition(
       return
     case 'exists': {
       const { relation, inner } = condition
-      const subquery = function (this: Knex.QueryBuilder): void {
+      builder[bool === 'or' ? 'orWhereExists' : 'whereExists'](function (this: Knex.QueryBuilder) {
         existsSubquery(this, relation, inner, ref, scope, context)
-      }
-      bool === 'or' ? builder.orWhereExists(subquery) : builder.whereExists(subquery)
+      })
       return
     }
     case 'morphExists': {

@@ -53,5 +53,10 @@ export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, 
 }
 
 function withoutUndefined(options: ApplyOptions): Partial<ApplyOptions> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined))
+  const defined: Record<string, unknown> = {}
+  for (const key in options) {
+    const value = options[key as keyof ApplyOptions]
+    if (value !== undefined) defined[key] = value
+  }
+  return defined as Partial<ApplyOptions>
 }

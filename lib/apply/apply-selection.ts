@@ -10,7 +10,6 @@ import { internalsOf } from './knex-internals.ts'
  * eager loading needs (`keys`) when missing and returns those, to be removed from the rows later.
  */
 export function applySelection(builder: Knex.QueryBuilder, ref: string, plan: QueryPlan, map: RelationMap, keys: readonly string[]): string[] {
-  const qualify = (columns: readonly string[]): string[] => columns.map((column) => `${ref}.${column}`)
   if (plan.distinct !== undefined) {
     const selected = [...new Set([...plan.distinct, ...(plan.columns ?? [])])]
     const missing = keys.filter((key) => !selected.includes(key))
@@ -21,25 +20,29 @@ export function applySelection(builder: Knex.QueryBuilder, ref: string, plan: Qu
         allowed: selected,
       })
     }
-    builder.clearSelect().distinct(qualify(selected))
+    builder.clearSelect().distinct(qualify(ref, selected))
     return []
   }
   if (plan.columns !== undefined) {
     const extra = keys.filter((key) => !plan.columns?.includes(key))
-    builder.clearSelect().select(qualify([...new Set(plan.columns), ...extra]))
+    builder.clearSelect().select(qualify(ref, [...new Set(plan.columns), ...extra]))
     return extra
   }
   const callerColumns = callerSelection(builder)
   if (callerColumns !== undefined) {
     if (callerColumns.includes('*') || callerColumns.includes(`${ref}.*`)) return []
     const extra = keys.filter((key) => !callerColumns.includes(key) && !callerColumns.includes(`${ref}.${key}`))
-    if (extra.length > 0) builder.select(qualify(extra))
+    if (extra.length > 0) builder.select(qualify(ref, extra))
     return extra
   }
   const allowed = Object.keys(map[plan.table]?.columns ?? {})
   const extra = keys.filter((key) => !allowed.includes(key))
-  builder.select(qualify([...allowed, ...extra]))
+  builder.select(qualify(ref, [...allowed, ...extra]))
   return extra
+}
+
+function qualify(ref: string, columns: readonly string[]): string[] {
+  return columns.map((column) => `${ref}.${column}`)
 }
 
 function callerSelection(builder: Knex.QueryBuilder): string[] | undefined {

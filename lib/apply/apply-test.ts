@@ -15,26 +15,28 @@ export function applyTest(builder: Knex.QueryBuilder, bool: Bool, column: string
       else or ? builder.orWhereNull(column) : builder.whereNull(column)
       return
     case 'compare': {
-      const value = bindValue(dialect, test.value)
+      const value = bindValue(builder.client, dialect, test.value)
       or ? builder.orWhere(column, test.operator, value) : builder.where(column, test.operator, value)
       return
     }
-    case 'like':
-      if (like === 'sensitive') {
-        const bindings = [column, dialect.likeSensitive.pattern(test.pattern)]
-        or ? builder.orWhereRaw(dialect.likeSensitive.sql, bindings) : builder.whereRaw(dialect.likeSensitive.sql, bindings)
-      } else {
-        or ? builder.orWhere(column, dialect.likeInsensitive, test.pattern) : builder.where(column, dialect.likeInsensitive, test.pattern)
+    case 'like': {
+      const { sql, operator, pattern } = like === 'sensitive' ? dialect.likeSensitive : dialect.likeInsensitive
+      if (operator !== undefined) {
+        or ? builder.orWhere(column, operator, pattern(test.pattern)) : builder.where(column, operator, pattern(test.pattern))
+        return
       }
+      const bindings = [column, pattern(test.pattern)]
+      or ? builder.orWhereRaw(sql, bindings) : builder.whereRaw(sql, bindings)
       return
+    }
     case 'between': {
-      const range: [string | number | boolean, string | number | boolean] = [bindValue(dialect, test.low), bindValue(dialect, test.high)]
+      const range: [Knex.Value, Knex.Value] = [bindValue(builder.client, dialect, test.low), bindValue(builder.client, dialect, test.high)]
       if (test.negate) or ? builder.orWhereNotBetween(column, range) : builder.whereNotBetween(column, range)
       else or ? builder.orWhereBetween(column, range) : builder.whereBetween(column, range)
       return
     }
     case 'in': {
-      const values = test.values.map((value) => bindValue(dialect, value))
+      const values = test.values.map((value) => bindValue(builder.client, dialect, value))
       if (!test.withNull) {
         if (test.negate) or ? builder.orWhereNotIn(column, values) : builder.whereNotIn(column, values)
         else or ? builder.orWhereIn(column, values) : builder.whereIn(column, values)

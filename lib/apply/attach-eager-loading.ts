@@ -16,18 +16,22 @@ type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown,
 export function attachEagerLoading(builder: Knex.QueryBuilder, table: string, nodes: readonly WithNode[], map: RelationMap, strip: readonly string[]): void {
   if (nodes.length === 0 && strip.length === 0) return
   const run = (Object.getPrototypeOf(builder) as { then: Then }).then
-  const then: Then = function (onFulfilled, onRejected) {
-    const rows = run.call(this).then(async (result) => {
-      const loaded = rowsOf(this, result)
-      if (loaded !== undefined) {
-        await loadWithTree(this.client, table, loaded, nodes, map)
-        stripColumns(loaded, strip)
-      }
-      return result
-    })
-    return rows.then(onFulfilled, onRejected)
+  // A method, not a function assigned to a name: loaders that keep function names (tsx, esbuild
+  // `keepNames`) would otherwise pay a `defineProperty` for it on every request.
+  const methods: { then: Then } = {
+    then(onFulfilled, onRejected) {
+      const rows = run.call(this).then(async (result) => {
+        const loaded = rowsOf(this, result)
+        if (loaded !== undefined) {
+          await loadWithTree(this.client, table, loaded, nodes, map)
+          stripColumns(loaded, strip)
+        }
+        return result
+      })
+      return rows.then(onFulfilled, onRejected)
+    },
   }
-  Object.defineProperty(builder, 'then', { value: then, configurable: true, writable: true })
+  Object.defineProperty(builder, 'then', { value: methods.then, configurable: true, writable: true })
 }
 
 function rowsOf(builder: Knex.QueryBuilder, result: unknown): Row[] | undefined {

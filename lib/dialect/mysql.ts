@@ -1,15 +1,24 @@
 import type { Dialect } from './dialect.ts'
 import { formatUtc } from './format-utc.ts'
 
-/** MySQL/MariaDB: `LIKE` follows the (case-insensitive) column collation, `DATETIME` holds UTC text. */
+/**
+ * `like` compared character by character in the binary utf8mb4 collation, whatever the column's
+ * collation: a default `_ci` collation would also ignore accents (`cafe` matching `Café`), and
+ * `LIKE BINARY` compares bytes, so `_` would not match a multi-byte character such as `é`.
+ */
+const BINARY_PATTERN = 'convert(? using utf8mb4) collate utf8mb4_bin'
+
+/**
+ * MySQL/MariaDB: `like` matches as on PostgreSQL — case-insensitive through `lower()` on both sides
+ * (Unicode-aware) but accent-sensitive, or exactly in sensitive mode; a backslash escapes, as MySQL's
+ * default `ESCAPE`. Booleans are `TINYINT(1)` 0/1, and `DATETIME` holds UTC text (sessions must run
+ * with `time_zone = '+00:00'`). `offset` without `limit` gets knex's `limit 18446744073709551615`.
+ */
 export const mysql: Dialect = {
   name: 'mysql',
   maxInBindings: 30000,
-  likeInsensitive: 'like',
-  likeSensitive: {
-    sql: '?? like binary ?',
-    pattern: (value) => value,
-  },
+  likeInsensitive: { sql: `lower(??) like lower(${BINARY_PATTERN})`, pattern: (value) => value },
+  likeSensitive: { sql: `?? like ${BINARY_PATTERN}`, pattern: (value) => value },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

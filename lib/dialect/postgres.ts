@@ -1,15 +1,13 @@
 import type { Dialect } from './dialect.ts'
 
-/** PostgreSQL: `ILIKE` for case-insensitive matching, ISO 8601 instants for `timestamptz`. */
+/** PostgreSQL: `ILIKE` for case-insensitive matching, ISO 8601 instants for `timestamptz`, `bigint` casts for wide integers. */
 export const postgres: Dialect = {
   name: 'postgres',
   maxInBindings: 30000,
-  likeInsensitive: 'ilike',
-  likeSensitive: {
-    sql: '?? like ?',
-    pattern: (value) => value,
-  },
+  likeInsensitive: { sql: '?? ilike ?', operator: 'ilike', pattern: (value) => value },
+  likeSensitive: { sql: '?? like ?', operator: 'like', pattern: (value) => value },
   nullsSortLargest: true,
+  wideInteger: '?::bigint',
   bindBoolean: (value) => value,
   bindDatetime: (value) => value.toISOString(),
 }

@@ -1,17 +1,35 @@
 import type { Dialect } from './dialect.ts'
 import { formatUtc } from './format-utc.ts'
 
-const globSpecials = /[*?[\]]/g
+const globSpecials = new Set(['*', '?', '[', ']'])
 
-/** SQLite: booleans are 0/1, datetimes are UTC `YYYY-MM-DD HH:MM:SS` text, `LIKE` already folds ASCII case. */
+/**
+ * A `like` pattern as a `GLOB` pattern: `%` → `*`, `_` → `?`, a backslash-escaped character and GLOB's
+ * own specials match themselves (`[*]`).
+ */
+function globPattern(value: string): string {
+  let glob = ''
+  for (let i = 0; i < value.length; i++) {
+    let char = value[i] ?? ''
+    const escaped = char === '\\' && i + 1 < value.length
+    if (escaped) char = value[++i] ?? ''
+    if (!escaped && char === '%') glob += '*'
+    else if (!escaped && char === '_') glob += '?'
+    else glob += globSpecials.has(char) ? `[${char}]` : char
+  }
+  return glob
+}
+
+/**
+ * SQLite: booleans are 0/1, datetimes are UTC `YYYY-MM-DD HH:MM:SS` text, `LIKE` already folds ASCII case
+ * (only ASCII) and gets `ESCAPE '\'` so a backslash escapes as on the other databases; case-sensitive
+ * matching uses `GLOB`.
+ */
 export const sqlite: Dialect = {
   name: 'sqlite',
   maxInBindings: 30000,
-  likeInsensitive: 'like',
-  likeSensitive: {
-    sql: '?? glob ?',
-    pattern: (value) => value.replace(globSpecials, (c) => `[${c}]`).replace(/%/g, '*').replace(/_/g, '?'),
-  },
+  likeInsensitive: { sql: "?? like ? escape '\\'", pattern: (value) => value },
+  likeSensitive: { sql: '?? glob ?', pattern: globPattern },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

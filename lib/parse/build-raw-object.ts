@@ -1,60 +1,102 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { RawObject, RawValue } from './raw-value.ts'
-import { topLevelName } from './parameter-keys.ts'
-import { splitKey } from './split-key.ts'
+import { keyInfo, keySegments } from './key-segments.ts'
 
-type Mutable = Record<string, RawValue>
-
-const forbidden = new Set(['__proto__', 'constructor', 'prototype'])
+type Mutable = { [key: string]: RawValue }
 
 /**
- * Builds the nested object that `key=value` pairs describe, as `qs.parse(s, { strictNullHandling: true })`
- * does for the bracket-index grammar: `a[0][b]=1` → `{ a: { 0: { b: '1' } } }` (index-keyed objects;
- * callers turn them into lists), a repeated key collects its values into a list, `a[]` appends.
- * A key that is both a value and an object (`a=1&a[b]=2`) is `invalid_syntax`. Pairs whose top-level
- * name fails `keep` are skipped.
+ * Builds, pair by pair, the nested object that `key=value` pairs describe, as
+ * `qs.parse(s, { strictNullHandling: true })` does for the bracket-index grammar: `a[0][b]=1` →
+ * `{ a: { 0: { b: '1' } } }` (index-keyed objects; callers turn them into lists), a repeated key
+ * collects its values into a list, `a[]` appends. As in qs, a pair is dropped when a segment of its key
+ * names a property of `Object.prototype` (`__proto__`, `constructor`, `toString`…). Where qs would
+ * quietly guess — a key that is both a value and an object (`a=1&a[b]=2`), `a[]` mixed with explicit
+ * keys of the same object — it is `invalid_syntax` instead. Pairs whose top-level name fails `keep` are
+ * skipped unread.
+ */
+export class RawObjectBuilder {
+  readonly root: RawObject
+  private readonly depth: number
+  private readonly keep: ((name: string) => boolean) | undefined
+  /** Objects filled by `a[]`, with their next index; created on the first `[]`. */
+  private appended: Map<Mutable, number> | undefined
+
+  constructor(depth: number, keep?: (name: string) => boolean) {
+    this.root = {}
+    this.depth = depth
+    this.keep = keep
+  }
+
+  /** Adds one decoded pair; `value` is `null` for a key sent without `=`. An empty key is ignored. */
+  add(key: string, value: string | null): void {
+    if (key === '') return
+    const info = keyInfo(key)
+    if (this.keep !== undefined && !this.keep(info.name)) return
+    const segments = keySegments(key, info, this.depth)
+    if (segments === null) return
+    let node = this.root as Mutable
+    const last = segments.length - 1
+    for (let i = 0; i < last; i++) node = this.child(node, segments[i] as string, key)
+    const name = segments[last] as string
+    this.set(node, name === '' ? this.nextIndex(node, key) : this.explicit(node, name, key), value, key)
+  }
+
+  private child(node: Mutable, name: string, key: string): Mutable {
+    const existing = node[this.explicit(node, name, key)]
+    if (existing === undefined) {
+      const child: Mutable = {}
+      node[name] = child
+      return child
+    }
+    if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) throw conflict(key)
+    return existing as Mutable
+  }
+
+  private set(node: Mutable, name: string, value: string | null, key: string): void {
+    const existing = node[name]
+    if (existing === undefined) node[name] = value
+    else if (Array.isArray(existing)) (existing as RawValue[]).push(value)
+    else if (typeof existing === 'object' && existing !== null) throw conflict(key)
+    else node[name] = [existing, value]
+  }
+
+  private explicit(node: Mutable, name: string, key: string): string {
+    if (this.appended?.has(node) === true) throw mixed(key)
+    return name
+  }
+
+  private nextIndex(node: Mutable, key: string): string {
+    this.appended ??= new Map()
+    let next = this.appended.get(node)
+    if (next === undefined) {
+      if (Object.keys(node).length > 0) throw mixed(key)
+      next = 0
+    }
+    this.appended.set(node, next + 1)
+    return String(next)
+  }
+}
+
+/**
+ * Builds the raw object of a sequence of decoded `key=value` pairs (see {@link RawObjectBuilder}).
  */
 export function buildRawObject(
   pairs: Iterable<readonly [string, string | null]>,
   depth: number,
   keep?: (name: string) => boolean,
 ): RawObject {
-  const root: Mutable = Object.create(null) as Mutable
-  for (const [key, value] of pairs) {
-    if (key === '' || (keep !== undefined && !keep(topLevelName(key)))) continue
-    const segments = splitKey(key, depth)
-    let node = root
-    for (let i = 0; i < segments.length - 1; i++) {
-      node = childObject(node, segment(segments, i, node), key)
-    }
-    const last = segment(segments, segments.length - 1, node)
-    if (forbidden.has(last)) continue
-    const existing = node[last]
-    if (existing === undefined) node[last] = value
-    else if (Array.isArray(existing)) node[last] = [...(existing as RawValue[]), value]
-    else if (typeof existing === 'object' && existing !== null) throw conflict(key)
-    else node[last] = [existing, value]
-  }
-  return root
-}
-
-function segment(segments: readonly string[], index: number, node: Mutable): string {
-  const name = segments[index] ?? ''
-  return name === '' && index > 0 ? String(Object.keys(node).length) : name
-}
-
-function childObject(node: Mutable, name: string, key: string): Mutable {
-  if (forbidden.has(name)) return Object.create(null) as Mutable
-  const existing = node[name]
-  if (existing === undefined) {
-    const child = Object.create(null) as Mutable
-    node[name] = child
-    return child
-  }
-  if (typeof existing !== 'object' || existing === null || Array.isArray(existing)) throw conflict(key)
-  return existing as Mutable
+  const builder = new RawObjectBuilder(depth, keep)
+  for (const [key, value] of pairs) builder.add(key, value)
+  return builder.root
 }
 
 function conflict(key: string): QueryParamsError {
   return new QueryParamsError(`Parameter '${key}' is sent both as a value and as an object.`, { code: 'invalid_syntax', param: key })
+}
+
+function mixed(key: string): QueryParamsError {
+  return new QueryParamsError(`Parameter '${key}' mixes '[]' (append) with explicit keys of the same list.`, {
+    code: 'invalid_syntax',
+    param: key,
+  })
 }

@@ -2,8 +2,8 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 
 /**
  * Splits a bracket key into its segments: `wheres[0][value][1]` → `['wheres', '0', 'value', '1']`;
- * `with[]` gives an empty last segment (append). Keys outside this grammar are `invalid_syntax`,
- * and more than `depth` bracket segments are `limit_exceeded`.
+ * `with[]` gives an empty last segment (append). Keys outside this grammar are `invalid_syntax`
+ * (including `[]` anywhere but at the end), and more than `depth` bracket segments are `limit_exceeded`.
  */
 export function splitKey(key: string, depth: number): string[] {
   const open = key.indexOf('[')
@@ -16,7 +16,8 @@ export function splitKey(key: string, depth: number): string[] {
     const close = key.indexOf(']', at + 1)
     if (close === -1) throw syntax(key, "a '[' is never closed")
     const segment = key.slice(at + 1, close)
-    if (segment.includes('[')) throw syntax(key, "brackets cannot nest inside a segment")
+    if (segment.includes('[')) throw syntax(key, 'brackets cannot nest inside a segment')
+    if (segment === '' && close !== key.length - 1) throw syntax(key, "'[]' (append) can only end a key")
     segments.push(segment)
     at = close + 1
   }

@@ -3,6 +3,7 @@ import { OPERATORS, type ClientScalar, type WhereDescription } from '../query-pa
 import type { ColumnType } from '../relation-map.ts'
 import { coerceValue } from './coerce-value.ts'
 import type { CoercedValue, Test } from './condition.ts'
+import { likePattern } from './like-pattern.ts'
 
 /** Where a where's parts were sent: `operator()` → `wheres[2][operator]`, `value(1)` → `wheres[2][value][1]`. */
 export interface WhereParams {
@@ -15,7 +16,8 @@ const NOT_FOR_TEXT_ONLY = OPERATORS.filter((operator) => operator !== 'like')
 
 /**
  * Turns a where's operator and value into a {@link Test} on a column of the given type: `null` (or
- * the string `'null'`) with `=`/`!=` is `IS [NOT] NULL`, values are coerced, `like` is only for text.
+ * the string `'null'`) with `=`/`!=` is `IS [NOT] NULL`, values are coerced, `like` is only for text
+ * (its pattern made well-formed by {@link likePattern}).
  */
 export function buildTest(where: WhereDescription, type: ColumnType, params: WhereParams): Test {
   const { operator, value } = where
@@ -51,7 +53,7 @@ export function buildTest(where: WhereDescription, type: ColumnType, params: Whe
     if (operator === '=' || operator === '!=') return { op: 'null', negate: operator === '!=' }
     throw mustNotBeNull(params.value(), operator)
   }
-  if (operator === 'like') return { op: 'like', pattern: String(scalar) }
+  if (operator === 'like') return { op: 'like', pattern: likePattern(String(coerceValue('string', scalar, params.value()))) }
   if (operator === 'between' || operator === 'notBetween') {
     throw new QueryParamsError(`Parameter '${params.value()}' must be exactly two values for '${operator}'.`, {
       code: 'invalid_value',

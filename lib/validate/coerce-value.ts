@@ -9,15 +9,17 @@ const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false }
 
 /**
- * Coerces a client value to its column's declared type: integers and numbers to numbers,
- * `true`/`false`/`1`/`0` to booleans, dates to `YYYY-MM-DD`, datetimes (ISO 8601; no offset means
- * UTC) to a `Date`. A value that does not fit is `invalid_value`.
+ * Coerces a client value to its column's declared type: text without NUL characters (which PostgreSQL
+ * cannot store), integers and numbers to numbers, `true`/`false`/`1`/`0` to booleans, dates to
+ * `YYYY-MM-DD`, datetimes (ISO 8601; no offset means UTC) to a `Date`, both in the years 0001–9999 (UTC).
+ * A value that does not fit is `invalid_value`.
  */
 export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>, param: string): CoercedValue {
   const text = String(value).trim()
   switch (type) {
     case 'string':
-      return String(value)
+      if (!String(value).includes('\u0000')) return String(value)
+      break
     case 'integer': {
       const number = INTEGER.test(text) ? Number(text) : NaN
       if (Number.isSafeInteger(number)) return number
@@ -48,7 +50,7 @@ export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>
 }
 
 const EXPECTED: Readonly<Record<ColumnType, string>> = {
-  string: 'text',
+  string: 'text without NUL characters',
   integer: 'a whole number',
   number: 'a number',
   boolean: 'true, false, 1 or 0',
@@ -56,15 +58,35 @@ const EXPECTED: Readonly<Record<ColumnType, string>> = {
   datetime: 'an ISO 8601 date-time (e.g. 2024-01-02T03:04:05Z)',
 }
 
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+
+function daysInMonth(year: number, month: number): number {
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  return month === 2 && leap ? 29 : (DAYS_IN_MONTH[month - 1] ?? 0)
+}
+
+/** Reads the fields of {@link DATETIME} and checks them by arithmetic: no `Date` string parsing, which is slow. */
 function parseDatetime(text: string): Date | undefined {
   const match = DATETIME.exec(text)
   if (match === null) return undefined
-  const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match
-  const offset = zone.toUpperCase() === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`
-  const iso = `${y}-${mo}-${d}T${h}:${mi}:${s}.${fraction.padEnd(3, '0').slice(0, 3)}${offset}`
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return undefined
-  const local = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}Z`)
-  if (local.getUTCMonth() + 1 !== Number(mo) || local.getUTCDate() !== Number(d)) return undefined
-  return date
+  const [, y = '', mo = '', d = '', h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match
+  const year = Number(y)
+  const month = Number(mo)
+  const day = Number(d)
+  const hour = Number(h)
+  const minute = Number(mi)
+  const second = Number(s)
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined
+  let offset = 0
+  if (zone.length > 1) {
+    const offsetHours = Number(zone.slice(1, 3))
+    const offsetMinutes = Number(zone.slice(-2))
+    if (offsetHours > 23 || offsetMinutes > 59) return undefined
+    offset = (zone.charCodeAt(0) === 45 ? -1 : 1) * (offsetHours * 60 + offsetMinutes)
+  }
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  date.setUTCHours(hour, minute - offset, second, fraction === '' ? 0 : Number(fraction.slice(0, 3).padEnd(3, '0')))
+  const utcYear = date.getUTCFullYear()
+  return utcYear < 1 || utcYear > 9999 ? undefined : date
 }

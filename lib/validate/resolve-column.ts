@@ -8,9 +8,9 @@ import { snakeCase } from './snake-case.ts'
  */
 export function resolveColumn(map: RelationMap, table: string, name: string, param: string): { column: string; type: ColumnType } {
   const columns = map[table]?.columns ?? {}
-  for (const candidate of [name, snakeCase(name)]) {
-    if (Object.hasOwn(columns, candidate)) return { column: candidate, type: columns[candidate] as ColumnType }
-  }
+  if (Object.hasOwn(columns, name)) return { column: name, type: columns[name] as ColumnType }
+  const snake = snakeCase(name)
+  if (Object.hasOwn(columns, snake)) return { column: snake, type: columns[snake] as ColumnType }
   throw new QueryParamsError(`Parameter '${param}': '${name}' is not a column of ${table} that can be used here.`, {
     code: 'unknown_column',
     param,

@@ -21,14 +21,6 @@ type Settings = Required<Omit<ApplyOptions, 'table'>>
 export function validateQueryParams(params: QueryParams, table: string, map: RelationMap, settings: Settings): QueryPlan {
   const definition = map[table]
   if (definition === undefined) throw new Error(`knex-query-params: table '${table}' is not in the relation map`)
-  const ownColumn = (name: string, param: string): string => {
-    const segments = name.split('.')
-    const bare = segments.length === 2 && segments[0] === table ? (segments[1] ?? '') : name
-    return resolveColumn(map, table, bare, param).column
-  }
-  const names = (key: 'columns' | 'distinct'): string[] | undefined =>
-    params[key]?.map((name, index) => ownColumn(name, paramPath(params, key, index)))
-
   const plan: QueryPlan = {
     table,
     wheres: (params.wheres ?? []).map((where, index) => ({
@@ -36,7 +28,9 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
       condition: resolveWhere(map, table, where, {
         column: paramPath(params, 'wheres', index, 'column'),
         operator: paramPath(params, 'wheres', index, 'operator'),
-        value: (valueIndex) => paramPath(params, 'wheres', index, 'value', valueIndex),
+        value(valueIndex) {
+          return paramPath(params, 'wheres', index, 'value', valueIndex)
+        },
       }),
     })),
     exists: (params.relationsExists ?? []).map((path, index) =>
@@ -59,14 +53,22 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     ),
     with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings),
   }
-  const columns = names('columns')
-  const distinct = names('distinct')
+  const columns = ownColumns(params, 'columns', table, map)
+  const distinct = ownColumns(params, 'distinct', table, map)
   if (columns !== undefined) plan.columns = columns
   if (distinct !== undefined) plan.distinct = distinct
   paginate(plan, params, settings)
   if (plan.distinct !== undefined) checkDistinct(plan, params)
   addTieBreaker(plan, primaryKeyOf(map, table))
   return plan
+}
+
+function ownColumns(params: QueryParams, key: 'columns' | 'distinct', table: string, map: RelationMap): string[] | undefined {
+  return params[key]?.map((name, index) => {
+    const segments = name.split('.')
+    const bare = segments.length === 2 && segments[0] === table ? (segments[1] ?? '') : name
+    return resolveColumn(map, table, bare, paramPath(params, key, index)).column
+  })
 }
 
 function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): void {

@@ -1,0 +1,44 @@
+import { topLevelName } from './parameter-keys.ts'
+import { splitKey } from './split-key.ts'
+
+/** A decoded key, read once: its top-level name and, once asked for, its segments. */
+export interface KeyInfo {
+  /** The name before the first bracket: `wheres` for `wheres[0][column]`. */
+  readonly name: string
+  /** Segments for `depth` (see {@link splitKey}); `null` when the pair is dropped; `undefined` until split. */
+  segments: readonly string[] | null | undefined
+  depth: number
+}
+
+const objectPrototype: object = Object.prototype
+const isPrototypeName = (name: string): boolean => Object.hasOwn(objectPrototype, name)
+
+const MAX_CACHED_KEYS = 1024
+const cache = new Map<string, KeyInfo>()
+
+/**
+ * What is known about a decoded key. Clients send the same few keys (`wheres[0][column]`…) again and
+ * again, so keys are remembered, at most {@link MAX_CACHED_KEYS} of them.
+ */
+export function keyInfo(key: string): KeyInfo {
+  let info = cache.get(key)
+  if (info === undefined) {
+    if (cache.size >= MAX_CACHED_KEYS) cache.clear()
+    info = { name: topLevelName(key), segments: undefined, depth: -1 }
+    cache.set(key, info)
+  }
+  return info
+}
+
+/**
+ * The segments of a decoded key (see {@link splitKey}), or `null` when, as in qs, the pair must be
+ * dropped because a segment names a property of `Object.prototype` (`__proto__`, `constructor`,
+ * `toString`…). A key outside the grammar throws, every time it is read.
+ */
+export function keySegments(key: string, info: KeyInfo, depth: number): readonly string[] | null {
+  if (info.segments !== undefined && info.depth === depth) return info.segments
+  const split = splitKey(key, depth)
+  info.segments = split.some(isPrototypeName) ? null : Object.freeze(split)
+  info.depth = depth
+  return info.segments
+}
