@@ -1,0 +1,37 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import type { Knex } from 'knex'
+import { registerContentTypes } from './content-types.ts'
+import { registerCors } from './cors.ts'
+import { registerErrorHandlers } from './error-handlers.ts'
+import { OneLineRequestLog } from './request-log.ts'
+import { registerResource } from './resource-routes.ts'
+import { RESOURCES } from './resources.ts'
+
+/** Options of {@link buildApp}. */
+export interface AppOptions {
+  /** The database, already migrated (and seeded). The app never closes it. */
+  db: Knex
+  /** Fastify's logger option; default `false` (tests). The server passes `true`. */
+  logger?: FastifyServerOptions['logger']
+  /** `Access-Control-Allow-Origin`; default `*`. */
+  corsOrigin?: string
+}
+
+/**
+ * Builds the demo API on Fastify: REST routes for users, teams, posts, comments, tags and images, reading
+ * the reference client's query params with `queryParamsFromRequest`, applying them with
+ * `applyQueryParams`, paginating with `paginate`, and answering errors with `errorResponse`.
+ *
+ * @example
+ * const app = buildApp({ db })
+ * await app.listen({ port: 0 })
+ */
+export function buildApp(options: AppOptions): FastifyInstance {
+  const app = Fastify({ logger: options.logger ?? false, logController: new OneLineRequestLog() })
+  registerCors(app, options.corsOrigin ?? '*')
+  registerContentTypes(app)
+  registerErrorHandlers(app)
+  app.get('/', async () => ({ resources: RESOURCES.map((name) => `/${name}`) }))
+  for (const name of RESOURCES) registerResource(app, options.db, name)
+  return app
+}

@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify'
+import { errorResponse } from '../lib/index.ts'
+import { isConstraintViolation } from './constraint-error.ts'
+
+const statusOf = (error: unknown): number | undefined =>
+  typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined
+
+/**
+ * The demo's error answers:
+ * - a `QueryParamsError` (bad query params or a bad write) → 400 `application/problem+json` from `errorResponse`;
+ * - a violated database constraint (a duplicate, a missing or still-referenced parent) → 409;
+ * - Fastify's own client errors (malformed JSON, unsupported media type…) → their 4xx status and message;
+ * - anything else → logged with its stack, answered 500 `{ message: 'Internal Server Error' }`, no SQL;
+ * - an unknown route → 404 JSON.
+ *
+ * @example
+ * registerErrorHandlers(app)
+ */
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler(async (error, request, reply) => {
+    const problem = errorResponse(error)
+    if (problem !== undefined) return reply.code(problem.status).headers(problem.headers).send(problem.body)
+    if (isConstraintViolation(error)) {
+      request.log.info({ code: (error as { code?: unknown }).code }, 'constraint violation')
+      return reply.code(409).send({ message: 'The change conflicts with stored data (a unique, foreign-key or not-null constraint).' })
+    }
+    const status = statusOf(error)
+    if (status !== undefined && status >= 400 && status < 500) {
+      return reply.code(status).send({ message: error instanceof Error ? error.message : 'Bad Request' })
+    }
+    request.log.error({ err: error }, 'unexpected error')
+    return reply.code(500).send({ message: 'Internal Server Error' })
+  })
+  app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ message: `No route ${request.method} ${request.url.split('?')[0] ?? ''}.` }))
+}

@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Knex } from 'knex'
+import { applyQueryParams, paginate, queryParamsFromRequest, type QueryParams } from '../lib/index.ts'
+import { relationMap } from '../fixtures/relation-map.ts'
+import { readAttributes, type DatabaseValue } from './read-attributes.ts'
+import { WRITE_RULES, type ResourceName } from './resources.ts'
+import { serializeRecord, type ApiRecord } from './serialize-record.ts'
+import { databaseTimestamp } from './timestamp.ts'
+
+type ById = FastifyRequest<{ Params: { id: string } }>
+
+const KEY = /^[1-9]\d{0,14}$/
+
+/**
+ * Registers the REST routes of one resource, the way the reference client calls them:
+ * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given;
+ * - `GET /<name>/:id`: `with` and `columns` (and `wheres`, `scopes`…); 404 when missing;
+ * - `POST /<name>` (201), `PATCH /<name>/:id`, `DELETE /<name>/:id` (a JSON body such as the client's
+ *   `{ deleted_at }` is accepted and ignored: the row is deleted): `{ data: record }`.
+ * Writes take a JSON object of allow-listed attributes; records come back as `serializeRecord` shapes them.
+ *
+ * @example
+ * registerResource(app, db, 'posts')
+ */
+export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName): void {
+  const table = relationMap[name]
+  const serialize = (row: ApiRecord): ApiRecord => serializeRecord(row, name, relationMap)
+  const notFound = (reply: FastifyReply, id: string): FastifyReply => reply.code(404).send({ message: `No ${name} record with id ${id}.` })
+
+  const find = async (id: number, params: QueryParams): Promise<ApiRecord | undefined> => {
+    delete params.page
+    delete params.limit
+    delete params.offset
+    const query = applyQueryParams(db(name).where(`${name}.id`, id), params, relationMap).first()
+    return (await query) as ApiRecord | undefined
+  }
+
+  app.get(`/${name}`, async (request) => {
+    const params = queryParamsFromRequest(request)
+    const query = applyQueryParams(db(name), params, relationMap)
+    if (params.page === undefined) return { data: ((await query) as ApiRecord[]).map(serialize) }
+    const { data, meta } = await paginate<ApiRecord>(query, params)
+    return { data: data.map(serialize), meta }
+  })
+
+  app.get(`/${name}/:id`, async (request: ById, reply) => {
+    const params = queryParamsFromRequest(request)
+    const record = KEY.test(request.params.id) ? await find(Number(request.params.id), params) : undefined
+    return record === undefined ? notFound(reply, request.params.id) : { data: serialize(record) }
+  })
+
+  app.post(`/${name}`, async (request, reply) => {
+    const params = queryParamsFromRequest(request)
+    const attributes = readAttributes(request.body, table, WRITE_RULES[name], 'create')
+    const now = databaseTimestamp(new Date())
+    const id = await insertRow(db, name, { ...WRITE_RULES[name].hiddenDefaults, ...attributes, created_at: now, updated_at: now })
+    const record = await find(id, params)
+    return reply.code(201).send({ data: record === undefined ? null : serialize(record) })
+  })
+
+  app.patch(`/${name}/:id`, async (request: ById, reply) => {
+    const params = queryParamsFromRequest(request)
+    const attributes = readAttributes(request.body, table, WRITE_RULES[name], 'update')
+    const id = KEY.test(request.params.id) ? Number(request.params.id) : undefined
+    if (id === undefined) return notFound(reply, request.params.id)
+    if ((await db(name).where('id', id).first('id')) === undefined) return notFound(reply, request.params.id)
+    await db(name)
+      .where('id', id)
+      .update({ ...attributes, updated_at: databaseTimestamp(new Date()) })
+    const record = await find(id, params)
+    return record === undefined ? notFound(reply, request.params.id) : { data: serialize(record) }
+  })
+
+  app.delete(`/${name}/:id`, async (request: ById, reply) => {
+    const params = queryParamsFromRequest(request)
+    const record = KEY.test(request.params.id) ? await find(Number(request.params.id), params) : undefined
+    if (record === undefined) return notFound(reply, request.params.id)
+    await db(name).where('id', Number(request.params.id)).delete()
+    return { data: serialize(record) }
+  })
+}
+
+/** Inserts a row and returns its new id. MySQL/MariaDB have no `RETURNING` in knex: the driver answers with the insert id. */
+async function insertRow(db: Knex, table: string, row: Record<string, DatabaseValue | undefined>): Promise<number> {
+  const insert = db(table).insert(row)
+  const [first]: unknown[] = await (db.client.dialect === 'mysql' ? insert : insert.returning('id'))
+  const id: unknown = typeof first === 'object' && first !== null && 'id' in first ? first.id : first
+  return Number(id)
+}
