@@ -36,39 +36,44 @@ export function buildWithTree(
         param: param(index),
       })
     }
-    addPath(map, table, roots, segments, param(index))
+    addPath(map, table, roots, segments, 0, () => param(index))
   })
   return roots
 }
 
-function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: readonly string[], param: string): void {
-  const [head = '', ...rest] = segments
+/** Adds `segments` from position `at` under `nodes` (relations of `table`); `param` names the path in errors. */
+function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: readonly string[], at: number, param: () => string): void {
+  const head = segments[at] ?? ''
   const relations = relationsOf(map, table)
   if (head !== '*' && !relations.has(head)) {
-    throw new QueryParamsError(`Parameter '${param}': '${head}' is not a relation of ${table}.`, {
+    throw new QueryParamsError(`Parameter '${param()}': '${head}' is not a relation of ${table}.`, {
       code: 'unknown_relation',
-      param,
+      param: param(),
       allowed: ['*', ...relations.keys()],
     })
   }
   const names = head === '*' ? [...relations.keys()] : [head]
+  const last = at === segments.length - 1
   let added = 0
   let firstError: unknown
   for (const name of names) {
     const relation = relations.get(name)
     if (relation === undefined) continue
-    let node = nodes.find((candidate) => candidate.relation.name === name)
+    let node: WithNode | undefined
+    for (const candidate of nodes) if (candidate.relation.name === name) node = candidate
     if (node === undefined) {
-      node = { relation, children: Object.fromEntries(relatedTables(relation).map((related) => [related, []])) }
+      const children: Record<string, WithNode[]> = {}
+      for (const related of relatedTables(relation)) children[related] = []
+      node = { relation, children }
       nodes.push(node)
     }
-    if (rest.length === 0) {
+    if (last) {
       added++
       continue
     }
-    for (const [related, children] of Object.entries(node.children)) {
+    for (const related in node.children) {
       try {
-        addPath(map, related, children, rest, param)
+        addPath(map, related, node.children[related] ?? [], segments, at + 1, param)
         added++
       } catch (error) {
         if (!(error instanceof QueryParamsError)) throw error

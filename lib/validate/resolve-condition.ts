@@ -13,13 +13,17 @@ import { resolveColumn } from './resolve-column.ts'
  * must be a relation of the table before it; the last is an allow-listed column of the final table.
  */
 export function resolveWhere(map: RelationMap, table: string, where: WhereDescription, params: WhereParams): Condition {
+  if (!where.column.includes('.')) return columnTest(map, table, where.column, where, params)
   const segments = where.column.split('.')
   if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
   const name = segments.pop() ?? ''
-  return resolvePath(map, table, segments, params.column, (target) => {
-    const resolved = resolveColumn(map, target, name, params.column)
-    return { kind: 'test', table: target, column: resolved.column, test: buildTest(where, resolved.type, params) }
-  })
+  if (segments.length === 0) return columnTest(map, table, name, where, params)
+  return resolvePath(map, table, segments, params.column, (target) => columnTest(map, target, name, where, params))
+}
+
+function columnTest(map: RelationMap, table: string, name: string, where: WhereDescription, params: WhereParams): Condition {
+  const resolved = resolveColumn(map, table, name, params.column)
+  return { kind: 'test', table, column: resolved.column, test: buildTest(where, resolved.type, params) }
 }
 
 /** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */

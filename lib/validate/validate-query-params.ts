@@ -26,8 +26,12 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     wheres: (params.wheres ?? []).map((where, index) => ({
       boolean: where.boolean,
       condition: resolveWhere(map, table, where, {
-        column: paramPath(params, 'wheres', index, 'column'),
-        operator: paramPath(params, 'wheres', index, 'operator'),
+        get column() {
+          return paramPath(params, 'wheres', index, 'column')
+        },
+        get operator() {
+          return paramPath(params, 'wheres', index, 'operator')
+        },
         value(valueIndex) {
           return paramPath(params, 'wheres', index, 'value', valueIndex)
         },
