@@ -1,6 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { relatedTables, relationsOf } from './relations-of.ts'
+import { unknownRelation } from './unknown-relation.ts'
 import type { WithNode } from './with-tree.ts'
 
 /** Caps on eager loading. */
@@ -46,11 +47,7 @@ function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: r
   const head = segments[at] ?? ''
   const relations = relationsOf(map, table)
   if (head !== '*' && !relations.has(head)) {
-    throw new QueryParamsError(`Parameter '${param()}': '${head}' is not a relation of ${table}.`, {
-      code: 'unknown_relation',
-      param: param(),
-      allowed: ['*', ...relations.keys()],
-    })
+    throw unknownRelation(param(), head, table, ['*', ...relations.keys()])
   }
   const names = head === '*' ? [...relations.keys()] : [head]
   const last = at === segments.length - 1

@@ -3,6 +3,7 @@ import type { WhereDescription } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { buildTest, type WhereParams } from './build-test.ts'
 import type { Condition } from './condition.ts'
+import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
 import type { MorphTarget } from './resolved-relation.ts'
 import { resolveColumn } from './resolve-column.ts'
@@ -43,11 +44,7 @@ function resolvePath<T extends Condition | null>(
   const relations = relationsOf(map, table)
   const relation = relations.get(head)
   if (relation === undefined) {
-    throw new QueryParamsError(`Parameter '${param}': '${head}' is not a relation of ${table}.`, {
-      code: 'unknown_relation',
-      param,
-      allowed: [...relations.keys()],
-    })
+    throw unknownRelation(param, head, table, relations.keys())
   }
   if (relation.kind === 'direct') return { kind: 'exists', relation, inner: resolvePath(map, relation.table, rest, param, end) }
   const branches: Array<{ target: MorphTarget; inner: Condition | null }> = []

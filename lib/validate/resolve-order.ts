@@ -1,5 +1,6 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
 import { resolveColumn } from './resolve-column.ts'
 import type { DirectRelation } from './resolved-relation.ts'
@@ -27,11 +28,7 @@ export function resolveOrder(map: RelationMap, table: string, name: string, dire
     const relations = relationsOf(map, current)
     const relation = relations.get(segment)
     if (relation === undefined) {
-      throw new QueryParamsError(`Parameter '${param}': '${segment}' is not a relation of ${current}.`, {
-        code: 'unknown_relation',
-        param,
-        allowed: [...relations.keys()],
-      })
+      throw unknownRelation(param, segment, current, relations.keys())
     }
     if (relation.kind !== 'direct' || !TO_ONE.has(relation.type)) {
       throw new QueryParamsError(

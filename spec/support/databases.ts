@@ -2,7 +2,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
 import knex from 'knex'
 import type { Knex } from 'knex'
 import ClientPgLite from 'knex-pglite'
-import pg from 'pg'
+import { keepDateText, mysqlConnection, mysqlUtcSession, pgTypes, pgUtcSession } from '../../fixtures/driver-settings.ts'
 
 /** Which database a test runs on; also the name of its SQL snapshot file. */
 export type TestDatabaseName = 'sqlite' | 'postgres' | 'mysql'
@@ -18,33 +18,7 @@ export interface TestDatabase {
   engine: TestDatabaseEngine
 }
 
-type Done<T> = (error: Error | null, connection: T) => void
-
-interface MysqlField {
-  type: string
-  string(): string | null
-}
-
-interface MysqlConnection {
-  query(sql: string, callback: (error: Error | null) => void): void
-}
-
 const SERVER_ACQUIRE_TIMEOUT = 10_000
-
-const returnDateAsText = (value: string): string => value
-
-/** `pg` parses a `date` into a Date at local midnight; the harness keeps the `YYYY-MM-DD` text instead. */
-const pgTypes: Knex.PgCustomTypesConfig = {
-  getTypeParser: (oid: number, format: string): unknown =>
-    oid === pg.types.builtins.DATE
-      ? returnDateAsText
-      : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text'),
-}
-
-/** mysql2 also turns a `DATE` into a Date; keep the text, as on the other databases. */
-function mysqlTypeCast(field: MysqlField, next: () => unknown): unknown {
-  return field.type === 'DATE' ? field.string() : next()
-}
 
 function sqliteDatabase(): TestDatabase {
   return {
@@ -82,19 +56,14 @@ function postgresServerDatabase(url: string | undefined): TestDatabase {
       pool: {
         min: 0,
         max: 4,
-        afterCreate: (client: pg.Client, done: Done<pg.Client>) => {
-          client.query(`SET TIME ZONE 'UTC'`).then(
-            () => done(null, client),
-            (error: Error) => done(error, client),
-          )
-        },
+        afterCreate: pgUtcSession,
       },
     }),
   }
 }
 
 function pgliteDatabase(): TestDatabase {
-  const pglite = new PGlite({ parsers: { [pgliteTypes.DATE]: returnDateAsText } })
+  const pglite = new PGlite({ parsers: { [pgliteTypes.DATE]: keepDateText } })
   // knex-pglite accepts a ready PGlite instance through a connection function (untyped in knex).
   const connection = (() => ({ pglite })) as unknown as Knex.ConnectionConfigProvider
   return {
@@ -113,14 +82,12 @@ function mysqlDatabase(url: string): TestDatabase {
     label: `mysql (server ${parsed.host}${parsed.pathname})`,
     knex: knex({
       client: 'mysql2',
-      connection: { uri: url, timezone: 'Z', supportBigNumbers: true, typeCast: mysqlTypeCast },
+      connection: mysqlConnection(url),
       acquireConnectionTimeout: SERVER_ACQUIRE_TIMEOUT,
       pool: {
         min: 0,
         max: 4,
-        afterCreate: (connection: MysqlConnection, done: Done<MysqlConnection>) => {
-          connection.query(`SET time_zone = '+00:00'`, (error) => done(error, connection))
-        },
+        afterCreate: mysqlUtcSession,
       },
     }),
   }
