@@ -39,7 +39,8 @@ export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, 
   }
   if (plan.wheres.length > 0) {
     builder.where(function (this: Knex.QueryBuilder) {
-      for (const { boolean, condition } of plan.wheres) applyCondition(this, boolean, condition, ref, new Set([ref]), context)
+      const scope = new Set([ref])
+      for (const { boolean, condition } of plan.wheres) applyCondition(this, boolean, condition, ref, scope, context)
     })
   }
   for (const condition of plan.exists) applyCondition(builder, 'and', condition, ref, new Set([ref]), context)

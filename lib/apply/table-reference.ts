@@ -8,11 +8,12 @@ export interface TableReference {
 }
 
 const AS = /^\s*(\S+)\s+as\s+(\S+)\s*$/i
+const WHITESPACE = /\s/
 
 /** Reads the base table from `db('posts')` or `db('posts as p')`; `options.table` wins when given. */
 export function tableReference(builder: Knex.QueryBuilder, table?: string): TableReference {
   const single = internalsOf(builder)._single.table
-  const match = typeof single === 'string' ? AS.exec(single) : null
+  const match = typeof single === 'string' && WHITESPACE.test(single) ? AS.exec(single) : null
   const fromBuilder = match === null ? (typeof single === 'string' ? single.trim() : undefined) : match[1]
   const ref = match?.[2] ?? table ?? fromBuilder
   const name = table ?? fromBuilder

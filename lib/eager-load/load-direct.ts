@@ -52,20 +52,23 @@ export async function loadDirect(
   })
 
   const byKey = groupByKey(related, pivot === undefined ? relatedKey : PIVOT_ALIAS)
-  const attached = new Set<Row>()
+  // Each related row is in exactly one group, so the attached rows are those of the groups some parent
+  // matched. A group goes to its first parent as is; a later parent with the same key gets a copy.
+  const matched = new Set<Row[]>()
   for (const parent of parents) {
     const key = keyOf(parent[parentKey])
     const matches = key === null ? undefined : byKey.get(key)
     if (matches === undefined) continue
-    if (many) {
-      parent[name] = [...matches]
-      for (const match of matches) attached.add(match)
-    } else {
-      const first = matches[0] ?? null
-      parent[name] = first
-      if (first !== null) attached.add(first)
-    }
+    const first = !matched.has(matches)
+    if (first) matched.add(matches)
+    if (many) parent[name] = first ? matches : [...matches]
+    else parent[name] = matches[0] ?? null
+  }
+  const rows: Row[] = []
+  for (const group of matched) {
+    if (many) rows.push(...group)
+    else if (group[0] !== undefined) rows.push(group[0])
   }
   const extra = pivot === undefined ? selection.extra : [...selection.extra, PIVOT_ALIAS]
-  return { table, rows: [...attached], extra }
+  return { table, rows, extra }
 }

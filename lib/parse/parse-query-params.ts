@@ -13,6 +13,8 @@ import { readList } from './read-list.ts'
 
 type NameKey = 'columns' | 'with' | 'scopes' | 'relationsExists' | 'distinct'
 
+const isParameterKey = (name: string): boolean => PARAMETER_KEYS.has(name)
+
 /**
  * Parses a client's list query into validated {@link QueryParams}. Accepts the raw query string (with
  * or without `?`, or a URL path like `/users?…`), `URLSearchParams`, an object whose keys still carry
@@ -27,7 +29,7 @@ type NameKey = 'columns' | 'with' | 'scopes' | 'relationsExists' | 'distinct'
  */
 export function parseQueryParams(input: QueryParamsInput, options: ParseOptions = {}): QueryParams {
   const settings = { ...PARSE_DEFAULTS, ...options }
-  const keep = settings.strict ? undefined : (name: string) => PARAMETER_KEYS.has(name)
+  const keep = settings.strict ? undefined : isParameterKey
   const raw = readInput(input, settings.depth, settings.parameterLimit, keep)
   const params: QueryParams = {}
   const source: ParamSource = { keys: {}, indices: {}, valueIndices: {} }

@@ -30,21 +30,17 @@ export function buildTest(where: WhereDescription, type: ColumnType, params: Whe
   }
   if (Array.isArray(value)) {
     const list = value as readonly ClientScalar[]
-    const coerced = (item: ClientScalar, index: number): CoercedValue => {
-      if (item === null) throw mustNotBeNull(params.value(index), operator)
-      return coerceValue(type, item, params.value(index))
-    }
     if (operator === 'between' || operator === 'notBetween') {
       return {
         op: 'between',
         negate: operator === 'notBetween',
-        low: coerced(list[0] ?? null, 0),
-        high: coerced(list[1] ?? null, 1),
+        low: coerceItem(type, list[0] ?? null, 0, operator, params),
+        high: coerceItem(type, list[1] ?? null, 1, operator, params),
       }
     }
     const values: CoercedValue[] = []
     let withNull = false
-    list.forEach((item, index) => (item === null ? (withNull = true) : values.push(coerced(item, index))))
+    list.forEach((item, index) => (item === null ? (withNull = true) : values.push(coerceItem(type, item, index, operator, params))))
     return { op: 'in', negate: operator === 'notIn', values, withNull }
   }
   if (operator === 'in' || operator === 'notIn') return { op: 'in', negate: operator === 'notIn', values: [], withNull: false }
@@ -61,6 +57,11 @@ export function buildTest(where: WhereDescription, type: ColumnType, params: Whe
     })
   }
   return { op: 'compare', operator, value: coerceValue(type, scalar, params.value()) }
+}
+
+function coerceItem(type: ColumnType, item: ClientScalar, index: number, operator: string, params: WhereParams): CoercedValue {
+  if (item === null) throw mustNotBeNull(params.value(index), operator)
+  return coerceValue(type, item, params.value(index))
 }
 
 function mustNotBeNull(param: string, operator: string): QueryParamsError {

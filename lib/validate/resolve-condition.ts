@@ -38,20 +38,21 @@ function resolvePath<T extends Condition | null>(
   names: readonly string[],
   param: string,
   end: (table: string) => T,
+  at = 0,
 ): Condition | T {
-  const [head, ...rest] = names
+  const head = names[at]
   if (head === undefined) return end(table)
   const relations = relationsOf(map, table)
   const relation = relations.get(head)
   if (relation === undefined) {
     throw unknownRelation(param, head, table, relations.keys())
   }
-  if (relation.kind === 'direct') return { kind: 'exists', relation, inner: resolvePath(map, relation.table, rest, param, end) }
+  if (relation.kind === 'direct') return { kind: 'exists', relation, inner: resolvePath(map, relation.table, names, param, end, at + 1) }
   const branches: Array<{ target: MorphTarget; inner: Condition | null }> = []
   let firstError: unknown
   for (const target of relation.targets) {
     try {
-      branches.push({ target, inner: resolvePath(map, target.table, rest, param, end) })
+      branches.push({ target, inner: resolvePath(map, target.table, names, param, end, at + 1) })
     } catch (error) {
       if (!(error instanceof QueryParamsError)) throw error
       firstError ??= error

@@ -9,6 +9,7 @@ import { primaryKeyOf } from './resolve-relation.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
 import { resolveOrder, type PlannedOrder } from './resolve-order.ts'
+import { WhereParamPaths } from './where-param-paths.ts'
 
 type Settings = Required<Omit<ApplyOptions, 'table'>>
 
@@ -25,17 +26,7 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     table,
     wheres: (params.wheres ?? []).map((where, index) => ({
       boolean: where.boolean,
-      condition: resolveWhere(map, table, where, {
-        get column() {
-          return paramPath(params, 'wheres', index, 'column')
-        },
-        get operator() {
-          return paramPath(params, 'wheres', index, 'operator')
-        },
-        value(valueIndex) {
-          return paramPath(params, 'wheres', index, 'value', valueIndex)
-        },
-      }),
+      condition: resolveWhere(map, table, where, new WhereParamPaths(params, index)),
     })),
     exists: (params.relationsExists ?? []).map((path, index) =>
       resolveExists(map, table, path, paramPath(params, 'relationsExists', index)),

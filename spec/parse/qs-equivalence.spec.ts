@@ -1,0 +1,246 @@
+import { expect } from 'chai'
+import fc from 'fast-check'
+import qs from 'qs'
+import { QueryParamsError } from '../../lib/errors/query-params-error.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { parseQueryString } from '../../lib/parse/parse-query-string.ts'
+import { OPERATORS } from '../../lib/query-params.ts'
+
+/**
+ * Differential fuzzing of the dedicated parser against `qs`: the raw object `parseQueryString` builds
+ * (before shape validation) must be what `qs.parse(s, { strictNullHandling: true })` gives — lists
+ * compared as lists, whether they come as arrays or as index-keyed objects — for every query string in
+ * the format the reference client sends; for anything else it must be that, or a QueryParamsError.
+ * Seeded and bounded: the same cases every run, a few seconds in all.
+ */
+
+const SEED = 20_240_101
+const DEPTH = 5
+const PARAMETER_LIMIT = 1000
+const QS_OPTIONS = { strictNullHandling: true, arrayLimit: 1_000_000, depth: DEPTH, parameterLimit: PARAMETER_LIMIT } as const
+
+const CLIENT_RUNS = 2500
+const PAIR_RUNS = 3000
+const STRING_RUNS = 3000
+let cases = 0
+
+const CANONICAL_INDEX = /^(0|[1-9]\d*)$/
+
+/** Arrays and objects whose keys are all list indices become lists in index order; everything else is kept, recursively. */
+function normalize(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalize)
+  if (typeof value !== 'object' || value === null) return value
+  const entries = Object.entries(value)
+  if (entries.length > 0 && entries.every(([key]) => CANONICAL_INDEX.test(key))) {
+    return entries
+      .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0))
+      .map(([, item]) => normalize(item))
+  }
+  return Object.fromEntries(entries.map(([key, item]) => [key, normalize(item)]))
+}
+
+/** Checks one query string against qs; `inGrammar` strings must parse, others may also be rejected with a QueryParamsError. */
+function agreesWithQs(query: string, inGrammar: boolean): void {
+  cases++
+  const theirs = normalize(qs.parse(query, QS_OPTIONS))
+  let ours: unknown
+  try {
+    ours = normalize(parseQueryString(query, DEPTH, PARAMETER_LIMIT))
+  } catch (error) {
+    if (!inGrammar && error instanceof QueryParamsError) return
+    throw error
+  }
+  expect(ours, `parseQueryString(${JSON.stringify(query)})`).to.deep.equal(theirs)
+}
+
+/** `parseQueryParams` may reject any input, but only with a QueryParamsError. */
+function failsOnlyCleanly(query: string): void {
+  for (const strict of [false, true]) {
+    try {
+      parseQueryParams(query, { strict })
+    } catch (error) {
+      if (!(error instanceof QueryParamsError)) throw error
+    }
+  }
+}
+
+const stringifyLikeTheClient = (params: object): string =>
+  qs.stringify(params, { arrayFormat: 'indices', strictNullHandling: true, indices: true, encodeValuesOnly: true, charset: 'utf-8' })
+
+// ---- the client's format: request objects, encoded as the reference client encodes them ----
+
+const text = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'grapheme', maxLength: 8 }),
+  fc.constantFrom('a=b', '*', '%', '%25', '+', 'a+b', '100%', 'null', '', ' ', '&', '#', '?x', '[x]', 'a]=b', 'é', '😀', 'ü+ö', '%ZZ', '\\'),
+)
+const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 100_000 }), text)
+const name = fc.oneof(fc.constantFrom('id', 'name', 'createdAt', 'created_at', 'posts.title', 'posts.comments.body', 'team.name', '*', 'posts.*'), text)
+const where = fc.record(
+  {
+    column: name,
+    operator: fc.oneof(fc.constantFrom(...OPERATORS, 'LIKE', 'not in', '<>'), text),
+    value: fc.oneof(scalar, fc.array(scalar, { maxLength: 25 })),
+    boolean: fc.constantFrom('and', 'or', 'AND', 'xor'),
+  },
+  { requiredKeys: ['column'] },
+)
+const order = fc.record({ column: name, direction: fc.constantFrom('asc', 'desc', 'DESC', 'up') }, { requiredKeys: ['column'] })
+const clientRequest = fc.record(
+  {
+    wheres: fc.array(where, { maxLength: 30 }),
+    columns: fc.array(name, { maxLength: 5 }),
+    with: fc.array(name, { maxLength: 5 }),
+    scopes: fc.array(name, { maxLength: 3 }),
+    relations_exists: fc.array(name, { maxLength: 3 }),
+    relationsExists: fc.array(name, { maxLength: 2 }),
+    orders: fc.array(order, { maxLength: 4 }),
+    distinct: fc.array(name, { maxLength: 3 }),
+    limit: fc.oneof(fc.nat(2000), text),
+    page: fc.oneof(fc.nat(50), text),
+    offset: fc.nat(1000),
+    custom: scalar,
+    camel_key: fc.array(scalar, { maxLength: 3 }),
+  },
+  { requiredKeys: [] },
+)
+
+/** What can happen to the client's string on its way: forms send `+` for spaces, proxies decode `%2A`, brackets get percent-encoded, pairs come in any order. */
+const transport: fc.Arbitrary<Transport> = fc.record({ plusForSpace: fc.boolean(), rawStar: fc.boolean(), encodedBrackets: fc.boolean(), shuffle: fc.option(fc.nat(), { nil: undefined }) })
+
+interface Transport {
+  plusForSpace: boolean
+  rawStar: boolean
+  encodedBrackets: boolean
+  shuffle: number | undefined
+}
+
+function carry(query: string, how: Transport): string {
+  let pairs = query === '' ? [] : query.split('&')
+  if (how.shuffle !== undefined) {
+    let state = how.shuffle
+    pairs = pairs
+      .map((pair) => {
+        state = (state * 1_103_515_245 + 12_345) % 2_147_483_648
+        return { pair, key: state }
+      })
+      .sort((a, b) => a.key - b.key)
+      .map(({ pair }) => pair)
+  }
+  return pairs
+    .map((pair) => {
+      const equals = pair.indexOf('=')
+      let key = equals === -1 ? pair : pair.slice(0, equals)
+      let value = equals === -1 ? undefined : pair.slice(equals + 1)
+      if (how.encodedBrackets) key = key.replace(/\[/g, '%5B').replace(/\]/g, '%5D')
+      if (value !== undefined && how.plusForSpace) value = value.replace(/%20/g, '+')
+      if (value !== undefined && how.rawStar) value = value.replace(/%2A/g, '*')
+      return value === undefined ? key : `${key}=${value}`
+    })
+    .join('&')
+}
+
+// ---- outside the grammar: random pairs, then random strings ----
+
+const segment = fc.oneof(
+  fc.constantFrom('0', '1', '2', '7', '20', '21', '22', '999', '1000000', '00', '01', '-1', '1.5', '1e3', '99999999999999999999'),
+  fc.constantFrom('column', 'operator', 'value', 'boolean', 'direction', 'b', ''),
+  fc.constantFrom('toString', '__proto__', 'constructor', 'hasOwnProperty', 'prototype', 'valueOf', 'a=b', 'a b', 'é', '%5B', '%5D', '[', ']'),
+)
+const top = fc.constantFrom('wheres', 'orders', 'with', 'columns', 'limit', 'page', 'relations_exists', 'a', 'toString', '__proto__', 'constructor', 'x y', 'é', 'a%20b', 'a+b', '', '%', '=')
+const rawKey = fc
+  .tuple(top, fc.array(segment, { maxLength: 7 }), fc.constantFrom('', '', '', ']', '[', '[x', ']]', 'x', '[]', '[[]]'), fc.boolean())
+  .map(([head, segments, tail, encoded]) => {
+    const key = `${head}${segments.map((part) => `[${part}]`).join('')}${tail}`
+    return encoded ? key.replace(/\[/g, '%5B').replace(/\]/g, '%5D') : key
+  })
+const rawValue = fc.oneof(
+  fc.constant<string | undefined>(undefined),
+  text.map((value) => encodeURIComponent(value)),
+  fc.constantFrom('', '=', 'a=b', ']=', '%', '%E0%A4', '%ZZ', '+', '%2B', '%5B', '%5Bx%5D', '%00', '*', 'a%26b'),
+)
+const pairString = fc
+  .array(fc.tuple(rawKey, rawValue), { maxLength: 25 })
+  .chain((pairs) => fc.constantFrom('&', '&&').map((separator) => pairs.map(([key, value]) => (value === undefined ? key : `${key}=${value}`)).join(separator)))
+
+const randomString = fc.string({
+  unit: fc.constantFrom('a', 'b', 'w', '0', '1', '2', '5', 'B', 'D', '[', ']', '[', ']', '=', '=', '&', '&', '%', '%', '+', ' ', 'é', '😀', '#', '?', '.', '_'),
+  maxLength: 60,
+})
+
+/** The forms `parseQueryString` reads before the query itself (a leading `?`, a path, a URL) are documented; keep them out. */
+const notAPrefix = (query: string): boolean => !query.startsWith('?') && !query.startsWith('/')
+
+describe('parseQueryString: differential fuzzing against qs.parse(s, { strictNullHandling: true })', function () {
+  this.timeout(60_000)
+
+  after(() => {
+    console.log(`    (${cases} query strings compared with qs)`)
+  })
+
+  it(`equals qs on what the reference client sends (${CLIENT_RUNS} request objects, with transport variations)`, () => {
+    fc.assert(
+      fc.property(clientRequest, transport, (request, how) => {
+        const query = carry(stringifyLikeTheClient(request), how)
+        agreesWithQs(query, true)
+        failsOnlyCleanly(query)
+      }),
+      { seed: SEED, numRuns: CLIENT_RUNS },
+    )
+  })
+
+  it(`equals qs or throws a QueryParamsError on random pairs (${PAIR_RUNS} strings)`, () => {
+    fc.assert(
+      fc.property(pairString, (query) => {
+        fc.pre(notAPrefix(query))
+        agreesWithQs(query, false)
+        failsOnlyCleanly(query)
+      }),
+      { seed: SEED, numRuns: PAIR_RUNS },
+    )
+  })
+
+  it(`equals qs or throws a QueryParamsError on random strings (${STRING_RUNS} strings)`, () => {
+    fc.assert(
+      fc.property(randomString, (query) => {
+        fc.pre(notAPrefix(query))
+        agreesWithQs(query, false)
+        failsOnlyCleanly(query)
+      }),
+      { seed: SEED, numRuns: STRING_RUNS },
+    )
+  })
+
+  it('equals qs on hand-picked corners of the format', () => {
+    const grammar = [
+      '',
+      'a',
+      'a=',
+      'a=1&a=2&a',
+      'a[0]=x&a[1]=y',
+      'a[1]=y&a[0]=x',
+      'a[21]=x&a[0]=y',
+      'a[]=x&a[]=y&a[]',
+      'a[0][b]=1&a[0][c]=2&a[1]',
+      'a[b=c]=d',
+      'a=b]=c',
+      'toString=1&a[constructor]=2&a[__proto__][x]=3&b=3',
+      'a[prototype]=1',
+      'a=%ZZ&b=%E0%A4&c=100%',
+      'a%5B0%5D=1&a%5b1%5d=2',
+      'v=%5Bx&w=%5B%ZZ',
+      'a=1?b&c=2#d',
+      'wheres[0][value]=a+b%2Bc&wheres[0][value2]=%3D%2A*',
+      'with[0]=posts.comments&with[1]=%2A',
+      'x=%F0%9F%98%80&y=caf%C3%A9',
+      '&&a=1&&',
+      '=x&%=y',
+    ]
+    for (const query of grammar) agreesWithQs(query, true)
+    const rejected = ['a=1&a[b]=2', 'a[b]=1&a=2', 'a[0]=1&a[]=2', 'a[]=1&a[0]=2', 'a[][b]=1', '[a]=1', 'a[b]c=1', 'a[b', 'a[1][2][3][4][5][6]=1', 'a[b[c]]=1']
+    for (const query of rejected) {
+      cases++
+      expect(() => parseQueryString(query, DEPTH, PARAMETER_LIMIT), query).to.throw(QueryParamsError)
+    }
+  })
+})
