@@ -1,0 +1,19 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { Knex } from 'knex'
+import { serializeRecord, type ApiRecord } from '../../demo/serialize-record.ts'
+import { relationMap } from '../../fixtures/relation-map.ts'
+import { applyQueryParams, paginate, queryParamsFromRequest } from '../../lib/index.ts'
+
+/**
+ * The library in a handler as minimal as the hand-written one (no CORS, content types or error
+ * mapping): what the library itself costs per request, apart from what the demo app adds around it.
+ */
+export function buildLibraryMinimalServer(db: Knex): FastifyInstance {
+  const app = Fastify({ logger: false })
+  app.get('/users', async (request) => {
+    const params = queryParamsFromRequest(request)
+    const { data, meta } = await paginate<ApiRecord>(applyQueryParams(db('users'), params, relationMap), params)
+    return { data: data.map((row) => serializeRecord(row, 'users', relationMap)), meta }
+  })
+  return app
+}

@@ -1,0 +1,46 @@
+import type { Knex } from 'knex'
+import { relationMap } from '../../fixtures/relation-map.ts'
+import type { HandDialect } from './hand-dialect.ts'
+
+/**
+ * The typical list request of figure 1, as the client's request object: four wheres (one through a
+ * relation), one `relations_exists`, two orders, `limit` + `page`, and `with` of two relations.
+ */
+export const typicalRequest = {
+  wheres: [
+    { column: 'name', operator: 'like', value: 'al%', boolean: 'and' },
+    { column: 'is_admin', operator: '=', value: false, boolean: 'and' },
+    { column: 'created_at', operator: '>=', value: '2021-01-01T00:00:00.000Z', boolean: 'and' },
+    { column: 'posts.title', operator: 'like', value: '%sql%', boolean: 'and' },
+  ],
+  relations_exists: ['comments'],
+  orders: [
+    { column: 'name', direction: 'asc' },
+    { column: 'created_at', direction: 'desc' },
+  ],
+  limit: 20,
+  page: 2,
+  with: ['posts', 'team'],
+}
+
+const USER_COLUMNS = Object.keys(relationMap.users.columns).map((column) => `users.${column}`)
+
+/** The same query written by hand as a knex chain (the `with` relations load later, after the rows). */
+export function handTypicalQuery(db: Knex, dialect: HandDialect): Knex.QueryBuilder {
+  const query = db('users')
+    .select(USER_COLUMNS)
+    .where((where) => {
+      dialect.like(where, 'users.name', 'al%')
+      where.where('users.is_admin', '=', dialect.boolean(false))
+      where.where('users.created_at', '>=', dialect.datetime('2021-01-01T00:00:00.000Z'))
+      where.whereExists(function (this: Knex.QueryBuilder) {
+        dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', '%sql%')
+      })
+    })
+    .whereExists(function (this: Knex.QueryBuilder) {
+      this.select(db.raw('1')).from('comments').where('comments.user_id', db.ref('users.id'))
+    })
+  dialect.orderBy(query, 'users.name', 'asc')
+  dialect.orderBy(query, 'users.created_at', 'desc')
+  return query.orderBy('users.id', 'asc').limit(20).offset(20)
+}

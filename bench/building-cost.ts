@@ -1,0 +1,131 @@
+import type { Knex } from 'knex'
+import qs from 'qs'
+import { relationMap } from '../fixtures/relation-map.ts'
+import { applyQueryParams, parseQueryParams } from '../lib/index.ts'
+import { PARSE_DEFAULTS } from '../lib/options.ts'
+import { parseQueryString } from '../lib/parse/parse-query-string.ts'
+import { handDialects } from './baselines/hand-dialect.ts'
+import { handManyWheresQuery, manyWheres } from './baselines/many-wheres.ts'
+import { handTypicalQuery, typicalRequest } from './baselines/typical-request.ts'
+import { clientQueryString } from './client-query-string.ts'
+import { measured, result, type BenchResult } from './result.ts'
+import { sqlClients } from './sql-clients.ts'
+import { compare, type Budget } from './timing.ts'
+
+const FIGURE = '1. building cost'
+const PIPELINE_TARGET = { op: '<=', value: 1.5 } as const
+const APPLY_TARGET = { op: '<=', value: 1.15 } as const
+
+interface Case {
+  name: string
+  queryString: string
+  hand: (db: Knex, dialect: 'sqlite' | 'postgres') => Knex.QueryBuilder
+}
+
+function cases(): Case[] {
+  const typical: Case = {
+    name: 'typical request',
+    queryString: clientQueryString(typicalRequest),
+    hand: (db, dialect) => handTypicalQuery(db, handDialects[dialect]),
+  }
+  const scaled = [1, 10, 50, 100].map((n): Case => {
+    const { request, hand } = manyWheres(n)
+    return {
+      name: `${n} where${n === 1 ? '' : 's'}`,
+      queryString: clientQueryString(request),
+      hand: (db, dialect) => handManyWheresQuery(db, handDialects[dialect], hand),
+    }
+  })
+  return [typical, ...scaled]
+}
+
+/** Fails unless both builders compile to the same SQL and bindings: the comparison must be like for like. */
+function assertSameSql(name: string, ours: Knex.QueryBuilder, hand: Knex.QueryBuilder): void {
+  const a = ours.toSQL()
+  const b = hand.toSQL()
+  const same = a.sql === b.sql && JSON.stringify(a.bindings) === JSON.stringify(b.bindings)
+  if (!same) {
+    throw new Error(
+      `building cost '${name}': the hand-written chain no longer compiles to the library's SQL\n  ours: ${a.sql}\n        ${JSON.stringify(a.bindings)}\n  hand: ${b.sql}\n        ${JSON.stringify(b.bindings)}`,
+    )
+  }
+}
+
+/**
+ * Figure 1: raw query string → SQL through the library (parse + apply + `toSQL()`), and from already-parsed
+ * params (apply + `toSQL()`), against the same query written by hand as a knex chain + `toSQL()`; plus,
+ * for context, the parser against `qs.parse`.
+ */
+export async function buildingCost(budget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
+  const results: BenchResult[] = []
+  for (const dialect of ['postgres', 'sqlite'] as const) {
+    const db = sqlClients[dialect]
+    for (const { name, queryString, hand } of cases()) {
+      const params = parseQueryParams(queryString)
+      assertSameSql(name, applyQueryParams(db('users'), params, relationMap), hand(db, dialect))
+      const handChain = (): unknown => hand(db, dialect).toSQL()
+
+      const pipeline = await compare(() => applyQueryParams(db('users'), parseQueryParams(queryString), relationMap).toSQL(), handChain, budget)
+      results.push(
+        result({
+          figure: FIGURE,
+          name: `${name}: raw string → SQL`,
+          dialect,
+          unit: 'ms',
+          ours: measured('parse + apply + toSQL', pipeline.ours),
+          baseline: measured('hand-written knex chain + toSQL', pipeline.baseline),
+          ratio: pipeline.ratio,
+          target: PIPELINE_TARGET,
+        }),
+      )
+      const apply = await compare(() => applyQueryParams(db('users'), params, relationMap).toSQL(), handChain, budget)
+      results.push(
+        result({
+          figure: FIGURE,
+          name: `${name}: parsed params → SQL`,
+          dialect,
+          unit: 'ms',
+          ours: measured('apply + toSQL', apply.ours),
+          baseline: measured('hand-written knex chain + toSQL', apply.baseline),
+          ratio: apply.ratio,
+          target: APPLY_TARGET,
+        }),
+      )
+      log(`  ${dialect} ${name}: pipeline ×${pipeline.ratio.toFixed(2)}, apply ×${apply.ratio.toFixed(2)}`)
+    }
+  }
+
+  // Context (no target): the parser alone against qs, on the typical request.
+  const typical = clientQueryString(typicalRequest)
+  const qsOptions = { strictNullHandling: true }
+  const parse = await compare(() => parseQueryParams(typical), () => qs.parse(typical, qsOptions), budget)
+  results.push(
+    result({
+      figure: FIGURE,
+      name: 'typical request: parseQueryParams vs qs.parse',
+      dialect: 'none',
+      unit: 'ms',
+      ours: measured('parseQueryParams (parse + validate shape)', parse.ours),
+      baseline: measured('qs.parse (strictNullHandling)', parse.baseline),
+      ratio: parse.ratio,
+    }),
+  )
+  const raw = await compare(
+    () => parseQueryString(typical, PARSE_DEFAULTS.depth, PARSE_DEFAULTS.parameterLimit),
+    () => qs.parse(typical, qsOptions),
+    budget,
+  )
+  results.push(
+    result({
+      figure: FIGURE,
+      name: 'typical request: raw bracket object vs qs.parse',
+      dialect: 'none',
+      unit: 'ms',
+      ours: measured('parseQueryString (the raw object only)', raw.ours),
+      baseline: measured('qs.parse (strictNullHandling)', raw.baseline),
+      ratio: raw.ratio,
+    }),
+  )
+  log(`  parser: ×${parse.ratio.toFixed(2)} of qs (raw object ×${raw.ratio.toFixed(2)})`)
+  return results
+}
