@@ -95,8 +95,37 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
     }
   }
 
-  // Context (no target): the parser alone against qs, on the typical request.
+  // Context (no target): where the time of the typical request goes, stage by stage, each as a fraction of
+  // the whole hand-written chain (PostgreSQL SQL). The stages of the pipeline add up to its total.
   const typical = clientQueryString(typicalRequest)
+  const pg = sqlClients.postgres
+  const raw = parseQueryString(typical, PARSE_DEFAULTS.depth, PARSE_DEFAULTS.parameterLimit)
+  const parsed = parseQueryParams(typical)
+  const built = applyQueryParams(pg('users'), parsed, relationMap)
+  const handTypical = (): unknown => handTypicalQuery(pg, handDialects.postgres).toSQL()
+  const stages: Array<[string, () => unknown]> = [
+    ['parseQueryString: the raw bracket object', () => parseQueryString(typical, PARSE_DEFAULTS.depth, PARSE_DEFAULTS.parameterLimit)],
+    ['parseQueryParams on that raw object: shape checks', () => parseQueryParams(raw as Readonly<Record<string, unknown>>)],
+    ['applyQueryParams without toSQL: validation and building', () => void applyQueryParams(pg('users'), parsed, relationMap)],
+    ["toSQL of the library's builder", () => built.toSQL()],
+  ]
+  for (const [stage, run] of stages) {
+    const timing = await compare(run, handTypical, budget)
+    results.push(
+      result({
+        figure: FIGURE,
+        name: `typical request, stage: ${stage}`,
+        dialect: 'postgres',
+        unit: 'ms',
+        ours: measured(stage, timing.ours),
+        baseline: measured('hand-written knex chain + toSQL (whole)', timing.baseline),
+        ratio: timing.ratio,
+      }),
+    )
+    log(`  stage ${stage}: ×${timing.ratio.toFixed(3)} of the hand-written chain`)
+  }
+
+  // Context (no target): the parser alone against qs, on the typical request.
   const qsOptions = { strictNullHandling: true }
   const parse = await compare(() => parseQueryParams(typical), () => qs.parse(typical, qsOptions), budget)
   results.push(
@@ -110,7 +139,7 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
       ratio: parse.ratio,
     }),
   )
-  const raw = await compare(
+  const rawVsQs = await compare(
     () => parseQueryString(typical, PARSE_DEFAULTS.depth, PARSE_DEFAULTS.parameterLimit),
     () => qs.parse(typical, qsOptions),
     budget,
@@ -121,11 +150,11 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
       name: 'typical request: raw bracket object vs qs.parse',
       dialect: 'none',
       unit: 'ms',
-      ours: measured('parseQueryString (the raw object only)', raw.ours),
-      baseline: measured('qs.parse (strictNullHandling)', raw.baseline),
-      ratio: raw.ratio,
+      ours: measured('parseQueryString (the raw object only)', rawVsQs.ours),
+      baseline: measured('qs.parse (strictNullHandling)', rawVsQs.baseline),
+      ratio: rawVsQs.ratio,
     }),
   )
-  log(`  parser: ×${parse.ratio.toFixed(2)} of qs (raw object ×${raw.ratio.toFixed(2)})`)
+  log(`  parser: ×${parse.ratio.toFixed(2)} of qs (raw object ×${rawVsQs.ratio.toFixed(2)})`)
   return results
 }

@@ -35,7 +35,7 @@ const budgets = {
   building: { timeMs: 2000 * scale, warmupMs: 300 * scale, clock: 'cpu' as const },
   eager: { timeMs: 4000 * scale, warmupMs: 500 * scale, minSamples: 5 },
   naive: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
-  filters: { timeMs: 5000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
+  filters: { timeMs: 8000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
   joins: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
 }

@@ -28,9 +28,11 @@ export async function loadDirect(
   chunkSize: number,
 ): Promise<LoadedBatch> {
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
-  for (const parent of parents) parent[name] = many ? [] : null
   const keys = distinctKeys(parents, parentKey)
-  if (keys.length === 0) return { table, rows: [], extra: [] }
+  if (keys.length === 0) {
+    for (const parent of parents) parent[name] = many ? [] : null
+    return { table, rows: [], extra: [] }
+  }
 
   const nested = parentKeysFor(children)
   const selection = relatedSelection(map, table, pivot === undefined ? [relatedKey, ...nested] : nested)
@@ -53,22 +55,31 @@ export async function loadDirect(
 
   const byKey = groupByKey(related, pivot === undefined ? relatedKey : PIVOT_ALIAS)
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent
-  // matched. A group goes to its first parent as is; a later parent with the same key gets a copy.
+  // matched. A group goes to its first parent as is; a later parent with the same key gets a copy. Each
+  // parent is written once: driver rows are often dictionary-mode objects, where every write costs.
   const matched = new Set<Row[]>()
   for (const parent of parents) {
     const key = keyOf(parent[parentKey])
     const matches = key === null ? undefined : byKey.get(key)
-    if (matches === undefined) continue
+    if (matches === undefined) {
+      parent[name] = many ? [] : null
+      continue
+    }
     const first = !matched.has(matches)
     if (first) matched.add(matches)
     if (many) parent[name] = first ? matches : [...matches]
     else parent[name] = matches[0] ?? null
   }
-  const rows: Row[] = []
+  let rows: Row[] = []
+  let attached = 0
   for (const group of matched) {
-    if (many) rows.push(...group)
-    else if (group[0] !== undefined) rows.push(group[0])
+    if (!many) {
+      if (group[0] !== undefined) rows.push(group[0])
+      continue
+    }
+    attached += group.length
   }
+  if (many) rows = attached === related.length ? related : [...matched].flat()
   const extra = pivot === undefined ? selection.extra : [...selection.extra, PIVOT_ALIAS]
   return { table, rows, extra }
 }
