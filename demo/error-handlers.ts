@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { errorResponse } from '../lib/index.ts'
 import { isConstraintViolation } from './constraint-error.ts'
+import { isDatabaseUnavailable } from './database-unavailable.ts'
 
 const statusOf = (error: unknown): number | undefined =>
   typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined
@@ -10,6 +11,7 @@ const statusOf = (error: unknown): number | undefined =>
  * - a `QueryParamsError` (bad query params or a bad write) → 400 `application/problem+json` from `errorResponse`;
  * - a violated database constraint (a duplicate, a missing or still-referenced parent) → 409;
  * - Fastify's own client errors (malformed JSON, unsupported media type…) → their 4xx status and message;
+ * - the database unreachable, its connection killed, or no pooled connection in time → 503 with `Retry-After`;
  * - anything else → logged with its stack, answered 500 `{ message: 'Internal Server Error' }`, no SQL;
  * - an unknown route → 404 JSON.
  *
@@ -23,6 +25,10 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     if (isConstraintViolation(error)) {
       request.log.info({ code: (error as { code?: unknown }).code }, 'constraint violation')
       return reply.code(409).send({ message: 'The change conflicts with stored data (a unique, foreign-key or not-null constraint).' })
+    }
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable')
+      return reply.code(503).header('retry-after', '1').send({ message: 'The database is unavailable; try again shortly.', code: 'database_unavailable' })
     }
     const status = statusOf(error)
     if (status !== undefined && status >= 400 && status < 500) {

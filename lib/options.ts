@@ -10,8 +10,10 @@ export interface ParseOptions {
   maxValueLength?: number
   /** Most bracket levels in one key (qs `depth`); default 5. */
   depth?: number
-  /** Most `key=value` pairs in one query string (qs `parameterLimit`); default 1000. */
+  /** Most `key=value` pairs in one query string (qs `parameterLimit`), or values in an already-parsed object; default 1000. */
   parameterLimit?: number
+  /** Most entries in each of `orders`, `columns`, `distinct`, `scopes` and `relationsExists`; default 50. */
+  maxListItems?: number
 }
 
 /** Options of `applyQueryParams`. */
@@ -28,6 +30,10 @@ export interface ApplyOptions {
   maxWithDepth?: number
   /** Most `with` entries; default 20. */
   maxWith?: number
+  /** Most relations in one path of a `wheres` column, a `relationsExists` entry or an `orders` column; default 5. */
+  maxRelationDepth?: number
+  /** Most relation conditions in one query: `wheres` on a `relation.column` plus `relationsExists` entries; default 10. */
+  maxRelationFilters?: number
 }
 
 /** Defaults of {@link ParseOptions}. */
@@ -38,6 +44,7 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
   maxValueLength: 1000,
   depth: 5,
   parameterLimit: 1000,
+  maxListItems: 50,
 }
 
 /** Defaults of {@link ApplyOptions} (all but `table`). */
@@ -47,4 +54,6 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table'>> = {
   like: 'insensitive',
   maxWithDepth: 3,
   maxWith: 20,
+  maxRelationDepth: 5,
+  maxRelationFilters: 10,
 }

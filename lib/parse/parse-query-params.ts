@@ -85,6 +85,7 @@ function readKey(
     }
     case 'orders': {
       const items = readList(value, sent)
+      capList(items.length, settings.maxListItems, sent, 'orders')
       params.orders = items.map((item) => parseOrder(item.value, item.index === null ? sent : `${sent}[${item.index}]`))
       source.indices.orders = items.map((item) => item.index)
       return
@@ -98,8 +99,16 @@ function readKey(
       return
     default: {
       const { names, indices } = parseNames(value, sent)
+      if (key !== 'with') capList(names.length, settings.maxListItems, sent, 'entries')
       params[key satisfies NameKey] = names
       source.indices[key] = indices
     }
+  }
+}
+
+/** `limit_exceeded` when a list parameter has more than `max` entries (`with` has its own cap, `maxWith`). */
+function capList(length: number, max: number, sent: string, what: string): void {
+  if (length > max) {
+    throw new QueryParamsError(`Parameter '${sent}' has more than ${max} ${what}.`, { code: 'limit_exceeded', param: sent })
   }
 }

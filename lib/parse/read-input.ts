@@ -1,5 +1,6 @@
 import { buildRawObject } from './build-raw-object.ts'
 import { limitPairs } from './limit-pairs.ts'
+import { limitParsedObject } from './limit-parsed-object.ts'
 import { parseQueryString } from './parse-query-string.ts'
 import type { RawObject, RawValue } from './raw-value.ts'
 
@@ -9,7 +10,7 @@ export type QueryParamsInput = string | URLSearchParams | Readonly<Record<string
 /**
  * Turns any accepted input into one nested raw object. An object whose keys still carry brackets
  * (`node:querystring`, Express 5, Fastify) is read pair by pair; any other object is taken as already
- * parsed (e.g. by `qs`).
+ * parsed (e.g. by `qs`), under the same `depth` and `parameterLimit` caps.
  */
 export function readInput(
   input: QueryParamsInput,
@@ -21,6 +22,7 @@ export function readInput(
   if (input instanceof URLSearchParams) return buildRawObject(limitPairs(input.entries(), parameterLimit), depth, keep)
   const entries = Object.entries(input)
   if (entries.some(([key]) => key.includes('['))) return buildRawObject(limitPairs(flatPairs(entries), parameterLimit), depth, keep)
+  limitParsedObject(input as RawObject, depth, parameterLimit, keep)
   return input as RawObject
 }
 

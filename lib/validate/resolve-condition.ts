@@ -1,7 +1,9 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
+import { APPLY_DEFAULTS } from '../options.ts'
 import type { WhereDescription } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { buildTest, type WhereParams } from './build-test.ts'
+import { checkRelationDepth } from './check-relation-depth.ts'
 import type { Condition } from './condition.ts'
 import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
@@ -13,12 +15,19 @@ import { resolveColumn } from './resolve-column.ts'
  * path such as `posts.comments.body` — against the map, into a {@link Condition}. Each path segment
  * must be a relation of the table before it; the last is an allow-listed column of the final table.
  */
-export function resolveWhere(map: RelationMap, table: string, where: WhereDescription, params: WhereParams): Condition {
+export function resolveWhere(
+  map: RelationMap,
+  table: string,
+  where: WhereDescription,
+  params: WhereParams,
+  maxDepth = APPLY_DEFAULTS.maxRelationDepth,
+): Condition {
   if (!where.column.includes('.')) return columnTest(map, table, where.column, where, params)
   const segments = where.column.split('.')
   if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
   const name = segments.pop() ?? ''
   if (segments.length === 0) return columnTest(map, table, name, where, params)
+  checkRelationDepth(segments.length, maxDepth, params.column)
   return resolvePath(map, table, segments, params.column, (target) => columnTest(map, target, name, where, params))
 }
 
@@ -28,8 +37,10 @@ function columnTest(map: RelationMap, table: string, name: string, where: WhereD
 }
 
 /** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */
-export function resolveExists(map: RelationMap, table: string, path: string, param: string): Condition {
-  return resolvePath(map, table, path.split('.'), param, () => null) ?? unreachable()
+export function resolveExists(map: RelationMap, table: string, path: string, param: string, maxDepth = APPLY_DEFAULTS.maxRelationDepth): Condition {
+  const names = path.split('.')
+  checkRelationDepth(names.length, maxDepth, param)
+  return resolvePath(map, table, names, param, () => null) ?? unreachable()
 }
 
 function resolvePath<T extends Condition | null>(

@@ -1,5 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
+import { APPLY_DEFAULTS } from '../options.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { checkRelationDepth } from './check-relation-depth.ts'
 import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
 import { resolveColumn } from './resolve-column.ts'
@@ -18,10 +20,18 @@ const TO_ONE = new Set(['belongsTo', 'hasOne', 'morphOne'])
  * Resolves `orders[i][column]`: an allow-listed column, `table.column` of the base table, or a path
  * through to-one relations (`team.name`, `team.owner.email`). A to-many or `morphTo` hop is `invalid_order`.
  */
-export function resolveOrder(map: RelationMap, table: string, name: string, direction: 'asc' | 'desc', param: string): PlannedOrder {
+export function resolveOrder(
+  map: RelationMap,
+  table: string,
+  name: string,
+  direction: 'asc' | 'desc',
+  param: string,
+  maxDepth = APPLY_DEFAULTS.maxRelationDepth,
+): PlannedOrder {
   const segments = name.split('.')
   if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
   const column = segments.pop() ?? ''
+  checkRelationDepth(segments.length, maxDepth, param)
   const via: DirectRelation[] = []
   let current = table
   for (const segment of segments) {

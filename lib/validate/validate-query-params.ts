@@ -26,10 +26,10 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     table,
     wheres: (params.wheres ?? []).map((where, index) => ({
       boolean: where.boolean,
-      condition: resolveWhere(map, table, where, new WhereParamPaths(params, index)),
+      condition: resolveWhere(map, table, where, new WhereParamPaths(params, index), settings.maxRelationDepth),
     })),
     exists: (params.relationsExists ?? []).map((path, index) =>
-      resolveExists(map, table, path, paramPath(params, 'relationsExists', index)),
+      resolveExists(map, table, path, paramPath(params, 'relationsExists', index), settings.maxRelationDepth),
     ),
     scopes: (params.scopes ?? []).map((name, index) => {
       const scope: Scope | undefined = Object.hasOwn(definition.scopes ?? {}, name) ? definition.scopes?.[name] : undefined
@@ -44,10 +44,11 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
       return scope
     }),
     orders: (params.orders ?? []).map((order, index) =>
-      resolveOrder(map, table, order.column, order.direction, paramPath(params, 'orders', index, 'column')),
+      resolveOrder(map, table, order.column, order.direction, paramPath(params, 'orders', index, 'column'), settings.maxRelationDepth),
     ),
     with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings),
   }
+  capRelationFilters(plan, params, settings.maxRelationFilters)
   const columns = ownColumns(params, 'columns', table, map)
   const distinct = ownColumns(params, 'distinct', table, map)
   if (columns !== undefined) plan.columns = columns
@@ -64,6 +65,25 @@ function ownColumns(params: QueryParams, key: 'columns' | 'distinct', table: str
     const bare = segments.length === 2 && segments[0] === table ? (segments[1] ?? '') : name
     return resolveColumn(map, table, bare, paramPath(params, key, index)).column
   })
+}
+
+/**
+ * `limit_exceeded` past `max` relation conditions (`wheres` on a relation path, then `relationsExists`):
+ * each is a correlated `EXISTS`, and a planner given many of them AND-ed together can take minutes
+ * (MariaDB's join-order search, PostgreSQL's semi-join planning).
+ */
+function capRelationFilters(plan: QueryPlan, params: QueryParams, max: number): void {
+  const relationParams = [
+    ...plan.wheres.flatMap(({ condition }, index) => (condition.kind === 'test' ? [] : [paramPath(params, 'wheres', index, 'column')])),
+    ...plan.exists.map((_, index) => paramPath(params, 'relationsExists', index)),
+  ]
+  const param = relationParams[max]
+  if (param !== undefined) {
+    throw new QueryParamsError(`Parameter '${param}' goes past ${max} relation conditions (relation wheres plus relationsExists).`, {
+      code: 'limit_exceeded',
+      param,
+    })
+  }
 }
 
 function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): void {
