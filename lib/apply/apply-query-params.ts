@@ -5,12 +5,14 @@ import { APPLY_DEFAULTS, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
-import { applyCondition } from './apply-condition.ts'
-import { applyOrders } from './apply-orders.ts'
 import { applySelection } from './apply-selection.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
 import { groupWheres, statementCount } from './group-wheres.ts'
+import { Identifiers } from './identifiers.ts'
+import { SqlWriter } from './sql-writer.ts'
 import { tableReference } from './table-reference.ts'
+import { writeCondition } from './write-condition.ts'
+import { writeOrders } from './write-orders.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
@@ -29,7 +31,7 @@ export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, 
   const plan = validateQueryParams(params, table, relationMap, settings)
   const dialect = dialectOf(query.client)
   const builder = query.clone()
-  const context = { dialect, like: settings.like }
+  const names = Identifiers.for(builder)
 
   groupWheres(builder)
   for (const scope of plan.scopes) {
@@ -37,16 +39,27 @@ export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, 
     scope(builder)
     groupWheres(builder, before)
   }
+  const scope = new Set([ref])
   if (plan.wheres.length > 0) {
-    builder.where(function (this: Knex.QueryBuilder) {
-      const scope = new Set([ref])
-      for (const { boolean, condition } of plan.wheres) applyCondition(this, boolean, condition, ref, scope, context)
+    const group = new SqlWriter(names, dialect, settings.like).text('(')
+    plan.wheres.forEach(({ boolean, condition }, index) => {
+      if (index > 0) group.text(` ${boolean} `)
+      writeCondition(group, condition, ref, scope)
     })
+    builder.whereRaw(group.text(')').toRaw(builder.client))
   }
-  for (const condition of plan.exists) applyCondition(builder, 'and', condition, ref, new Set([ref]), context)
+  for (const condition of plan.exists) {
+    const exists = new SqlWriter(names, dialect, settings.like)
+    writeCondition(exists, condition, ref, scope)
+    builder.whereRaw(exists.toRaw(builder.client))
+  }
 
-  const strip = applySelection(builder, ref, plan, relationMap, parentKeysFor(plan.with))
-  applyOrders(builder, ref, table, plan.orders, relationMap, dialect)
+  const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
+  if (plan.orders.length > 0) {
+    const orders = new SqlWriter(names, dialect, settings.like)
+    writeOrders(orders, ref, table, plan.orders, relationMap)
+    builder.orderByRaw(orders.toRaw(builder.client))
+  }
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
   attachEagerLoading(builder, table, plan.with, relationMap, strip)

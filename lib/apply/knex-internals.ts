@@ -16,7 +16,19 @@ export interface KnexInternals {
   _method?: string
 }
 
+/** The parts of a knex client the library uses to quote identifiers as knex would. */
+export interface ClientInternals {
+  config: { wrapIdentifier?: unknown }
+  wrapIdentifier(value: string, queryContext: unknown): string
+  alias(first: string, second: string): string
+}
+
 /** Access to a builder's recorded statements: the one place that relies on knex internals. */
 export function internalsOf(builder: Knex.QueryBuilder): KnexInternals {
   return builder as unknown as KnexInternals
+}
+
+/** Access to the identifier quoting of a builder's client. */
+export function clientInternalsOf(client: Knex.Client): ClientInternals {
+  return client as unknown as ClientInternals
 }

@@ -1,10 +1,9 @@
-const pad = (value: number, width = 2): string => String(value).padStart(width, '0')
+import type { UtcInstant } from '../validate/utc-instant.ts'
 
 /** `YYYY-MM-DD HH:MM:SS[.sss]` in UTC; milliseconds only when not zero. */
-export function formatUtc(value: Date): string {
-  const base =
-    `${pad(value.getUTCFullYear(), 4)}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())} ` +
-    `${pad(value.getUTCHours())}:${pad(value.getUTCMinutes())}:${pad(value.getUTCSeconds())}`
-  const ms = value.getUTCMilliseconds()
-  return ms === 0 ? base : `${base}.${pad(ms, 3)}`
+export function formatUtc(value: UtcInstant): string {
+  const { iso } = value
+  const base = `${iso.slice(0, 10)} ${iso.slice(11, 19)}`
+  const ms = iso.slice(20, 23)
+  return ms === '000' ? base : `${base}.${ms}`
 }

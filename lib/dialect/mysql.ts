@@ -17,8 +17,8 @@ const BINARY_PATTERN = 'convert(? using utf8mb4) collate utf8mb4_bin'
 export const mysql: Dialect = {
   name: 'mysql',
   maxInBindings: 30000,
-  likeInsensitive: { sql: `lower(??) like lower(${BINARY_PATTERN})`, pattern: (value) => value },
-  likeSensitive: { sql: `?? like ${BINARY_PATTERN}`, pattern: (value) => value },
+  likeInsensitive: { sql: (column) => `lower(${column}) like lower(${BINARY_PATTERN})`, pattern: (value) => value },
+  likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

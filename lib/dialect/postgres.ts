@@ -4,10 +4,10 @@ import type { Dialect } from './dialect.ts'
 export const postgres: Dialect = {
   name: 'postgres',
   maxInBindings: 30000,
-  likeInsensitive: { sql: '?? ilike ?', operator: 'ilike', pattern: (value) => value },
-  likeSensitive: { sql: '?? like ?', operator: 'like', pattern: (value) => value },
+  likeInsensitive: { sql: (column) => `${column} ilike ?`, pattern: (value) => value },
+  likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   bindBoolean: (value) => value,
-  bindDatetime: (value) => value.toISOString(),
+  bindDatetime: (value) => value.iso,
 }

@@ -28,8 +28,8 @@ function globPattern(value: string): string {
 export const sqlite: Dialect = {
   name: 'sqlite',
   maxInBindings: 30000,
-  likeInsensitive: { sql: "?? like ? escape '\\'", pattern: (value) => value },
-  likeSensitive: { sql: '?? glob ?', pattern: globPattern },
+  likeInsensitive: { sql: (column) => `${column} like ? escape '\\'`, pattern: (value) => value },
+  likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

@@ -9,14 +9,15 @@ const byLowerCase = new Map<string, Operator>([
   ['not between', 'notBetween'],
 ])
 
-/** Reads `wheres[i][operator]` (case-insensitive; missing means `=`). */
+/** Reads `<param>[operator]` (case-insensitive; missing means `=`); `param` is the where's path, e.g. `wheres[2]`. */
 export function parseOperator(value: RawValue, param: string): Operator {
   if (value === undefined) return '='
-  const operator = typeof value === 'string' ? byLowerCase.get(value.toLowerCase()) : undefined
+  const operator = typeof value === 'string' ? (byLowerCase.get(value) ?? byLowerCase.get(value.toLowerCase())) : undefined
   if (operator === undefined) {
-    throw new QueryParamsError(`Parameter '${param}' must be one of ${OPERATORS.join(', ')}.`, {
+    const path = `${param}[operator]`
+    throw new QueryParamsError(`Parameter '${path}' must be one of ${OPERATORS.join(', ')}.`, {
       code: 'invalid_operator',
-      param,
+      param: path,
       allowed: OPERATORS,
     })
   }

@@ -3,6 +3,8 @@ import type { Order } from '../query-params.ts'
 import { parseChoice } from './parse-choice.ts'
 import { isRawObject, type RawValue } from './raw-value.ts'
 
+const DIRECTIONS = ['asc', 'desc'] as const
+
 /** Reads one `orders[i]` entry: `column` and `direction` (`asc`/`desc`, case-insensitive, default `asc`). */
 export function parseOrder(raw: RawValue, param: string): Order {
   if (!isRawObject(raw)) {
@@ -12,6 +14,6 @@ export function parseOrder(raw: RawValue, param: string): Order {
   if (typeof column !== 'string' || column.trim() === '') {
     throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, { code: 'invalid_value', param: `${param}[column]` })
   }
-  const direction = parseChoice(raw['direction'], `${param}[direction]`, ['asc', 'desc'], 'asc', 'invalid_direction')
+  const direction = parseChoice(raw['direction'], param, 'direction', DIRECTIONS, 'asc', 'invalid_direction')
   return { column: column.trim(), direction }
 }

@@ -23,21 +23,26 @@ export function parseQueryString(
   // qs reads `%5B`/`%5D` as brackets before anything else, in keys and values alike.
   if (text.includes('%5') && ENCODED_BRACKET.test(text)) text = text.replace(/%5B/gi, '[').replace(/%5D/gi, ']')
   const builder = new RawObjectBuilder(depth, keep)
+  const length = text.length
   let count = 0
   let start = 0
-  while (start < text.length) {
+  // The next `]=` and `=` at or after `start`, found once and reused until passed, so pairs without
+  // them do not each rescan the rest of the text.
+  let bracketEquals = -2
+  let equals = -2
+  while (start < length) {
     let end = text.indexOf('&', start)
-    if (end === -1) end = text.length
+    if (end === -1) end = length
     if (end > start) {
       if (++count > parameterLimit) {
         throw new QueryParamsError(`The query has more than ${parameterLimit} parameters.`, { code: 'limit_exceeded', param: 'query' })
       }
-      const part = text.slice(start, end)
+      if (bracketEquals !== -1 && bracketEquals < start) bracketEquals = text.indexOf(']=', start)
+      if (equals !== -1 && equals < start) equals = text.indexOf('=', start)
       // As qs: a `]=` ends the key (`a[b=c]=d` has the key `a[b=c]`), else the first `=` does.
-      const bracketEquals = part.indexOf(']=')
-      const equals = bracketEquals === -1 ? part.indexOf('=') : bracketEquals + 1
-      const key = decodeComponent(equals === -1 ? part : part.slice(0, equals))
-      builder.add(key, equals === -1 ? null : decodeComponent(part.slice(equals + 1)))
+      const keyEnd = bracketEquals !== -1 && bracketEquals < end ? bracketEquals + 1 : equals !== -1 && equals < end ? equals : end
+      const key = decodeComponent(text.slice(start, keyEnd))
+      builder.add(key, keyEnd === end ? null : decodeComponent(text.slice(keyEnd + 1, end)))
     }
     start = end + 1
   }

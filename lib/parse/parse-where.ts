@@ -12,13 +12,20 @@ export interface WhereLimits {
 }
 
 const LIST_OPERATORS: ReadonlySet<Operator> = new Set(['in', 'notIn', 'between', 'notBetween'])
+const BOOLEANS = ['and', 'or'] as const
+const NO_INDICES: ReadonlyArray<string | null> = Object.freeze([])
 
 /**
- * Reads one `wheres[i]` entry: `column`, `operator` (default `=`), `boolean` (default `and`) and a
- * `value` of the shape the operator needs — a scalar, a list for `in`/`notIn` (missing = empty), or
- * exactly two values for `between`/`notBetween`.
+ * Reads one `wheres[i]` entry (`param` is its path, e.g. `wheres[2]`): `column`, `operator` (default
+ * `=`), `boolean` (default `and`) and a `value` of the shape the operator needs — a scalar, a list for
+ * `in`/`notIn` (missing = empty), or exactly two values for `between`/`notBetween`. Also returns the
+ * list indices the client sent for the value, for error paths.
  */
-export function parseWhere(raw: RawValue, param: string, limits: WhereLimits): { where: WhereDescription; valueIndices: Array<string | null> } {
+export function parseWhere(
+  raw: RawValue,
+  param: string,
+  limits: WhereLimits,
+): { where: WhereDescription; valueIndices: ReadonlyArray<string | null> } {
   if (!isRawObject(raw)) {
     throw new QueryParamsError(`Parameter '${param}' must be an object with column, operator, value and boolean.`, {
       code: 'invalid_syntax',
@@ -29,14 +36,14 @@ export function parseWhere(raw: RawValue, param: string, limits: WhereLimits): {
   if (typeof column !== 'string' || column.trim() === '') {
     throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, { code: 'invalid_value', param: `${param}[column]` })
   }
-  const operator = parseOperator(raw['operator'], `${param}[operator]`)
-  const boolean = parseChoice(raw['boolean'], `${param}[boolean]`, ['and', 'or'], 'and', 'invalid_boolean')
-  const valueParam = `${param}[value]`
+  const operator = parseOperator(raw['operator'], param)
+  const boolean = parseChoice(raw['boolean'], param, 'boolean', BOOLEANS, 'and', 'invalid_boolean')
   const where: WhereDescription = { column: column.trim(), operator, boolean }
   if (!LIST_OPERATORS.has(operator)) {
-    where.value = scalar(raw['value'], valueParam, limits, `operator '${operator}' needs one value`)
-    return { where, valueIndices: [] }
+    where.value = scalar(raw['value'], param, undefined, limits, operator)
+    return { where, valueIndices: NO_INDICES }
   }
+  const valueParam = `${param}[value]`
   const items = readList(raw['value'], valueParam)
   if (items.length > limits.maxInValues) {
     throw new QueryParamsError(`Parameter '${valueParam}' has more than ${limits.maxInValues} values.`, {
@@ -50,21 +57,22 @@ export function parseWhere(raw: RawValue, param: string, limits: WhereLimits): {
       param: valueParam,
     })
   }
-  where.value = items.map((item) =>
-    scalar(item.value, item.index === null ? valueParam : `${valueParam}[${item.index}]`, limits, 'each value must be a single value'),
-  )
+  where.value = items.map((item) => scalar(item.value, param, item.index, limits, null))
   return { where, valueIndices: items.map((item) => item.index) }
 }
 
-function scalar(value: RawValue, param: string, limits: WhereLimits, need: string): ClientScalar {
-  if (value === undefined || (typeof value === 'object' && value !== null)) {
-    throw new QueryParamsError(`Parameter '${param}' is not valid: ${need}.`, { code: 'invalid_value', param })
+/**
+ * Checks one value: `index` is `undefined` for a where's only value, `null` for a bare scalar where a
+ * list was expected, else the list index sent (`wheres[2][value][1]`). `operator` is set for a where's
+ * only value, `null` for a list item.
+ */
+function scalar(value: RawValue, param: string, index: string | null | undefined, limits: WhereLimits, operator: Operator | null): ClientScalar {
+  const tooLong = typeof value === 'string' && value.length > limits.maxValueLength
+  if (!tooLong && value !== undefined && (typeof value !== 'object' || value === null)) return value
+  const path = index === undefined || index === null ? `${param}[value]` : `${param}[value][${index}]`
+  if (tooLong) {
+    throw new QueryParamsError(`Parameter '${path}' is longer than ${limits.maxValueLength} characters.`, { code: 'limit_exceeded', param: path })
   }
-  if (typeof value === 'string' && value.length > limits.maxValueLength) {
-    throw new QueryParamsError(`Parameter '${param}' is longer than ${limits.maxValueLength} characters.`, {
-      code: 'limit_exceeded',
-      param,
-    })
-  }
-  return value
+  const need = operator === null ? 'each value must be a single value' : `operator '${operator}' needs one value`
+  throw new QueryParamsError(`Parameter '${path}' is not valid: ${need}.`, { code: 'invalid_value', param: path })
 }

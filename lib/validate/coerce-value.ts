@@ -2,6 +2,7 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { ClientScalar } from '../query-params.ts'
 import type { ColumnType } from '../relation-map.ts'
 import type { CoercedValue } from './condition.ts'
+import { UtcInstant } from './utc-instant.ts'
 
 const INTEGER = /^[+-]?\d{1,16}$/
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
@@ -11,15 +12,18 @@ const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, 
 /**
  * Coerces a client value to its column's declared type: text without NUL characters (which PostgreSQL
  * cannot store), integers and numbers to numbers, `true`/`false`/`1`/`0` to booleans, dates to
- * `YYYY-MM-DD`, datetimes (ISO 8601; no offset means UTC) to a `Date`, both in the years 0001–9999 (UTC).
+ * `YYYY-MM-DD`, datetimes (ISO 8601; no offset means UTC) to a {@link UtcInstant}, both in the years
+ * 0001–9999 (UTC).
  * A value that does not fit is `invalid_value`.
  */
 export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>, param: string): CoercedValue {
+  if (type === 'string') {
+    const text = typeof value === 'string' ? value : String(value)
+    if (!text.includes('\u0000')) return text
+    throw invalid(type, param)
+  }
   const text = String(value).trim()
   switch (type) {
-    case 'string':
-      if (!String(value).includes('\u0000')) return String(value)
-      break
     case 'integer': {
       const number = INTEGER.test(text) ? Number(text) : NaN
       if (Number.isSafeInteger(number)) return number
@@ -36,17 +40,41 @@ export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>
       break
     }
     case 'date': {
+      if (isCanonical(text, 10)) return text
       const date = parseDatetime(text)
       if (date !== undefined) return date.toISOString().slice(0, 10)
       break
     }
     case 'datetime': {
+      if (isCanonical(text, 24)) return new UtcInstant(text)
       const date = parseDatetime(text)
-      if (date !== undefined) return date
+      if (date !== undefined) return new UtcInstant(date.toISOString())
       break
     }
   }
-  throw new QueryParamsError(`Parameter '${param}' must be ${EXPECTED[type]}.`, { code: 'invalid_value', param })
+  throw invalid(type, param)
+}
+
+function invalid(type: ColumnType, param: string): QueryParamsError {
+  return new QueryParamsError(`Parameter '${param}' must be ${EXPECTED[type]}.`, { code: 'invalid_value', param })
+}
+
+/**
+ * Whether `text` is already in its normal form, which needs no `Date`: a valid `YYYY-MM-DD` (`length`
+ * 10) or `YYYY-MM-DDTHH:MM:SS.sssZ` (`length` 24), with a year from 0001.
+ */
+function isCanonical(text: string, length: 10 | 24): boolean {
+  if (text.length !== length || text[4] !== '-' || text[7] !== '-') return false
+  const year = digitsAt(text, 0, 4)
+  const month = digitsAt(text, 5, 7)
+  const day = digitsAt(text, 8, 10)
+  if (year < 1 || month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return false
+  if (length === 10) return true
+  if (text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== '.' || text[23] !== 'Z') return false
+  const hour = digitsAt(text, 11, 13)
+  const minute = digitsAt(text, 14, 16)
+  const second = digitsAt(text, 17, 19)
+  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && digitsAt(text, 20, 23) >= 0
 }
 
 const EXPECTED: Readonly<Record<ColumnType, string>> = {
@@ -77,25 +105,10 @@ function digitsAt(text: string, start: number, end: number): number {
 }
 
 /**
- * Reads a date or datetime. The forms clients send most (`YYYY-MM-DD`, and `Date#toISOString()`'s
- * `YYYY-MM-DDTHH:MM:SS.sssZ`) are read by position; the rest of {@link DATETIME} by the regex. The
- * fields are checked by arithmetic: no `Date` string parsing, which is slow.
+ * Reads a date or datetime in any form {@link DATETIME} allows (the normal forms take
+ * {@link isCanonical} first). The fields are checked by arithmetic: no `Date` string parsing, which is slow.
  */
 function parseDatetime(text: string): Date | undefined {
-  const length = text.length
-  if ((length === 10 || (length === 24 && text[10] === 'T' && text[13] === ':' && text[16] === ':' && text[19] === '.' && text[23] === 'Z')) && text[4] === '-' && text[7] === '-') {
-    const year = digitsAt(text, 0, 4)
-    const month = digitsAt(text, 5, 7)
-    const day = digitsAt(text, 8, 10)
-    if (length === 10) return year < 0 || month < 0 || day < 0 ? undefined : fromFields(year, month, day, 0, 0, 0, 0, 0)
-    const hour = digitsAt(text, 11, 13)
-    const minute = digitsAt(text, 14, 16)
-    const second = digitsAt(text, 17, 19)
-    const millisecond = digitsAt(text, 20, 23)
-    if (year >= 0 && month >= 0 && day >= 0 && hour >= 0 && minute >= 0 && second >= 0 && millisecond >= 0) {
-      return fromFields(year, month, day, hour, minute, second, millisecond, 0)
-    }
-  }
   const match = DATETIME.exec(text)
   if (match === null) return undefined
   const [, y = '', mo = '', d = '', h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match

@@ -1,7 +1,8 @@
 import type { DirectRelation, MorphTarget, MorphToResolved } from './resolved-relation.ts'
+import type { UtcInstant } from './utc-instant.ts'
 
 /** A client value after coercion to its column's type, before the dialect binds it. */
-export type CoercedValue = string | number | boolean | Date
+export type CoercedValue = string | number | boolean | UtcInstant
 
 /** What a condition checks on one column. */
 export type Test =

@@ -73,17 +73,18 @@ function ownColumns(params: QueryParams, key: 'columns' | 'distinct', table: str
  * (MariaDB's join-order search, PostgreSQL's semi-join planning).
  */
 function capRelationFilters(plan: QueryPlan, params: QueryParams, max: number): void {
-  const relationParams = [
-    ...plan.wheres.flatMap(({ condition }, index) => (condition.kind === 'test' ? [] : [paramPath(params, 'wheres', index, 'column')])),
-    ...plan.exists.map((_, index) => paramPath(params, 'relationsExists', index)),
-  ]
-  const param = relationParams[max]
-  if (param !== undefined) {
-    throw new QueryParamsError(`Parameter '${param}' goes past ${max} relation conditions (relation wheres plus relationsExists).`, {
-      code: 'limit_exceeded',
-      param,
-    })
+  let count = 0
+  for (let index = 0; index < plan.wheres.length; index++) {
+    if (plan.wheres[index]?.condition.kind !== 'test' && ++count > max) tooManyRelationFilters(paramPath(params, 'wheres', index, 'column'), max)
   }
+  if (count + plan.exists.length > max) tooManyRelationFilters(paramPath(params, 'relationsExists', max - count), max)
+}
+
+function tooManyRelationFilters(param: string, max: number): never {
+  throw new QueryParamsError(`Parameter '${param}' goes past ${max} relation conditions (relation wheres plus relationsExists).`, {
+    code: 'limit_exceeded',
+    param,
+  })
 }
 
 function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): void {

@@ -1,0 +1,12 @@
+/**
+ * A client's datetime, normalised to a UTC instant and kept as its ISO 8601 text
+ * (`YYYY-MM-DDTHH:MM:SS.sssZ`, years 0001–9999), from which each dialect derives its binding without
+ * going through `Date` again.
+ */
+export class UtcInstant {
+  readonly iso: string
+
+  constructor(iso: string) {
+    this.iso = iso
+  }
+}
