@@ -4,6 +4,7 @@ import { parentKeysFor } from '../eager-load/parent-keys-for.ts'
 import { APPLY_DEFAULTS, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
+import type { QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
@@ -39,19 +40,8 @@ export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, 
     scope(builder)
     groupWheres(builder, before)
   }
-  const scope = new Set([ref])
-  if (plan.wheres.length > 0) {
-    const group = new SqlWriter(names, dialect, settings.like).text('(')
-    plan.wheres.forEach(({ boolean, condition }, index) => {
-      if (index > 0) group.text(` ${boolean} `)
-      writeCondition(group, condition, ref, scope)
-    })
-    builder.whereRaw(group.text(')').toRaw(builder.client))
-  }
-  for (const condition of plan.exists) {
-    const exists = new SqlWriter(names, dialect, settings.like)
-    writeCondition(exists, condition, ref, scope)
-    builder.whereRaw(exists.toRaw(builder.client))
+  if (plan.wheres.length > 0 || plan.exists.length > 0) {
+    builder.whereRaw(clientConditions(plan, ref, new SqlWriter(names, dialect, settings.like)).toRaw(builder.client))
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
@@ -64,6 +54,27 @@ export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, 
   if (plan.offset !== undefined) builder.offset(plan.offset)
   attachEagerLoading(builder, table, plan.with, relationMap, strip)
   return builder
+}
+
+/**
+ * The client's wheres as one parenthesised group, then each `relationsExists`, AND-ed: one raw
+ * fragment, which compiles to exactly the SQL of one where per part.
+ */
+function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWriter {
+  const scope = new Set([ref])
+  if (plan.wheres.length > 0) {
+    out.text('(')
+    plan.wheres.forEach(({ boolean, condition }, index) => {
+      if (index > 0) out.text(` ${boolean} `)
+      writeCondition(out, condition, ref, scope)
+    })
+    out.text(')')
+  }
+  plan.exists.forEach((condition, index) => {
+    if (index > 0 || plan.wheres.length > 0) out.text(' and ')
+    writeCondition(out, condition, ref, scope)
+  })
+  return out
 }
 
 function withoutUndefined(options: ApplyOptions): Partial<ApplyOptions> {

@@ -20,6 +20,12 @@ export class RawObjectBuilder {
   private readonly keep: ((name: string) => boolean) | undefined
   /** Objects filled by `a[]`, with their next index; created on the first `[]`. */
   private appended: Map<Mutable, number> | undefined
+  /**
+   * The object the last key's parent path (`wheres[0]`) led to. Clients send a where's fields one after
+   * another, so the next key usually has the same parent and needs no walk from the root.
+   */
+  private lastParent: string | number = ''
+  private lastNode: Mutable | undefined
 
   constructor(depth: number, keep?: (name: string) => boolean) {
     this.root = {}
@@ -34,9 +40,24 @@ export class RawObjectBuilder {
     if (this.keep !== undefined && !this.keep(info.name)) return
     const segments = keySegments(key, info, this.depth)
     if (segments === null) return
-    let node = this.root as Mutable
+    this.addSegments(segments, info.parent, value, key)
+  }
+
+  /**
+   * Adds one pair whose key is already split (see `canonicalKey`); keys with the same parent path must
+   * give the same `parent` (a string or a number). `key` is only read for an error message.
+   */
+  addSegments(segments: readonly string[], parent: string | number, value: string | null, key: string): void {
     const last = segments.length - 1
-    for (let i = 0; i < last; i++) node = this.child(node, segments[i] as string, key)
+    let node = this.root as Mutable
+    if (last > 0 && parent === this.lastParent && this.lastNode !== undefined && this.appended === undefined) node = this.lastNode
+    else {
+      for (let i = 0; i < last; i++) node = this.child(node, segments[i] as string, key)
+      if (last > 0) {
+        this.lastParent = parent
+        this.lastNode = node
+      }
+    }
     const name = segments[last] as string
     this.set(node, name === '' ? this.nextIndex(node, key) : this.explicit(node, name, key), value, key)
   }

@@ -8,6 +8,8 @@ export interface KeyInfo {
   /** Segments for `depth` (see {@link splitKey}); `null` when the pair is dropped; `undefined` until split. */
   segments: readonly string[] | null | undefined
   depth: number
+  /** The key up to its last bracket segment (`wheres[0]` for `wheres[0][column]`), once split; `''` for a plain name. */
+  parent: string
 }
 
 const objectPrototype: object = Object.prototype
@@ -24,7 +26,7 @@ export function keyInfo(key: string): KeyInfo {
   let info = cache.get(key)
   if (info === undefined) {
     if (cache.size >= MAX_CACHED_KEYS) cache.clear()
-    info = { name: topLevelName(key), segments: undefined, depth: -1 }
+    info = { name: topLevelName(key), segments: undefined, depth: -1, parent: '' }
     cache.set(key, info)
   }
   return info
@@ -40,5 +42,6 @@ export function keySegments(key: string, info: KeyInfo, depth: number): readonly
   const split = splitKey(key, depth)
   info.segments = split.some(isPrototypeName) ? null : Object.freeze(split)
   info.depth = depth
+  info.parent = split.length > 1 ? key.slice(0, key.lastIndexOf('[')) : ''
   return info.segments
 }

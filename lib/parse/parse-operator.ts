@@ -12,7 +12,7 @@ const byLowerCase = new Map<string, Operator>([
 /** Reads `<param>[operator]` (case-insensitive; missing means `=`); `param` is the where's path, e.g. `wheres[2]`. */
 export function parseOperator(value: RawValue, param: string): Operator {
   if (value === undefined) return '='
-  const operator = typeof value === 'string' ? (byLowerCase.get(value) ?? byLowerCase.get(value.toLowerCase())) : undefined
+  const operator = typeof value === 'string' ? (exactly(value) ?? byLowerCase.get(value.toLowerCase())) : undefined
   if (operator === undefined) {
     const path = `${param}[operator]`
     throw new QueryParamsError(`Parameter '${path}' must be one of ${OPERATORS.join(', ')}.`, {
@@ -22,4 +22,10 @@ export function parseOperator(value: RawValue, param: string): Operator {
     })
   }
   return operator
+}
+
+/** The operator `value` spells exactly as the reference client sends it: compared, not hashed. */
+function exactly(value: string): Operator | undefined {
+  for (const operator of OPERATORS) if (operator === value) return operator
+  return undefined
 }

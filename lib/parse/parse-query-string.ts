@@ -1,5 +1,6 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import { RawObjectBuilder } from './build-raw-object.ts'
+import { canonicalKey } from './canonical-key.ts'
 import { decodeComponent } from './decode-component.ts'
 import type { RawObject } from './raw-value.ts'
 
@@ -41,8 +42,10 @@ export function parseQueryString(
       if (equals !== -1 && equals < start) equals = text.indexOf('=', start)
       // As qs: a `]=` ends the key (`a[b=c]=d` has the key `a[b=c]`), else the first `=` does.
       const keyEnd = bracketEquals !== -1 && bracketEquals < end ? bracketEquals + 1 : equals !== -1 && equals < end ? equals : end
-      const key = decodeComponent(text.slice(start, keyEnd))
-      builder.add(key, keyEnd === end ? null : decodeComponent(text.slice(keyEnd + 1, end)))
+      const value = keyEnd === end ? null : decodeComponent(text.slice(keyEnd + 1, end))
+      const canonical = canonicalKey(text, start, keyEnd, depth)
+      if (canonical === undefined) builder.add(decodeComponent(text.slice(start, keyEnd)), value)
+      else builder.addSegments(canonical.segments, canonical.parent, value, text.slice(start, keyEnd))
     }
     start = end + 1
   }
