@@ -57,3 +57,18 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table'>> = {
   maxRelationDepth: 5,
   maxRelationFilters: 10,
 }
+
+/**
+ * `defaults` with the options that are set (an `undefined` option keeps its default). With no option set
+ * it is `defaults` itself, so the common call allocates nothing.
+ */
+export function withDefaults<T extends object>(defaults: Readonly<T>, options: Partial<T>): Readonly<T> {
+  let merged: T | undefined
+  for (const key in options) {
+    const value = options[key]
+    if (value === undefined) continue
+    merged ??= { ...defaults }
+    merged[key] = value
+  }
+  return merged ?? defaults
+}

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { parentKeysFor } from '../eager-load/parent-keys-for.ts'
-import { APPLY_DEFAULTS, type ApplyOptions } from '../options.ts'
+import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
@@ -27,7 +27,7 @@ import { writeOrders } from './write-orders.ts'
  * const posts = await applyQueryParams(db('posts').where('tenant_id', tenantId), params, relationMap)
  */
 export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, relationMap: RelationMap, options: ApplyOptions = {}): Knex.QueryBuilder {
-  const settings = { ...APPLY_DEFAULTS, ...withoutUndefined(options) }
+  const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)
   const dialect = dialectOf(query.client)
@@ -75,13 +75,4 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
     writeCondition(out, condition, ref, scope)
   })
   return out
-}
-
-function withoutUndefined(options: ApplyOptions): Partial<ApplyOptions> {
-  const defined: Record<string, unknown> = {}
-  for (const key in options) {
-    const value = options[key as keyof ApplyOptions]
-    if (value !== undefined) defined[key] = value
-  }
-  return defined as Partial<ApplyOptions>
 }

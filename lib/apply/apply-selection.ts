@@ -45,7 +45,8 @@ export function applySelection(
   }
   const allowed = allowedColumns(map, plan.table)
   const extra = keys.filter((key) => !allowed.includes(key))
-  builder.select(columnList(builder.client, names, ref, extra.length === 0 ? allowed : [...allowed, ...extra]))
+  const columns = extra.length === 0 ? allowed : [...allowed, ...extra]
+  builder.select(columnList(builder.client, names, ref, columns, columns === allowed))
   return extra
 }
 
@@ -53,10 +54,8 @@ export function applySelection(
 const listedColumns = new WeakMap<object, { ref: string; columns: readonly string[] }>()
 
 /** `"users"."id", "users"."name"` as one raw fragment: knex compiles it far faster than a list of names. */
-function columnList(client: Knex.Client, names: Identifiers, ref: string, columns: readonly string[]): Knex.Raw {
-  let sql = ''
-  for (const column of columns) sql += sql === '' ? names.column(ref, column) : `, ${names.column(ref, column)}`
-  const raw = client.raw(sql)
+function columnList(client: Knex.Client, names: Identifiers, ref: string, columns: readonly string[], stable = false): Knex.Raw {
+  const raw = client.raw(names.columnList(ref, columns, stable))
   listedColumns.set(raw, { ref, columns })
   return raw
 }

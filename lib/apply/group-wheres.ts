@@ -7,12 +7,12 @@ import { internalsOf, type KnexStatement } from './knex-internals.ts'
  */
 export function groupWheres(builder: Knex.QueryBuilder, from = 0): void {
   const internals = internalsOf(builder)
+  if (!hasLaterOr(internals._statements, from)) return
   const kept: KnexStatement[] = []
   const moved: KnexStatement[] = []
   internals._statements.forEach((statement, index) =>
     (statement.grouping === 'where' && index >= from ? moved : kept).push(statement),
   )
-  if (!moved.slice(1).some((statement) => statement.bool === 'or')) return
   const group: KnexStatement = {
     grouping: 'where',
     type: 'whereWrapped',
@@ -28,4 +28,16 @@ export function groupWheres(builder: Knex.QueryBuilder, from = 0): void {
 /** The number of statements recorded so far; pass it to {@link groupWheres} after adding more. */
 export function statementCount(builder: Knex.QueryBuilder): number {
   return internalsOf(builder)._statements.length
+}
+
+/** Whether a where statement after the first one from `from` on is chained with `or`. */
+function hasLaterOr(statements: readonly KnexStatement[], from: number): boolean {
+  let first = true
+  for (let index = from; index < statements.length; index++) {
+    const statement = statements[index] as KnexStatement
+    if (statement.grouping !== 'where') continue
+    if (!first && statement.bool === 'or') return true
+    first = false
+  }
+  return false
 }

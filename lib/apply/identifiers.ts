@@ -11,12 +11,14 @@ export class Identifiers {
   private readonly queryContext: unknown
   private readonly columns: TwoLevelMemo | undefined
   private readonly tables: TwoLevelMemo | undefined
+  private readonly lists: WeakMap<readonly string[], Map<string, string>> | undefined
 
   private constructor(client: ClientInternals, queryContext: unknown, remember: boolean) {
     this.client = client
     this.queryContext = queryContext
     this.columns = remember ? new Map() : undefined
     this.tables = remember ? new Map() : undefined
+    this.lists = remember ? new WeakMap() : undefined
   }
 
   /** The quoting for `builder`. */
@@ -36,6 +38,23 @@ export class Identifiers {
     const known = this.columns?.get(table)?.get(column)
     if (known !== undefined) return known
     return remember(this.columns, table, column, `${this.quote(table)}.${this.quote(column)}`)
+  }
+
+  /**
+   * `"users"."id", "users"."name"`: `columns` of `table`, quoted and comma-separated. A `stable` array
+   * (one that is never changed, such as a memoised allow-list) has its list remembered.
+   */
+  columnList(table: string, columns: readonly string[], stable: boolean): string {
+    let byTable = stable ? this.lists?.get(columns) : undefined
+    let list = byTable?.get(table)
+    if (list !== undefined) return list
+    list = ''
+    for (const column of columns) list += list === '' ? this.column(table, column) : `, ${this.column(table, column)}`
+    if (stable && this.lists !== undefined) {
+      if (byTable === undefined) this.lists.set(columns, (byTable = new Map()))
+      byTable.set(table, list)
+    }
+    return list
   }
 
   /** A table in a `from` or `join`: `"users"`, or `"users" as "users_2"` when `alias` differs. */

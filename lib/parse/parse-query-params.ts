@@ -1,5 +1,5 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import { PARSE_DEFAULTS, type ParseOptions } from '../options.ts'
+import { PARSE_DEFAULTS, withDefaults, type ParseOptions } from '../options.ts'
 import type { QueryParamKey, QueryParams } from '../query-params.ts'
 import { attachSource, type ParamSource } from './param-source.ts'
 import { PARAMETER_KEYS } from './parameter-keys.ts'
@@ -28,7 +28,7 @@ const isParameterKey = (name: string): boolean => PARAMETER_KEYS.has(name)
  * // { wheres: [{ column: 'name', operator: 'like', value: 'a%', boolean: 'and' }], limit: 10 }
  */
 export function parseQueryParams(input: QueryParamsInput, options: ParseOptions = {}): QueryParams {
-  const settings = { ...PARSE_DEFAULTS, ...options }
+  const settings = withDefaults(PARSE_DEFAULTS, options)
   const keep = settings.strict ? undefined : isParameterKey
   const raw = readInput(input, settings.depth, settings.parameterLimit, keep)
   const params: QueryParams = {}
