@@ -1,6 +1,7 @@
 import { QueryParamsError, type ColumnType, type TableDefinition } from '../lib/index.ts'
 import { SERVER_COLUMNS, type WriteRules } from './resources.ts'
 import { databaseTimestamp } from './timestamp.ts'
+import { columnType } from '../lib/validate/column-type.ts'
 
 /** A value as the demo writes it to any of its databases. */
 export type DatabaseValue = string | number | boolean | null
@@ -33,7 +34,8 @@ export function readAttributes(body: unknown, table: TableDefinition, rules: Wri
   for (const [name, value] of Object.entries(source)) {
     const column = [name, snakeCase(name)].find((candidate) => Object.hasOwn(table.columns, candidate))
     if (column !== undefined && SERVER_COLUMNS.has(column)) continue
-    const type = column === undefined ? undefined : table.columns[column]
+    const spec = column === undefined ? undefined : table.columns[column]
+    const type = spec === undefined ? undefined : columnType(spec)
     if (column === undefined || type === undefined) {
       throw new QueryParamsError(`Attribute '${name}' cannot be written.`, { code: 'unknown_column', param: name, allowed: writable })
     }

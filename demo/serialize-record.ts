@@ -1,4 +1,5 @@
 import type { ColumnType, RelationMap } from '../lib/index.ts'
+import { columnType } from '../lib/validate/column-type.ts'
 
 /** A row as a driver returns it, relations included. */
 export type ApiRecord = Record<string, unknown>
@@ -47,7 +48,8 @@ function serializeIn(row: ApiRecord, tables: readonly string[], map: RelationMap
       result[key] = Array.isArray(value) ? value.map((item: ApiRecord) => serializeIn(item, related, map)) : serializeIn(value as ApiRecord, related, map)
     } else {
       const table = tables.find((candidate) => map[candidate]?.columns[key] !== undefined)
-      result[key] = serializeValue(value, table === undefined ? undefined : map[table]?.columns[key])
+      const spec = table === undefined ? undefined : map[table]?.columns[key]
+      result[key] = serializeValue(value, spec === undefined ? undefined : columnType(spec))
     }
   }
   return result

@@ -3,13 +3,18 @@ export type { QueryParamsInput } from './parse/read-input.ts'
 export { applyQueryParams } from './apply/apply-query-params.ts'
 export { loadRelations } from './eager-load/load-relations.ts'
 export { QueryParamsError } from './errors/query-params-error.ts'
+export { columnType } from './validate/column-type.ts'
 export type { QueryParamsErrorCode, QueryParamsErrorDetails } from './errors/query-params-error.ts'
 export { OPERATORS } from './query-params.ts'
 export type { BooleanOperator, ClientScalar, Direction, Operator, Order, QueryParamKey, QueryParams, WhereDescription } from './query-params.ts'
 export type {
   BelongsToManyRelation,
   BelongsToRelation,
+  ColumnDefinition,
+  ColumnSpec,
   ColumnType,
+  Guard,
+  GuardInfo,
   HasRelation,
   MorphManyRelation,
   MorphToRelation,

@@ -3,12 +3,36 @@ import type { Knex } from 'knex'
 /** The declared type of an allow-listed column; client values are coerced to it before binding. */
 export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
 
+/**
+ * A column declared with more than its type. `nullable: false` says the column is NOT NULL, so its orders
+ * need no NULL-ordering clause and an index on it can serve them; `unique: true` says no two rows share a
+ * value, so it can end an order without a primary-key tie-breaker.
+ *
+ * @example
+ * columns: { id: 'integer', created_at: { type: 'datetime', nullable: false }, email: { type: 'string', nullable: false, unique: true } }
+ */
+export interface ColumnDefinition {
+  type: ColumnType
+  /** Whether the column may hold NULL; default `true` (the primary key is always NOT NULL). */
+  nullable?: boolean
+  /** Whether the column's values are unique on their own; default `false` (the primary key always is). */
+  unique?: boolean
+}
+
+/** How a column is declared in `columns`: its type alone (nullable, not unique), or a {@link ColumnDefinition}. */
+export type ColumnSpec = ColumnType | ColumnDefinition
+
 /** `this.<foreignKey>` references `table.<ownerKey>` (default: the related table's primary key). */
 export interface BelongsToRelation {
   type: 'belongsTo'
   table: string
   foreignKey: string
   ownerKey?: string
+  /**
+   * `true` when every row has its related row: the foreign key is NOT NULL and a constraint guarantees the
+   * referenced row exists. Orders through it may then use an inner join. Default `false`.
+   */
+  required?: boolean
 }
 
 /** `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). */
@@ -63,16 +87,32 @@ export type RelationType = RelationDefinition['type']
 /** A named scope: it receives the query builder and adds its own clauses. */
 export type Scope = (query: Knex.QueryBuilder) => void
 
+/** What a {@link Guard} is told about where it applies. */
+export interface GuardInfo<Context = unknown> {
+  /** The name or alias this table's columns must be qualified with at this position (`users_2` when a table repeats). */
+  table: string
+  /** The value passed as `options.context` to `applyQueryParams` or `loadRelations`. */
+  context: Context
+}
+
+/**
+ * A table's row guard: it adds the conditions a row of this table must meet to be seen, wherever the client's
+ * request reaches the table (base query, relation filters, eager loading, relation orders, counts).
+ */
+export type Guard<Context = unknown> = (query: Knex.QueryBuilder, info: GuardInfo<Context>) => void
+
 /** What a client may do with one table. */
 export interface TableDefinition {
   /** Primary key column; default `id`. */
   primaryKey?: string
   /** The allow-list: the only columns a client may filter, select, order or distinct by, and the only ones returned. */
-  columns: Record<string, ColumnType>
+  columns: Record<string, ColumnSpec>
   /** Relations a client may filter through, test for existence, or eager-load. */
   relations?: Record<string, RelationDefinition>
   /** Named scopes a client may apply with `scopes[i]`. */
   scopes?: Record<string, Scope>
+  /** The rows of this table a caller may see, applied on every path (see {@link Guard}). */
+  guard?: Guard
 }
 
 /**

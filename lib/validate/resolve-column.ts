@@ -1,5 +1,6 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import type { ColumnType, RelationMap } from '../relation-map.ts'
+import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
+import { columnType } from './column-type.ts'
 import { snakeCase } from './snake-case.ts'
 
 /**
@@ -8,9 +9,9 @@ import { snakeCase } from './snake-case.ts'
  */
 export function resolveColumn(map: RelationMap, table: string, name: string, param: string): { column: string; type: ColumnType } {
   const columns = map[table]?.columns ?? {}
-  if (Object.hasOwn(columns, name)) return { column: name, type: columns[name] as ColumnType }
+  if (Object.hasOwn(columns, name)) return { column: name, type: columnType(columns[name] as ColumnSpec) }
   const snake = snakeCase(name)
-  if (Object.hasOwn(columns, snake)) return { column: snake, type: columns[snake] as ColumnType }
+  if (Object.hasOwn(columns, snake)) return { column: snake, type: columnType(columns[snake] as ColumnSpec) }
   throw new QueryParamsError(`Parameter '${param}': '${name}' is not a column of ${table} that can be used here.`, {
     code: 'unknown_column',
     param,

@@ -1,5 +1,6 @@
 import { relationMap } from '../../fixtures/relation-map.ts'
 import type { ColumnType, RelationMap } from '../../lib/relation-map.ts'
+import { columnType } from '../../lib/validate/column-type.ts'
 
 /** A row as a driver returns it. */
 export type Row = Record<string, unknown>
@@ -59,7 +60,10 @@ function relatedTable(row: Row, table: string, key: string): string | undefined 
  */
 export function normalizeRow(row: Row, types: ColumnTypes | DemoTableName = {}): Row {
   const table = typeof types === 'string' ? types : undefined
-  const columns: ColumnTypes = table === undefined ? (types as ColumnTypes) : (demoMap[table]?.columns ?? {})
+  const columns: ColumnTypes =
+    table === undefined
+      ? (types as ColumnTypes)
+      : Object.fromEntries(Object.entries(demoMap[table]?.columns ?? {}).map(([name, spec]) => [name, columnType(spec)]))
   const normalized: Row = {}
   for (const [key, value] of Object.entries(row)) {
     const related = table === undefined ? undefined : relatedTable(row, table, key)

@@ -1,6 +1,7 @@
 import { relationMap } from '../../../fixtures/relation-map.ts'
 import type { ColumnType, RelationMap } from '../../../lib/relation-map.ts'
 import { relatedTables, relationsOf } from '../../../lib/validate/relations-of.ts'
+import { columnType } from '../../../lib/validate/column-type.ts'
 
 /** The demo relation map, typed as the library sees it. */
 export const demoMap: RelationMap = relationMap
@@ -22,7 +23,7 @@ export interface ColumnPath {
 const TO_ONE = new Set(['belongsTo', 'hasOne', 'morphOne'])
 
 function columnsOf(table: string): Array<[string, ColumnType]> {
-  return Object.entries(demoMap[table]?.columns ?? {})
+  return Object.entries(demoMap[table]?.columns ?? {}).map(([name, spec]) => [name, columnType(spec)])
 }
 
 /**
