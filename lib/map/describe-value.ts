@@ -4,7 +4,7 @@ export function describeValue(value: unknown): string {
   if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value)
   if (typeof value === 'function') return 'a function'
   if (Array.isArray(value)) return 'an array'
-  return `a ${typeof value}`
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`
 }
 
 /** Whether `value` is a plain object (not null, not an array, not a function). */

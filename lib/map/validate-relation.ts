@@ -15,6 +15,7 @@ export function validateRelation(path: string, definition: unknown, tables: Read
     throw relationMapError(path, `expected a relation definition ({ type, table, … }), got ${describeValue(definition)}`)
   }
   const type = definition.type
+  if (type === undefined) throw relationMapError(`${path}.type`, `missing; expected one of ${RELATION_TYPES.join(', ')}`)
   if (typeof type !== 'string' || !Object.hasOwn(RELATION_KEYS, type)) {
     const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
     throw relationMapError(`${path}.type`, `${name} is not a relation type; expected one of ${RELATION_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, RELATION_TYPES) : ''}`)
