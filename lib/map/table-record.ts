@@ -64,11 +64,14 @@ export type LoadedRelations<Map extends RelationMap, Table extends keyof Map> = 
  * A row of `Table` as the library returns it for a literal map from `defineRelationMap`: its allow-listed
  * columns ({@link ColumnRecord}) and its relations as optional properties ({@link LoadedRelations}). Pass
  * it to knex to type the results: `applyQueryParams(db<TableRecord<typeof map, 'users'>>('users'), …)`.
- * For a map typed only as `RelationMap`, it is `Record<string, unknown>`.
+ * For a map typed only as `RelationMap`, it is `Record<string, unknown>`. A union of tables gives a union of
+ * records (what a `morphTo` loads).
  *
  * @example
  * type User = TableRecord<typeof relationMap, 'users'>
  * const users: User[] = await applyQueryParams(db<User>('users'), params, relationMap)
  * users[0]?.posts?.[0]?.title  // string | null | undefined
  */
-export type TableRecord<Map extends RelationMap, Table extends keyof Map> = ColumnRecord<Map, Table> & LoadedRelations<Map, Table>
+export type TableRecord<Map extends RelationMap, Table extends keyof Map> = Table extends keyof Map
+  ? ColumnRecord<Map, Table> & LoadedRelations<Map, Table>
+  : never

@@ -2,6 +2,7 @@
 // what the types can see, and TableRecord / LoadedRelations describe the rows of a literal map.
 import knex from 'knex'
 import { applyQueryParams, defineRelationMap, loadRelations, parseQueryParams, type ColumnRecord, type RelationMap, type TableRecord } from '../../lib/index.ts'
+import { relationMap } from '../../fixtures/relation-map.ts'
 import type { Expect, Equal } from './expect-type.ts'
 
 const map = defineRelationMap({
@@ -48,7 +49,7 @@ type _postColumns = Expect<Equal<ColumnRecord<typeof map, 'posts'>, { uuid: stri
 type _posts = Expect<Equal<User['posts'], TableRecord<typeof map, 'posts'>[] | undefined>>
 type _team = Expect<Equal<User['team'], TableRecord<typeof map, 'teams'> | null | undefined>>
 type _avatar = Expect<Equal<User['avatar'], TableRecord<typeof map, 'images'> | null | undefined>>
-type _imageable = Expect<Equal<TableRecord<typeof map, 'images'>['imageable'], TableRecord<typeof map, 'users' | 'posts'> | null | undefined>>
+type _imageable = Expect<Equal<TableRecord<typeof map, 'images'>['imageable'], TableRecord<typeof map, 'users'> | TableRecord<typeof map, 'posts'> | null | undefined>>
 type _nested = Expect<Equal<NonNullable<User['posts']>[number]['tags'], TableRecord<typeof map, 'tags'>[] | undefined>>
 type _cyclic = Expect<Equal<NonNullable<NonNullable<User['posts']>[number]['author']>['email'], string>>
 
@@ -98,3 +99,14 @@ defineRelationMap({
   // @ts-expect-error a scope is a function
   users: { columns: { id: 'integer' }, scopes: { admins: 'is_admin = 1' } },
 })
+
+// The fixture map (every relation type, cycles users → posts → author → …) resolves to any depth.
+type FixtureUser = TableRecord<typeof relationMap, 'users'>
+type DeepOwner = NonNullable<NonNullable<NonNullable<NonNullable<FixtureUser['posts']>[number]['comments']>[number]['author']>['team']>['owner']
+type _deep = Expect<Equal<NonNullable<DeepOwner>['email'], string | null>>
+type FixtureImageable = NonNullable<NonNullable<FixtureUser['images']>[number]['imageable']>
+type _fixtureMorphTo = Expect<Equal<FixtureImageable, TableRecord<typeof relationMap, 'users'> | TableRecord<typeof relationMap, 'posts'>>>
+// a morphTo record is one of its tables: narrow it by a column only one of them has
+export function titleOf(record: FixtureImageable): string | null | undefined {
+  return 'title' in record ? record.title : record.name
+}
