@@ -5,6 +5,9 @@ import type { ColumnType, RelationMap } from '../relation-map.ts'
  * dates and datetimes as text from SQLite and MySQL (with `dateStrings`), as `Date` from `pg`. A column
  * whose driver returns something else (`bigint` and `numeric` from `pg` are strings) is better described by
  * your own record type.
+ *
+ * @example
+ * type When = ColumnValues['datetime']  // string | Date
  */
 export interface ColumnValues {
   string: string
