@@ -17,6 +17,8 @@ export interface ServerDatabase {
   name: string
   /** The server URL with its database part replaced by {@link ServerDatabase.name}. */
   url: string
+  /** The server URL as given, whose database (if any) serves only to run `CREATE/DROP DATABASE`. */
+  serverUrl: string
   /** `host:port` of the server, for labels. */
   host: string
   /** Creates the database; fails if a database of that name exists already. */
@@ -98,6 +100,7 @@ export function serverDatabase(dialect: ServerDialect, serverUrl: string, name: 
     dialect,
     name,
     url: url.toString(),
+    serverUrl,
     host: url.host,
     async create() {
       await withAdmin(dialect, serverUrl, async (admin) => {
