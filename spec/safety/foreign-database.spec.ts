@@ -14,7 +14,7 @@ import { serverDatabase, uniqueTestDatabaseName, type ServerDatabase } from '../
 import { createTestDatabases, dropTestDatabases } from '../support/test-database-lifecycle.ts'
 import { createApplicationSchema } from './support/application-schema.ts'
 import { describeDatabase, type DatabaseDescription } from './support/describe-database.ts'
-import { runDemoServer } from './support/run-demo-server.ts'
+import { runScript } from './support/run-script.ts'
 
 /** A database to try the migrating code paths on: an SQLite file, or a new database on a server of the run. */
 interface Target {
@@ -22,7 +22,7 @@ interface Target {
   /** A new database, empty; `url` is what `DATABASE_URL` would say. */
   create(): Promise<{ url: string; testDatabase: () => TestDatabase }>
   remove(): Promise<void>
-  /** On servers: the server URL, to point a whole harness run at (its database part naming the target). */
+  /** On servers: the server, a harness database on a given server URL (as `TEST_*_URL`), and whether a database exists. */
   server?: {
     dialect: ServerDatabase['dialect']
     serverUrl: string
@@ -120,7 +120,7 @@ for (const target of targets) {
     })
 
     it('the demo (npm run demo, DATABASE_URL naming it) refuses to start, says why, and writes nothing', async () => {
-      const { code, output } = await runDemoServer(url, 40_000)
+      const { code, output } = await runScript('demo/server.ts', { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1' }, 40_000)
       expect(code, output).to.equal(1)
       expect(output).to.contain('refuses to migrate or seed this database')
       expect(output).to.contain('tables the demo did not create (orders, users)')
@@ -161,6 +161,22 @@ for (const target of targets) {
           await dropTestDatabases([run])
         }
         expect(await server.exists(foreign.knex, name), `${name} dropped`).to.equal(false)
+        expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
+      })
+
+      it(`npm run fuzz${server.dialect === 'postgres' ? ' and npm run load' : ''}, with the server URL naming it: run in kqp_test_ databases of their own, drop them, leave it unchanged`, async () => {
+        const variable = server.dialect === 'postgres' ? 'TEST_POSTGRES_URL' : 'TEST_MYSQL_URL'
+        const runs = [runScript('scripts/fuzz.ts', { [variable]: url, FUZZ_RUNS: '1', FUZZ_ONLY: 'raw' }, 60_000)]
+        if (server.dialect === 'postgres') runs.push(runScript('scripts/load.ts', { [variable]: url, LOAD_CONNECTIONS: '2', LOAD_SECONDS: '1' }, 60_000))
+        for (const { code, output } of await Promise.all(runs)) {
+          expect(code, output).to.equal(0)
+          const used = [...output.matchAll(new RegExp(`${server.dialect} \\(server [^,]+, database (kqp_test_\\w+)\\)`, 'g'))].map((match) => match[1] ?? '')
+          expect(used, output).to.have.length.greaterThan(0)
+          for (const name of used) {
+            expect(name).not.to.equal(new URL(url).pathname.slice(1))
+            expect(await server.exists(foreign.knex, name), `${name} dropped`).to.equal(false)
+          }
+        }
         expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
       })
 

@@ -49,13 +49,16 @@ export function assertTestDatabaseName(name: string): void {
   }
 }
 
+// Connection errors reach the caller as the rejection of create/drop; knex need not also print them.
+const quiet: Knex.Config = { pool: { min: 0, max: 1 }, acquireConnectionTimeout: 10_000, log: { warn: () => undefined } }
+
 function adminKnex(dialect: ServerDialect, serverUrl: string): Knex {
   const url = new URL(serverUrl)
   if (dialect === 'postgres') {
     if (url.pathname === '' || url.pathname === '/') url.pathname = '/postgres'
-    return knex({ client: 'pg', connection: { connectionString: url.toString() }, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 10_000 })
+    return knex({ ...quiet, client: 'pg', connection: { connectionString: url.toString() } })
   }
-  return knex({ client: 'mysql2', connection: mysqlConnection(url.toString()), pool: { min: 0, max: 1 }, acquireConnectionTimeout: 10_000 })
+  return knex({ ...quiet, client: 'mysql2', connection: mysqlConnection(url.toString()) })
 }
 
 async function withAdmin<T>(dialect: ServerDialect, serverUrl: string, work: (admin: Knex) => Promise<T>): Promise<T> {
