@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { migrate } from '../fixtures/migrate.ts'
 import { seed } from '../fixtures/seed.ts'
 import { DEMO_TABLES } from '../fixtures/tables.ts'
-import { assertOwnDatabase } from './assert-own-database.ts'
+import { assertOwnDatabase } from '../fixtures/assert-own-database.ts'
 
 /** What {@link prepareDatabase} did. */
 export interface Preparation {

@@ -1,6 +1,6 @@
 import { buildApp } from './app.ts'
 import { connectDatabase } from './database.ts'
-import { ForeignDatabaseError } from './foreign-database-error.ts'
+import { ForeignDatabaseError } from '../fixtures/foreign-database-error.ts'
 import { prepareDatabase } from './prepare-database.ts'
 
 /**

@@ -4,9 +4,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connectDatabase } from '../../demo/database.ts'
-import { ForeignDatabaseError } from '../../demo/foreign-database-error.ts'
+import { ForeignDatabaseError } from '../../fixtures/foreign-database-error.ts'
 import { prepareDatabase } from '../../demo/prepare-database.ts'
 import { listTables } from '../../fixtures/list-tables.ts'
+import { resetDatabase } from '../../fixtures/migrate.ts'
 import { DEMO_TABLES } from '../../fixtures/tables.ts'
 import { mysqlServerDatabase, postgresServerDatabase, testDatabases, type TestDatabase } from '../support/databases.ts'
 import { prepareTestDatabase } from '../support/prepare-test-database.ts'
@@ -122,7 +123,7 @@ for (const target of targets) {
     it('the demo (npm run demo, DATABASE_URL naming it) refuses to start, says why, and writes nothing', async () => {
       const { code, output } = await runScript('demo/server.ts', { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1' }, 40_000)
       expect(code, output).to.equal(1)
-      expect(output).to.contain('refuses to migrate or seed this database')
+      expect(output).to.contain('Refusing to migrate, seed or reset this database')
       expect(output).to.contain('tables the demo did not create (orders, users)')
       expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
     })
@@ -146,6 +147,12 @@ for (const target of targets) {
       expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
     })
 
+    it("resetDatabase (the benchmark's rebuild of its data set) throws a ForeignDatabaseError and drops nothing", async () => {
+      const error: unknown = await resetDatabase(foreign.knex).then(() => undefined, (reason: unknown) => reason)
+      expect(error).to.be.instanceOf(ForeignDatabaseError)
+      expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
+    })
+
     const server = target.server
     if (server !== undefined) {
       it('a whole harness run whose server URL names it (create, migrate, seed, drop) works only in a kqp_test_ database of its own', async () => {
@@ -164,10 +171,11 @@ for (const target of targets) {
         expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
       })
 
-      it(`npm run fuzz${server.dialect === 'postgres' ? ' and npm run load' : ''}, with the server URL naming it: run in kqp_test_ databases of their own, drop them, leave it unchanged`, async () => {
+      it(`npm run fuzz${server.dialect === 'postgres' ? ' and npm run load' : ''}, with the server URL naming it: run in kqp_test_ databases of their own, drop them, leave it unchanged`, async function () {
+        this.timeout(240_000)
         const variable = server.dialect === 'postgres' ? 'TEST_POSTGRES_URL' : 'TEST_MYSQL_URL'
-        const runs = [runScript('scripts/fuzz.ts', { [variable]: url, FUZZ_RUNS: '1', FUZZ_ONLY: 'raw' }, 60_000)]
-        if (server.dialect === 'postgres') runs.push(runScript('scripts/load.ts', { [variable]: url, LOAD_CONNECTIONS: '2', LOAD_SECONDS: '1' }, 60_000))
+        const runs = [runScript('scripts/fuzz.ts', { [variable]: url, FUZZ_RUNS: '1', FUZZ_ONLY: 'raw' }, 200_000)]
+        if (server.dialect === 'postgres') runs.push(runScript('scripts/load.ts', { [variable]: url, LOAD_CONNECTIONS: '2', LOAD_SECONDS: '1' }, 200_000))
         for (const { code, output } of await Promise.all(runs)) {
           expect(code, output).to.equal(0)
           const used = [...output.matchAll(new RegExp(`${server.dialect} \\(server [^,]+, database (kqp_test_\\w+)\\)`, 'g'))].map((match) => match[1] ?? '')
@@ -205,6 +213,18 @@ for (const target of targets) {
         const error: unknown = await prepareDatabase(demo).then(() => undefined, (reason: unknown) => reason)
         expect(error).to.be.instanceOf(ForeignDatabaseError)
         expect((error as ForeignDatabaseError).foreign).to.deep.equal(['audit_log'])
+      } finally {
+        await demo.destroy()
+      }
+    })
+
+    it('resetDatabase empties a database the demo set up', async () => {
+      const { url } = await target.create()
+      const demo = connectDatabase(url)
+      try {
+        await prepareDatabase(demo)
+        await resetDatabase(demo)
+        expect(await listTables(demo)).to.deep.equal([])
       } finally {
         await demo.destroy()
       }
