@@ -1,15 +1,15 @@
-import knex, { type Knex } from 'knex'
+import knex from 'knex'
 import { applyQueryParams } from '../apply/apply-query-params.ts'
-import { QueryParamsError } from '../errors/query-params-error.ts'
-import { dialectOf } from '../dialect/dialect-of.ts'
-import { explainSql, rawRows } from '../dialect/explain-sql.ts'
 import { CLIENT_LABELS, CLIENT_NAMES, clientOfUrl, compileOnlyConfig, readOnlyConfig, type ClientName } from '../dialect/knex-config-for.ts'
 import { APPLY_DEFAULTS, withDefaults } from '../options.ts'
 import { parseQueryParams } from '../parse/parse-query-params.ts'
+import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import type { CliIo } from './cli-io.ts'
 import { describeEagerLoading } from './describe-eager-loading.ts'
+import { explainOnDatabase } from './explain-on-database.ts'
+import { printSql } from './print-sql.ts'
 import { tableOfRequest } from './table-of-request.ts'
 import { UsageError } from './usage-error.ts'
 
@@ -27,7 +27,6 @@ export interface ExplainSettings {
 /** knex's own logging off: a failed connection is reported once, as a usage error. */
 const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined }
 
-const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|rollback)\b/i
 
 /**
  * Prints what one client request becomes: the parsed params, the SQL and bindings per database, the
@@ -48,7 +47,7 @@ export async function explainRequest(request: string, settings: ExplainSettings,
   io.out(`Request: ${request}`)
   io.out(`Table:   ${table}`)
   io.out(`Params:  ${JSON.stringify(params, null, 2).replace(/\n/g, '\n         ')}`)
-  if (settings.db !== undefined) return explainOnDatabase(settings.db, table, params, settings, io)
+  if (settings.db !== undefined) return explainOnUrl(settings.db, table, params, settings, io)
 
   for (const name of settings.client === undefined ? CLIENT_NAMES : [settings.client]) {
     const db = knex(compileOnlyConfig(name))
@@ -66,61 +65,20 @@ export async function explainRequest(request: string, settings: ExplainSettings,
   io.out('')
 }
 
-function printSql(label: string, builder: Knex.QueryBuilder, io: CliIo): { sql: string; bindings: readonly unknown[] } {
-  const compiled = builder.toSQL()
-  const native = compiled.toNative()
-  io.out(`${label}:`)
-  io.out(`  SQL:      ${native.sql}`)
-  io.out(`  Bindings: ${JSON.stringify(native.bindings)}`)
-  return { sql: compiled.sql, bindings: compiled.bindings }
-}
-
-async function explainOnDatabase(url: string, table: string, params: ReturnType<typeof parseQueryParams>, settings: ExplainSettings, io: CliIo): Promise<void> {
+/** Connects to `url` (read-only, see `readOnlyConfig`) and runs {@link explainOnDatabase}. */
+async function explainOnUrl(url: string, table: string, params: QueryParams, settings: ExplainSettings, io: CliIo): Promise<void> {
   const name = clientOfUrl(url)
   if (name === undefined) throw new UsageError(`Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`)
   if (settings.client !== undefined && settings.client !== name) throw new UsageError(`--client ${settings.client} does not match --db, a ${CLIENT_LABELS[name]} database.`)
   const db = knex({ ...readOnlyConfig(url), log: QUIET })
-  const ran: Array<{ sql: string; bindings: readonly unknown[] }> = []
-  db.on('query', (query: { sql: string; bindings?: readonly unknown[] }) => {
-    if (!TRANSACTION_CONTROL.test(query.sql)) ran.push({ sql: query.sql, bindings: query.bindings ?? [] })
-  })
   try {
-    const trx = await connect(db, url, name)
-    try {
-      const builder = applyQueryParams(trx(table), params, settings.map)
-      const main = printSql(CLIENT_LABELS[name], builder, io)
-      const rows = (await builder.catch(databaseError)) as unknown[]
-      io.out(`Queries that ran (${ran.length}, the first is the main query, the others load 'with'):`)
-      for (const [index, query] of ran.entries()) io.out(`  ${index + 1}. ${query.sql}\n     Bindings: ${JSON.stringify(query.bindings)}`)
-      io.out(`Rows (${rows.length}):`)
-      for (const row of rows) io.out(`  ${JSON.stringify(row)}`)
-      const dialect = dialectOf(trx.client as Knex.Client)
-      const plan = rawRows(dialect, await trx.raw(explainSql(dialect, main.sql), [...main.bindings] as Knex.RawBinding[]).catch(databaseError))
-      io.out('Query plan (EXPLAIN of the main query):')
-      for (const line of plan) io.out(`  ${planLine(line)}`)
-    } finally {
-      await trx.rollback()
-    }
+    await db.raw('select 1').catch((error: unknown) => {
+      throw new UsageError(`Cannot open the database ${url.replace(/\/\/[^@/]*@/, '//…@')}: ${(error as Error).message}`)
+    })
+    await explainOnDatabase(db, table, params, settings.map, io)
   } finally {
     await db.destroy()
   }
-  io.out('')
 }
 
-async function connect(db: Knex, url: string, name: ClientName): Promise<Knex.Transaction> {
-  try {
-    return await db.transaction(name === 'sqlite' ? {} : { readOnly: true })
-  } catch (error) {
-    throw new UsageError(`Cannot open the database ${url.replace(/\/\/[^@/]*@/, '//…@')}: ${(error as Error).message}`)
-  }
-}
 
-function databaseError(error: unknown): never {
-  if (error instanceof QueryParamsError) throw error
-  throw new UsageError(`The database rejected the query: ${(error as Error).message}`)
-}
-
-function planLine(row: Record<string, unknown>): string {
-  const text = row['QUERY PLAN'] ?? row['detail']
-  return typeof text === 'string' ? text : JSON.stringify(row)
-}

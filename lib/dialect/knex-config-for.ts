@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { Dialect } from './dialect.ts'
 
 /** The databases the `explain` CLI names: `--client pg|mysql|sqlite`. */
 export type ClientName = 'pg' | 'mysql' | 'sqlite'
@@ -6,8 +7,11 @@ export type ClientName = 'pg' | 'mysql' | 'sqlite'
 /** Every {@link ClientName}, in the order the CLI prints them. */
 export const CLIENT_NAMES: readonly ClientName[] = ['pg', 'mysql', 'sqlite']
 
+/** What each dialect is called in output. */
+export const DIALECT_LABELS: Readonly<Record<Dialect['name'], string>> = { postgres: 'PostgreSQL', mysql: 'MySQL / MariaDB', sqlite: 'SQLite' }
+
 /** What each {@link ClientName} is called in output. */
-export const CLIENT_LABELS: Readonly<Record<ClientName, string>> = { pg: 'PostgreSQL', mysql: 'MySQL / MariaDB', sqlite: 'SQLite' }
+export const CLIENT_LABELS: Readonly<Record<ClientName, string>> = { pg: DIALECT_LABELS.postgres, mysql: DIALECT_LABELS.mysql, sqlite: DIALECT_LABELS.sqlite }
 
 const KNEX_CLIENTS: Readonly<Record<ClientName, string>> = { pg: 'pg', mysql: 'mysql2', sqlite: 'better-sqlite3' }
 

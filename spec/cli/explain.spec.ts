@@ -5,12 +5,17 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import knex from 'knex'
+import knex, { type Knex } from 'knex'
 import { migrate } from '../../fixtures/migrate.ts'
 import { relationMap } from '../../fixtures/relation-map.ts'
 import { seed } from '../../fixtures/seed.ts'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { explainOnDatabase } from '../../lib/cli/explain-on-database.ts'
 import { runCli } from '../../lib/cli/run-cli.ts'
+import { UsageError } from '../../lib/cli/usage-error.ts'
+import { readOnlyConfig } from '../../lib/dialect/knex-config-for.ts'
+import type { RelationMap } from '../../lib/relation-map.ts'
+import { testDatabases } from '../support/databases.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -145,4 +150,55 @@ describe('knex-query-params explain (the CLI)', function () {
     expect(run.code).to.equal(0)
     expect(run.stdout).to.match(/^Usage: knex-query-params explain/)
   })
+})
+
+describe('knex-query-params explain --db: read-only, the queries that ran', () => {
+  it('opens a SQLite file read-only: a write fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kqp-cli-ro-'))
+    const file = join(dir, 'ro.sqlite')
+    const writer = knex({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true })
+    await writer.schema.createTable('notes', (table) => table.increments('id'))
+    await writer.destroy()
+    const reader = knex(readOnlyConfig(`sqlite:${file}`))
+    try {
+      expect(await reader('notes').count({ n: '*' })).to.deep.equal([{ n: 0 }])
+      let failure: unknown
+      await reader('notes').insert({ id: 1 }).catch((error: unknown) => (failure = error))
+      expect(String(failure)).to.include('readonly database')
+    } finally {
+      await reader.destroy()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  for (const db of testDatabases()) {
+    describe(db.label, () => {
+      const run = async (map: RelationMap, query: string): Promise<{ out: string; error: unknown }> => {
+        const out: string[] = []
+        let error: unknown
+        await explainOnDatabase(db.knex, 'users', parseQueryParams(query), map, { out: (text) => out.push(text), err: () => undefined }).catch((thrown: unknown) => (error = thrown))
+        return { out: out.join('\n'), error }
+      }
+
+      it('prints the queries that ran, main then with, the rows and a plan', async () => {
+        const { out, error } = await run(relationMap, 'columns[0]=id&columns[1]=name&with[0]=team&wheres[0][column]=id&wheres[0][value]=1')
+        expect(error).to.equal(undefined)
+        expect(out).to.include('Queries that ran (2, ', out)
+        expect(out, out).to.match(/\n {2}1\. select .*users.*\n {5}Bindings: \[1\]\n {2}2\. select .*teams.* in \((\?|\$1)\).*\n {5}Bindings: \[2\]/)
+        expect(out).to.include('Rows (1):\n  {"id":1,"name":"Alice","team":{"id":2,"name":"Platform"')
+        expect(out).to.match(/Query plan \(EXPLAIN of the main query\):\n {2}\S/)
+      })
+
+      if (db.name === 'postgres') {
+        it('runs in a READ ONLY transaction: a scope that writes (nextval) is refused', async () => {
+          const users = relationMap.users
+          const map = { ...relationMap, users: { ...users, scopes: { ...users.scopes, bump: (query: Knex.QueryBuilder) => query.whereRaw("nextval('users_id_seq') > 0") } } } as RelationMap
+          const { error } = await run(map, 'scopes[0]=bump')
+          expect(error).to.be.instanceOf(UsageError)
+          expect((error as Error).message).to.match(/^The database rejected the query: .*read-only transaction/)
+          expect(await db.knex.raw("select last_value from users_id_seq").then((result: { rows: Array<{ last_value: string | number }> }) => Number(result.rows[0]?.last_value))).to.be.below(100)
+        })
+      }
+    })
+  }
 })
