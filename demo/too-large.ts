@@ -36,21 +36,27 @@ export function tooLargeProblem(status: 413 | 431, limit?: number): TooLargeProb
 
 /**
  * Fastify's `clientErrorHandler`: a request whose URL and headers overflow Node's limit never reaches a
- * route, so it is answered here, 431 `application/problem+json`, and logged like a request; any other
- * client error is answered 400 as Fastify does.
+ * route, so it is answered here, 431 `application/problem+json`, and logged; a request that timed out
+ * is answered 408 and any other malformed request 400, as Fastify does, but as problem+json too.
  *
  * @example
  * Fastify({ clientErrorHandler: answerClientError })
  */
 export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
-  const overflow = error.code === 'HPE_HEADER_OVERFLOW'
-  const status = overflow ? 431 : 400
-  const body = JSON.stringify(overflow ? tooLargeProblem(431, maxHeaderSize) : { type: 'about:blank', title: 'Bad Request', status: 400, detail: 'Malformed HTTP request.', message: 'Malformed HTTP request.', code: 'bad_request' })
-  const label = overflow ? 'Request Header Fields Too Large' : 'Bad Request'
-  this.log.warn({ statusCode: status, code: overflow ? 'headers_too_large' : 'bad_request' }, `${overflow ? 'request with oversized URL or headers' : 'malformed request'} ${status}`)
+  const problem = clientProblem(error.code)
+  if (problem.status === 431) this.log.warn({ statusCode: 431, code: problem.code }, 'request with an oversized URL or headers 431')
+  else this.log.debug({ statusCode: problem.status, err: error }, `client error ${problem.status}`)
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${label}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n${body}`)
+    const body = JSON.stringify(problem)
+    socket.write(`HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n${body}`)
   }
   socket.destroy(error)
+}
+
+function clientProblem(code: string | undefined): { type: 'about:blank'; title: string; status: number; detail: string; message: string; code: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return tooLargeProblem(431, maxHeaderSize)
+  const timeout = code === 'ERR_HTTP_REQUEST_TIMEOUT'
+  const detail = timeout ? 'The request was not received in time.' : 'The HTTP request is malformed.'
+  return { type: 'about:blank', title: timeout ? 'Request Timeout' : 'Bad Request', status: timeout ? 408 : 400, detail, message: detail, code: timeout ? 'request_timeout' : 'bad_request' }
 }

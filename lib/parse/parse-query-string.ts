@@ -13,8 +13,9 @@ const ENCODED_BRACKET = /%5[bd]/i
  * reads the bracket format (differentially fuzz-tested against it), several times faster, or throws a
  * {@link QueryParamsError} where qs would guess (see {@link RawObjectBuilder}). The input may also be
  * `?…`, or a path or URL (`/users?…`, `https://…/users?…#…`), whose query alone is read. More than
- * `parameterLimit` pairs is `limit_exceeded`. Unlike qs, a value whose percent escapes are not UTF-8
- * (`%FF%FE`) is `invalid_value`, and such a key `invalid_syntax`. Keys whose top-level name fails `keep` are skipped unread.
+ * `parameterLimit` pairs is `limit_exceeded`. Unlike qs, under a query parameter's name, a value whose
+ * percent escapes are not UTF-8 (`%FF%FE`) is `invalid_value`, and such a key `invalid_syntax`. Keys
+ * whose top-level name fails `keep` are skipped unread.
  */
 export function parseQueryString(
   input: string,

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { execFile } from 'node:child_process'
 import { request as httpRequest } from 'node:http'
-import { createServer, type AddressInfo, type Server } from 'node:net'
+import { connect, createServer, type AddressInfo, type Server } from 'node:net'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -117,6 +117,21 @@ describe('demo logs', function () {
     expect(body['detail']).to.include('form body')
     expect(response.body).to.not.match(/\n\s+at |\/work\//)
     expect(lastLine()).to.include({ level: 40, statusCode: 431, code: 'headers_too_large' })
+  })
+
+  it('answers a malformed HTTP request 400 as problem+json', async () => {
+    const { port } = app.server.address() as AddressInfo
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'))
+      let text = ''
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk: string) => (text += chunk))
+      socket.on('close', () => resolve(text))
+      socket.on('error', reject)
+    })
+    expect(answer).to.match(/^HTTP\/1\.1 400 Bad Request\r\n/)
+    expect(answer).to.include('Content-Type: application/problem+json\r\n')
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).to.include({ status: 400, code: 'bad_request' })
   })
 
   it('answers a body over the body limit 413 as problem+json, and logs it', async () => {
