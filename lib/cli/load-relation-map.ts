@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
-import { resolve } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { RelationMap } from '../relation-map.ts'
 import { UsageError } from './usage-error.ts'
@@ -38,8 +39,7 @@ function isUnknownExtension(error: unknown): boolean {
 async function importWithTsx(path: string, file: string, cwd: string): Promise<Record<string, unknown>> {
   let tsx: TsxApi
   try {
-    const api = createRequire(resolve(cwd, 'package.json')).resolve('tsx/esm/api')
-    tsx = (await import(pathToFileURL(api).href)) as TsxApi
+    tsx = (await import(pathToFileURL(tsxEsmApi(cwd)).href)) as TsxApi
   } catch {
     throw new UsageError(
       `Cannot load the relation map ${file}: this Node.js cannot import TypeScript. Install tsx (npm install --save-dev tsx), ` +
@@ -51,6 +51,15 @@ async function importWithTsx(path: string, file: string, cwd: string): Promise<R
   } catch (error) {
     throw new UsageError(`Cannot load the relation map ${file}: ${(error as Error).message}`)
   }
+}
+
+/** The path of tsx's ESM API (`tsx/esm/api`, its `import` condition) as installed for `cwd`. */
+function tsxEsmApi(cwd: string): string {
+  const manifest = createRequire(resolve(cwd, 'package.json')).resolve('tsx/package.json')
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import?: { default?: string } } | undefined> }
+  const entry = exports['./esm/api']?.import?.default
+  if (entry === undefined) throw new Error('tsx has no ESM API')
+  return resolve(dirname(manifest), entry)
 }
 
 function relationMapOf(module: Record<string, unknown>, file: string): RelationMap {
