@@ -107,6 +107,19 @@ describe('demo logs', function () {
     expect(msg.length).to.be.below(MAX_LOGGED_URL + 60)
   })
 
+  it('a 15 KB URL with a malformed key: a problem body under 1 KB (was 45 KB), and a short log line', async () => {
+    const { port } = app.server.address() as AddressInfo
+    const url = `/users?limit=2&wheres[${'x'.repeat(15_000)}=1`
+    const response = await rawGet(port, url)
+    expect(response.status).to.equal(400)
+    expect(response.contentType).to.match(/^application\/problem\+json/)
+    expect(Buffer.byteLength(response.body)).to.be.below(1024)
+    const body = JSON.parse(response.body) as Record<string, unknown>
+    expect(body).to.include({ code: 'invalid_syntax', param: `wheres[${'x'.repeat(93)}…(15007 characters)` })
+    expect(lastLine()).to.include({ statusCode: 400, code: 'invalid_syntax', param: body['param'] })
+    expect(JSON.stringify(lastLine()).length).to.be.below(1024)
+  })
+
   it('answers a URL over the header limit 431 as problem+json, and logs it', async () => {
     const { port } = app.server.address() as AddressInfo
     const response = await rawGet(port, `/users?${'with[]=posts&'.repeat(1700)}`)
