@@ -6,6 +6,7 @@ export const postgres: Dialect = {
   maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `${column} ilike ?`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
+  filteredRelation: 'exists',
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   bindBoolean: (value) => value,
