@@ -38,6 +38,11 @@ export interface Dialect {
    * `in` list once from an index; PostgreSQL plans both forms as the same semi-join.
    */
   readonly filteredRelation: 'exists' | 'in'
+  /**
+   * How to read the planner's estimate of a query's row count, where the database exposes one: `sql` wraps
+   * the query (`explain (format json) …`), `read` takes the estimate from the result.
+   */
+  readonly estimateRows?: { sql(query: string): string; read(result: unknown): number | undefined }
   /** A boolean as this database binds it. */
   bindBoolean(value: boolean): boolean | number
   /** A datetime (UTC instant) as this database compares it. */
