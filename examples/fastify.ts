@@ -1,0 +1,39 @@
+import Fastify from 'fastify'
+import { applyQueryParams, handleClientError, paginate } from 'knex-query-params'
+import { queryParamsPlugin } from 'knex-query-params/fastify'
+import { maxHeaderSize } from 'node:http'
+import { relationMap } from '../fixtures/relation-map.ts'
+import { closeOnSignal, openDatabase } from './database.ts'
+
+// PORT=3000 npm run example:fastify
+// curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
+const db = await openDatabase()
+const app = Fastify({
+  logger: { level: 'warn' },
+  // A URL over Node's header limit never reaches Fastify: answer it as problem+json.
+  clientErrorHandler: (error, socket) => {
+    if (handleClientError(error, socket) === 431) app.log.warn(`431: the URL and headers exceed ${maxHeaderSize} bytes`)
+  },
+})
+await app.register(queryParamsPlugin)
+
+for (const table of ['users', 'posts'] as const) {
+  // The URL's query on GET; a query too long for a URL goes in a form body, e.g. POST /posts/search.
+  app.route({
+    method: 'GET',
+    url: `/${table}`,
+    handler: (request) => paginate(applyQueryParams(db(table), request.queryParams, relationMap), request.queryParams),
+  })
+  app.route({
+    method: 'POST',
+    url: `/${table}/search`,
+    handler: (request) => paginate(applyQueryParams(db(table), request.queryParams, relationMap), request.queryParams),
+  })
+}
+
+app.addHook('onClose', async () => {
+  await db.destroy()
+})
+const address = await app.listen({ port: Number(process.env.PORT ?? 3000), host: 'localhost' })
+console.log(`Listening on http://localhost:${new URL(address).port}`)
+closeOnSignal(() => app.close())
