@@ -1,4 +1,4 @@
-import Fastify from 'fastify'
+import Fastify, { type FastifyRequest } from 'fastify'
 import { applyQueryParams, handleClientError, paginate } from 'knex-query-params'
 import { queryParamsPlugin } from 'knex-query-params/fastify'
 import { maxHeaderSize } from 'node:http'
@@ -19,16 +19,9 @@ await app.register(queryParamsPlugin)
 
 for (const table of ['users', 'posts'] as const) {
   // The URL's query on GET; a query too long for a URL goes in a form body, e.g. POST /posts/search.
-  app.route({
-    method: 'GET',
-    url: `/${table}`,
-    handler: (request) => paginate(applyQueryParams(db(table), request.queryParams, relationMap), request.queryParams),
-  })
-  app.route({
-    method: 'POST',
-    url: `/${table}/search`,
-    handler: (request) => paginate(applyQueryParams(db(table), request.queryParams, relationMap), request.queryParams),
-  })
+  const list = (request: FastifyRequest) => paginate(applyQueryParams(db(table), request.queryParams, relationMap), request.queryParams)
+  app.get(`/${table}`, list)
+  app.post(`/${table}/search`, list)
 }
 
 app.addHook('onClose', async () => {

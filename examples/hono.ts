@@ -1,5 +1,5 @@
 import { serve } from '@hono/node-server'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { applyQueryParams, handleClientError, paginate } from 'knex-query-params'
 import { errorToResponse, queryParamsFromFetchRequest } from 'knex-query-params/fetch'
 import { maxHeaderSize, type Server } from 'node:http'
@@ -13,14 +13,12 @@ const app = new Hono()
 
 for (const table of ['users', 'posts'] as const) {
   // The URL's query on GET; a query too long for a URL goes in a form body, e.g. POST /posts/search.
-  app.on(['GET'], `/${table}`, async (c) => {
+  const list = async (c: Context) => {
     const params = await queryParamsFromFetchRequest(c.req.raw)
     return c.json(await paginate(applyQueryParams(db(table), params, relationMap), params))
-  })
-  app.on(['POST'], `/${table}/search`, async (c) => {
-    const params = await queryParamsFromFetchRequest(c.req.raw)
-    return c.json(await paginate(applyQueryParams(db(table), params, relationMap), params))
-  })
+  }
+  app.get(`/${table}`, list)
+  app.post(`/${table}/search`, list)
 }
 
 app.onError((error, c) => {
