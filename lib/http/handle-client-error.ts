@@ -13,7 +13,8 @@ export interface ClientErrorSocket {
  * them). A URL or headers over Node's header limit (16 KB by default, `HPE_HEADER_OVERFLOW`) get a 431
  * problem+json that tells the client to send a form body; other malformed requests get a plain 400. Use
  * it on `http.createServer`'s server, on Express's and Koa's `listen()` result, on `@hono/node-server`'s
- * `serve()` result, and as Fastify's `clientErrorHandler` option. Returns the status it answered.
+ * `serve()` result, and as Fastify's `clientErrorHandler` option (the `knex-query-params/fastify` plugin
+ * installs it by itself). Returns the status it answered.
  *
  * @example
  * const server = app.listen(3000)

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
+import { handleClientError, type ClientErrorSocket } from '../http/handle-client-error.ts'
 import { normalizeContentType } from '../http/normalize-content-type.ts'
 import { problemResponse } from '../http/problem-response.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
@@ -24,6 +25,12 @@ export interface QueryParamsPluginOptions extends ErrorResponseOptions {
   bodyLimit?: number
   /** Install the error handler (problem+json for `QueryParamsError` and 413); default `true`. Set `false` to call `problemResponse` in your own. */
   errorHandler?: boolean
+  /**
+   * Answer the server's client errors with `handleClientError` (431 problem+json for a URL over Node's
+   * header limit, logged as a warning), in place of Fastify's `clientErrorHandler`; default `true`. Set
+   * `false` to keep a `clientErrorHandler` of your own.
+   */
+  clientErrors?: boolean
 }
 
 const parsed = new WeakMap<FastifyRequest, QueryParams>()
@@ -48,6 +55,13 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
       return params
     },
   })
+  if (options.clientErrors !== false) {
+    const server = app.server
+    for (const listener of server.listeners('clientError')) server.removeListener('clientError', listener as () => void)
+    server.on('clientError', (error: Error & { code?: string }, socket: ClientErrorSocket) => {
+      if (handleClientError(error, socket) === 431) app.log.warn({ status: 431, code: 'headers_too_large' }, 'request rejected: URL and headers over the header limit')
+    })
+  }
   if (options.errorHandler !== false) {
     app.setErrorHandler(async (error, request, reply) => {
       const problem = problemResponse(error, options)
@@ -65,16 +79,17 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
  *   (Fastify would answer 415) and keeps a form body as text, up to `bodyLimit`;
  * - adds `request.queryParams`: the params of the URL, plus a form body on every method but GET, HEAD
  *   and TRACE (Fastify parses no body on those), parsed on first read;
- * - answers a `QueryParamsError` with 400 problem+json and a body over the limit with 413 problem+json;
- *   other errors go on to Fastify's handler. For a URL over Node's header limit, pass
- *   `clientErrorHandler: handleClientError` to `Fastify()` (431 problem+json).
+ * - answers a `QueryParamsError` with 400 problem+json and a body over the limit with 413 problem+json
+ *   (logged at `info`); other errors go on to Fastify's handler;
+ * - answers a URL over Node's header limit with 431 problem+json (logged at `warn`), in place of
+ *   Fastify's `clientErrorHandler` (`clientErrors: false` keeps yours).
  *
  * @example
  * import Fastify from 'fastify'
- * import { applyQueryParams, handleClientError, paginate } from 'knex-query-params'
+ * import { applyQueryParams, paginate } from 'knex-query-params'
  * import { queryParamsPlugin } from 'knex-query-params/fastify'
  *
- * const app = Fastify({ clientErrorHandler: handleClientError })
+ * const app = Fastify({ logger: true })
  * await app.register(queryParamsPlugin)
  * app.get('/posts', (request) => paginate(applyQueryParams(db('posts'), request.queryParams, relationMap), request.queryParams))
  */

@@ -47,21 +47,26 @@ describe('raising the header limit, as the README says', () => {
     }
   })
 
-  it("Fastify: Fastify({ http: { maxHeaderSize } }); clientErrorHandler: handleClientError answers 431 otherwise", async () => {
+  it('Fastify: Fastify({ http: { maxHeaderSize } }); the plugin answers 431 problem+json otherwise; clientErrors: false keeps Fastify’s own', async () => {
     const raised = Fastify({ http: { maxHeaderSize: RAISED } })
-    const plain = Fastify({ clientErrorHandler: handleClientError })
-    for (const app of [raised, plain]) {
-      await app.register(queryParamsPlugin)
-      app.get('/', async (request) => request.queryParams)
-    }
+    const plain = Fastify()
+    const own = Fastify()
+    await raised.register(queryParamsPlugin)
+    await plain.register(queryParamsPlugin)
+    await own.register(queryParamsPlugin, { clientErrors: false })
+    for (const app of [raised, plain, own]) app.get('/', async (request) => request.queryParams)
     try {
       const ok = await send(`${await raised.listen({ port: 0, host: '127.0.0.1' })}/?${LONG_QUERY}`)
       expect(ok.status).to.equal(200)
       const refused = await send(`${await plain.listen({ port: 0, host: '127.0.0.1' })}/?${LONG_QUERY}`)
       expect(refused.status).to.equal(431)
-      expect(JSON.parse(refused.text)).to.include({ code: 'headers_too_large' })
+      expect(refused.contentType).to.equal('application/problem+json')
+      expect(JSON.parse(refused.text)).to.include({ status: 431, code: 'headers_too_large' })
+      const fastifys = await send(`${await own.listen({ port: 0, host: '127.0.0.1' })}/?${LONG_QUERY}`)
+      expect(fastifys.status).to.equal(431)
+      expect(fastifys.contentType).to.equal('application/json')
     } finally {
-      await Promise.all([raised.close(), plain.close()])
+      await Promise.all([raised.close(), plain.close(), own.close()])
     }
   })
 
