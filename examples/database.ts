@@ -1,15 +1,24 @@
 import type { Knex } from 'knex'
 import { connectDatabase } from '../demo/database.ts'
 import { prepareDatabase } from '../demo/prepare-database.ts'
+import { ForeignDatabaseError } from '../fixtures/foreign-database-error.ts'
 
 /**
  * The demo database every example serves: `DATABASE_URL` (`postgres://…`, `mysql://…`, `sqlite:path`),
  * by default the SQLite file `demo.sqlite`; migrated, and seeded with the fixtures when empty, exactly as
- * `npm run demo` does.
+ * `npm run demo` does. A database holding tables the demo did not create is left untouched: the example
+ * says so and exits 1.
  */
 export async function openDatabase(): Promise<Knex> {
   const db = connectDatabase(process.env.DATABASE_URL)
-  await prepareDatabase(db)
+  try {
+    await prepareDatabase(db)
+  } catch (error) {
+    await db.destroy()
+    if (!(error instanceof ForeignDatabaseError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
   return db
 }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { mkdtempSync, rmSync } from 'node:fs'
+import knex from 'knex'
 import { maxHeaderSize } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,6 +59,22 @@ describe('examples (each started as a child process)', function () {
     if (found === undefined) throw new Error(`example ${name} is not running`)
     return found
   }
+
+  it('an example refuses a database holding tables the demo did not create, as the demo does', async () => {
+    const file = join(directory, 'foreign.sqlite')
+    const foreign = knex({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true })
+    await foreign.schema.createTable('orders', (table) => table.increments('id'))
+    await foreign.destroy()
+    const failure = await startExample('node-http', `sqlite:${file}`).then(
+      async (started) => {
+        await started.stop()
+        throw new Error('the example started on a foreign database')
+      },
+      (error: unknown) => String(error),
+    )
+    expect(failure).to.include('exited with 1').and.include('Refusing to migrate, seed or reset this database').and.include('orders')
+    expect(failure).not.to.match(/\n\s+at /)
+  })
 
   for (const name of EXAMPLES) {
     describe(`example ${name}`, () => {
