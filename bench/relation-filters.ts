@@ -13,7 +13,9 @@ const FIGURE = '3. relation filters'
 
 /** A query plan, for `BENCHMARKS.md`. */
 export interface ExplainRecord {
-  dialect: 'sqlite' | 'postgres'
+  /** The figure the plan belongs to; figure 3 when absent (older results). */
+  figure?: string
+  dialect: 'sqlite' | 'postgres' | 'mysql'
   name: string
   form: string
   sql: string
