@@ -10,15 +10,17 @@ import type { SqlWriter } from './sql-writer.ts'
  * join never drops or multiplies rows of the base table.
  */
 export class OrderJoins {
+  /** The join clauses written so far, to add to the query as one raw join. */
+  readonly out: SqlWriter
+  private readonly ref: string
+  private readonly map: RelationMap
   private readonly aliases = new Map<string, string>()
   private readonly taken: Set<string>
 
-  constructor(
-    readonly out: SqlWriter,
-    private readonly ref: string,
-    taken: Iterable<string>,
-    private readonly map: RelationMap,
-  ) {
+  constructor(out: SqlWriter, ref: string, taken: Iterable<string>, map: RelationMap) {
+    this.out = out
+    this.ref = ref
+    this.map = map
     this.taken = new Set(taken)
   }
 

@@ -12,11 +12,15 @@ export class SqlWriter {
   sql = ''
   readonly bindings: Knex.Value[] = []
 
-  constructor(
-    readonly names: Identifiers,
-    readonly dialect: Dialect,
-    readonly like: 'insensitive' | 'sensitive',
-  ) {}
+  readonly names: Identifiers
+  readonly dialect: Dialect
+  readonly like: 'insensitive' | 'sensitive'
+
+  constructor(names: Identifiers, dialect: Dialect, like: 'insensitive' | 'sensitive') {
+    this.names = names
+    this.dialect = dialect
+    this.like = like
+  }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
   text(sql: string): this {
