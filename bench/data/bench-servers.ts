@@ -1,5 +1,6 @@
 import knex, { type Knex } from 'knex'
 import { mysqlConnection, mysqlUtcSession, pgTypes, pgUtcSession } from '../../fixtures/driver-settings.ts'
+import { listTables } from '../../fixtures/list-tables.ts'
 
 /** A database the bench can run on. */
 export type BenchDialect = 'sqlite' | 'postgres' | 'mysql'
@@ -77,7 +78,11 @@ export function serverKnex(dialect: 'postgres' | 'mysql', url: string, database:
 }
 
 function adminKnex(dialect: 'postgres' | 'mysql', url: string): Knex {
-  if (dialect === 'postgres') return knex({ client: 'pg', connection: url, pool: { min: 0, max: 1 } })
+  if (dialect === 'postgres') {
+    const target = new URL(url)
+    if (target.pathname === '' || target.pathname === '/') target.pathname = '/postgres'
+    return knex({ client: 'pg', connection: target.toString(), pool: { min: 0, max: 1 } })
+  }
   const target = new URL(url)
   target.pathname = '/'
   return knex({ client: 'mysql2', connection: { uri: target.toString() } as Knex.MySql2ConnectionConfig, pool: { min: 0, max: 1 } })
@@ -92,14 +97,6 @@ async function databaseExists(admin: Knex, dialect: 'postgres' | 'mysql', databa
   return rows.length > 0
 }
 
-async function tablesOf(db: Knex, dialect: 'postgres' | 'mysql'): Promise<string[]> {
-  if (dialect === 'postgres') {
-    const found = (await db.raw(`select table_name as name from information_schema.tables where table_schema = 'public'`)) as { rows: Array<{ name: string }> }
-    return found.rows.map((row) => row.name)
-  }
-  const [rows] = (await db.raw('select table_name as name from information_schema.tables where table_schema = database()')) as [Array<{ name: string }>]
-  return rows.map((row) => row.name)
-}
 
 /**
  * Opens `kqp_bench_<name>` on the server of `url`, creating it (with its {@link OWNER_TABLE}) if missing.
@@ -114,7 +111,7 @@ export async function openBenchDatabase(dialect: 'postgres' | 'mysql', url: stri
     await admin.destroy()
   }
   const db = serverKnex(dialect, url, database)
-  const tables = await tablesOf(db, dialect)
+  const tables = await listTables(db)
   if (tables.length > 0 && !tables.includes(OWNER_TABLE)) {
     await db.destroy()
     throw new Error(`${database} on ${redactUrl(url)} holds tables (${tables.slice(0, 5).join(', ')}) that the bench did not create; it will not touch it. Drop or rename that database yourself.`)
@@ -129,7 +126,7 @@ export async function openBenchDatabase(dialect: 'postgres' | 'mysql', url: stri
  */
 export async function recreateBenchDatabase(dialect: 'postgres' | 'mysql', url: string, name: string, current: Knex): Promise<Knex> {
   const database = benchDatabaseName(name)
-  const tables = await tablesOf(current, dialect)
+  const tables = await listTables(current)
   if (!tables.includes(OWNER_TABLE)) throw new Error(`${database}: no ${OWNER_TABLE} table, so the bench did not create it; not dropping it`)
   await current.destroy()
   const admin = adminKnex(dialect, url)
