@@ -38,7 +38,11 @@ export function mergeReports(previous: BenchReport, current: BenchReport, only: 
   const explains = [...previous.explains.filter((record) => !only.has(figureNumber(record.figure ?? '3.'))), ...current.explains].sort(
     (a, b) => figureNumber(a.figure ?? '3.') - figureNumber(b.figure ?? '3.'),
   )
-  const earlier = (previous.earlier ?? []).filter((line) => keptFigures.some((figure) => line.includes(`figure ${figure}`)))
+  const earlier = (previous.earlier ?? []).flatMap((line) => {
+    const [figures = '', ...rest] = line.split(': ')
+    const still = figures.split(', ').filter((figure) => keptFigures.includes(Number(figure.replace('figure ', ''))))
+    return still.length === 0 ? [] : [[still.join(', '), ...rest].join(': ')]
+  })
   const fromPrevious = keptFigures.filter((figure) => !earlier.some((line) => line.includes(`figure ${figure}`)))
   if (fromPrevious.length > 0) {
     earlier.push(`${fromPrevious.map((figure) => `figure ${figure}`).join(', ')}: from \`${previous.command}\` on ${previous.date} (machine load ${previous.machine.loadAverage.map((value) => value.toFixed(2)).join(' / ')})`)
