@@ -14,7 +14,8 @@ describe('README', () => {
     const dir = mkdtempSync(`${root}.readme-`)
     try {
       writeFileSync(`${dir}/quickstart.ts`, block ?? '')
-      const output = execFileSync(process.execPath, ['--import', 'tsx', `${dir}/quickstart.ts`], { cwd: root, encoding: 'utf8' })
+      // The condition resolves the package name to lib/, so this runs the source; `npm run test:consumers` runs it on the tarball.
+      const output = execFileSync(process.execPath, ['--conditions=knex-query-params:source', '--import', 'tsx', `${dir}/quickstart.ts`], { cwd: root, encoding: 'utf8' })
       expect(output.trim()).to.equal(promised)
     } finally {
       rmSync(dir, { recursive: true, force: true })
