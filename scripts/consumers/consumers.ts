@@ -13,6 +13,8 @@ export interface Consumer {
   run?: string
   /** The exact line `run` must print. `'quick start'` means the line the README promises. */
   expect?: string
+  /** Also writes `subpaths.ts` (TypeScript) or `subpaths.js` (run after `run`), importing every subpath export. */
+  subpaths?: boolean
 }
 
 /** What every TypeScript consumer sets: the strictest library check, whatever else varies. */
@@ -31,7 +33,7 @@ const nodenext = { module: 'nodenext', moduleResolution: 'nodenext', target: 'ES
  * (`strict` off, an ES2019 target).
  */
 export const CONSUMERS: Consumer[] = [
-  { name: 'esm-js', type: 'module', files: [], quickStart: 'js', run: 'quickstart.js', expect: 'quick start' },
+  { name: 'esm-js', type: 'module', files: [], quickStart: 'js', run: 'quickstart.js', expect: 'quick start', subpaths: true },
   {
     name: 'cjs-require',
     type: 'commonjs',
@@ -48,6 +50,7 @@ export const CONSUMERS: Consumer[] = [
     quickStart: 'ts',
     run: 'out/quickstart.js',
     expect: 'quick start',
+    subpaths: true,
   },
   {
     name: 'ts-bundler',

@@ -5,11 +5,12 @@
  * (and a `require()` consumer) against SQLite with plain `node`. Exits non-zero on any error.
  *
  * The projects share one `node_modules` in the temporary directory: the tarball is installed by npm
- * (offline, peers left to the project), while `knex`, `better-sqlite3` and `@types/node` are linked from this
- * repository's `node_modules`, so no native module is rebuilt. `KEEP_CONSUMERS=1` keeps the directory.
+ * (offline, peers left to the project), while the peer dependencies (`knex`, the drivers, the frameworks of
+ * the subpath exports), their `@types` and `@types/node` are linked from this repository's `node_modules`,
+ * so no native module is rebuilt. Every subpath export is type-checked and imported too. `KEEP_CONSUMERS=1` keeps the directory.
  */
 import { execFile, execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -23,7 +24,15 @@ const files = fileURLToPath(new URL('files/', import.meta.url))
 const require = createRequire(import.meta.url)
 const tsc = require.resolve('typescript/bin/tsc')
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-const LINKED = ['knex', 'better-sqlite3', '@types/node']
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string
+  exports: Record<string, unknown>
+  peerDependencies?: Record<string, string>
+}
+/** The subpath exports besides the root (`knex-query-params/fastify`…), as import specifiers. */
+const SUBPATHS = Object.keys(manifest.exports)
+  .filter((subpath) => subpath !== '.' && subpath !== './package.json')
+  .map((subpath) => `${manifest.name}${subpath.slice(1)}`)
 
 function run(command: string, args: string[], cwd: string): string {
   try {
@@ -74,12 +83,23 @@ function toJavaScript(source: string): string {
   }).outputText
 }
 
+/** Imports every subpath export: TypeScript checks their declarations, Node loads their JavaScript. */
+function subpathsSource(language: 'ts' | 'js'): string {
+  const imports = SUBPATHS.map((specifier, index) => `import * as subpath${index} from '${specifier}'`)
+  const list = `[${SUBPATHS.map((_specifier, index) => `subpath${index}`).join(', ')}]`
+  return language === 'ts'
+    ? `${imports.join('\n')}\nexport const subpaths: object[] = ${list}\n`
+    : `${imports.join('\n')}\nconst loaded = ${list}.filter((module) => Object.keys(module).length > 0)\nconsole.log(\`\${loaded.length} subpaths\`)\n`
+}
+
 function writeConsumer(dir: string, consumer: Consumer, quickStart: string): void {
   mkdirSync(dir)
   writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: consumer.name, private: true, type: consumer.type }, null, 2)}\n`)
   for (const file of consumer.files) copyFileSync(join(files, file), join(dir, file))
   if (consumer.quickStart === 'ts') writeFileSync(join(dir, 'quickstart.ts'), quickStart)
   if (consumer.quickStart === 'js') writeFileSync(join(dir, 'quickstart.js'), toJavaScript(quickStart))
+  if (consumer.subpaths === true && consumer.tsconfig !== undefined) writeFileSync(join(dir, 'subpaths.ts'), subpathsSource('ts'))
+  if (consumer.subpaths === true && consumer.tsconfig === undefined) writeFileSync(join(dir, 'subpaths.js'), subpathsSource('js'))
   if (consumer.tsconfig !== undefined) {
     const tsconfig = { compilerOptions: { ...TS_BASE, ...consumer.tsconfig }, include: ['*.ts'] }
     writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`)
@@ -98,6 +118,11 @@ async function checkConsumer(dir: string, consumer: Consumer, promised: string):
     const output = (await runAsync(process.execPath, [consumer.run], dir)).trim()
     if (output !== expected) throw new Error(`node ${consumer.run} printed\n${output}\nexpected\n${expected}`)
     steps.push(`node ${consumer.run}: printed the expected rows`)
+  }
+  if (consumer.subpaths === true && consumer.tsconfig === undefined) {
+    const output = (await runAsync(process.execPath, ['subpaths.js'], dir)).trim()
+    if (output !== `${SUBPATHS.length} subpaths`) throw new Error(`node subpaths.js printed\n${output}\nexpected ${SUBPATHS.length} subpaths`)
+    steps.push(`node subpaths.js: ${output} loaded`)
   }
   return `${steps.join('; ')} (${((performance.now() - start) / 1000).toFixed(1)} s)`
 }
@@ -142,7 +167,9 @@ try {
   timed('npm install <tarball>', () =>
     run(npm, ['install', '--offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--ignore-scripts'], temp))
   const modules = realpathSync(join(root, 'node_modules'))
-  for (const name of LINKED) {
+  const peers = Object.keys(manifest.peerDependencies ?? {})
+  const linked = ['@types/node', ...peers, ...peers.map((name) => `@types/${name}`)].filter((name) => existsSync(join(modules, name)))
+  for (const name of linked) {
     mkdirSync(dirname(join(temp, 'node_modules', name)), { recursive: true })
     symlinkSync(join(modules, name), join(temp, 'node_modules', name), 'dir')
   }
