@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { parentKeysFor } from '../eager-load/parent-keys-for.ts'
+import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
@@ -14,19 +15,32 @@ import { SqlWriter } from './sql-writer.ts'
 import { tableReference } from './table-reference.ts'
 import { writeCondition } from './write-condition.ts'
 import { writeOrders } from './write-orders.ts'
+import { internalsOf } from './knex-internals.ts'
+import { addOrderJoins, OrderJoins } from './order-joins.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
  * changed). Every column, relation and scope must be allow-listed in `relationMap`; the client's
  * conditions form one parenthesised group, so an `or` never widens the caller's own `where`.
- * Awaiting the result gives the rows with the `with` relations attached.
+ * Awaiting the result gives the rows with the `with` relations attached. The builder keeps the record
+ * and result types of the one passed in (`db<Post>('posts')` resolves to `Post[]`); see `TableRecord`
+ * for a record type with the map's relations.
+ *
+ * The relation map is checked the first time this sees it (see `defineRelationMap`).
  *
  * @throws {QueryParamsError} status 400 for anything the client may not do.
+ * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
  * @example
  * const params = parseQueryParams(req.url)
- * const posts = await applyQueryParams(db('posts').where('tenant_id', tenantId), params, relationMap)
+ * const posts = await applyQueryParams(db<Post>('posts').where('tenant_id', tenantId), params, relationMap) // Post[]
  */
-export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, relationMap: RelationMap, options: ApplyOptions = {}): Knex.QueryBuilder {
+export function applyQueryParams<TRecord extends {}, TResult>(
+  query: Knex.QueryBuilder<TRecord, TResult>,
+  params: QueryParams,
+  relationMap: RelationMap,
+  options: ApplyOptions = {},
+): Knex.QueryBuilder<TRecord, TResult> {
+  ensureValidRelationMap(relationMap)
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)
@@ -47,7 +61,9 @@ export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
   if (plan.orders.length > 0) {
     const orders = new SqlWriter(names, dialect, settings.like)
-    writeOrders(orders, ref, table, plan.orders, relationMap)
+    const joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
+    writeOrders(orders, ref, plan.orders, relationMap, joins)
+    if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   if (plan.limit !== undefined) builder.limit(plan.limit)
@@ -75,4 +91,22 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
     writeCondition(out, condition, ref, scope)
   })
   return out
+}
+
+/** Whether the caller selected `*`, which a join would widen with the joined table's columns. */
+function selectsEveryColumn(builder: Knex.QueryBuilder): boolean {
+  return internalsOf(builder)._statements.some(
+    (statement) => statement.grouping === 'columns' && (Array.isArray(statement.value) ? statement.value : [statement.value]).includes('*'),
+  )
+}
+
+/** The names the base query already uses (its table, alias, and the tables of the caller's joins). */
+function tablesOf(builder: Knex.QueryBuilder, table: string, ref: string): string[] {
+  const names = [table, ref]
+  for (const statement of internalsOf(builder)._statements) {
+    if (statement.grouping !== 'join') continue
+    const joined = (statement as { table?: unknown }).table
+    if (typeof joined === 'string') names.push(...joined.split(/\s+as\s+|\s+/i))
+  }
+  return names
 }

@@ -7,7 +7,8 @@ import { writeTest } from './write-test.ts'
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
  * name visible there, so a subquery on the same table gets an alias. Relation conditions become
- * correlated `exists (select 1 …)` subqueries, never joins.
+ * subqueries, never joins: a correlated `exists (select 1 …)`, or `key in (select …)` where the dialect
+ * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`).
  */
 export function writeCondition(out: SqlWriter, condition: Condition, ref: string, scope: AliasScope): void {
   switch (condition.kind) {
@@ -15,9 +16,13 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       writeTest(out, out.names.column(ref, condition.column), condition.test)
       return
     case 'exists':
-      out.text('exists (')
+      if (condition.inner !== null && out.dialect.filteredRelation === 'in') {
+        writeInSubquery(out, condition.relation, condition.inner, ref, scope)
+        return
+      }
+      openExists(out, condition.inner === null)
       writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
-      out.text(')')
+      closeExists(out, condition.inner === null)
       return
     case 'morphExists': {
       const { relation, branches } = condition
@@ -25,13 +30,23 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       const idColumn = out.names.column(ref, relation.idColumn)
       const branch = ({ target, inner }: { target: MorphTarget; inner: Condition | null }): void => {
         const alias = aliasFor(target.table, scope)
+        const table = out.names.table(target.table, alias)
+        const key = out.names.column(alias, target.key)
         out.text(`${typeColumn} = `).bind(target.typeValue)
-        out.text(` and exists (select 1 from ${out.names.table(target.table, alias)} where ${out.names.column(alias, target.key)} = ${idColumn}`)
-        if (inner !== null) {
-          out.text(' and ')
+        if (inner !== null && out.dialect.filteredRelation === 'in') {
+          out.text(` and ${idColumn} in (select ${key} from ${table} where `)
           writeCondition(out, inner, alias, new Set([...scope, alias]))
+          out.text(')')
+        } else {
+          out.text(' and ')
+          openExists(out, inner === null)
+          out.text(`select 1 from ${table} where ${key} = ${idColumn}`)
+          if (inner !== null) {
+            out.text(' and ')
+            writeCondition(out, inner, alias, new Set([...scope, alias]))
+          }
+          closeExists(out, inner === null)
         }
-        out.text(')')
       }
       out.text('(')
       if (branches.length === 1 && branches[0] !== undefined) branch(branches[0])
@@ -45,6 +60,16 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       out.text(')')
     }
   }
+}
+
+/** Opens a correlated existence test: `exists (`, or `(` for the dialect's scalar form of bare existence. */
+function openExists(out: SqlWriter, bare: boolean): void {
+  out.text(bare && out.dialect.bareRelation === 'scalar' ? '(' : 'exists (')
+}
+
+/** Closes what {@link openExists} opened: `)`, or ` limit 1) is not null`. */
+function closeExists(out: SqlWriter, bare: boolean): void {
+  out.text(bare && out.dialect.bareRelation === 'scalar' ? ' limit 1) is not null' : ')')
 }
 
 function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {
@@ -74,4 +99,30 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
     out.text(' and ')
     writeCondition(out, inner, alias, visible)
   }
+}
+
+/**
+ * `parent.key in (select related.key from related … where …)`: the related rows matching `inner`, as a
+ * list the database can build once from an index, then probe (or turn into a semi-join).
+ */
+function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition, ref: string, scope: AliasScope): void {
+  const { names } = out
+  const { pivot } = relation
+  const alias = aliasFor(relation.table, scope)
+  const visible = new Set([...scope, alias])
+  const table = names.table(relation.table, alias)
+  out.text(`${names.column(ref, relation.parentKey)} in (`)
+  if (pivot === undefined) {
+    out.text(`select ${names.column(alias, relation.relatedKey)} from ${table} where `)
+  } else {
+    const pivotAlias = aliasFor(pivot.table, visible)
+    visible.add(pivotAlias)
+    out.text(
+      `select ${names.column(pivotAlias, pivot.parentColumn)} from ${names.table(pivot.table, pivotAlias)}` +
+        ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ${names.column(pivotAlias, pivot.relatedColumn)} where `,
+    )
+  }
+  if (relation.morph !== undefined) out.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
+  writeCondition(out, inner, alias, visible)
+  out.text(')')
 }

@@ -1,0 +1,82 @@
+import type { Knex } from 'knex'
+import type { RelationMap } from '../relation-map.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
+import { aliasFor } from './alias-scope.ts'
+import { internalsOf } from './knex-internals.ts'
+import type { SqlWriter } from './sql-writer.ts'
+
+/**
+ * The joins that orders by belongsTo columns need, one per relation path (`team`, `team.owner`), shared by
+ * every order through that path. A hop is an inner join while every hop so far is a `required` belongsTo on a
+ * table without a guard (the related row always exists and is always visible), else a left join, so the
+ * join never drops or multiplies rows of the base table.
+ */
+export class OrderJoins {
+  /** The join clauses written so far, to add to the query as one raw join. */
+  readonly out: SqlWriter
+  private readonly ref: string
+  private readonly map: RelationMap
+  private readonly aliases = new Map<string, string>()
+  private readonly taken: Set<string>
+
+  constructor(out: SqlWriter, ref: string, taken: Iterable<string>, map: RelationMap) {
+    this.out = out
+    this.ref = ref
+    this.map = map
+    this.taken = new Set(taken)
+  }
+
+  /** Whether orders through `via` can be joined: a path of belongsTo hops only, which cannot multiply rows. */
+  static joinable(via: readonly DirectRelation[]): boolean {
+    return via.every((relation) => relation.type === 'belongsTo')
+  }
+
+  /** The name the last table of `via` is joined as, joining the hops not joined yet. */
+  aliasOf(via: readonly DirectRelation[]): string {
+    let previous = this.ref
+    let path = ''
+    let inner = true
+    for (const relation of via) {
+      path += `.${relation.name}`
+      inner &&= relation.required === true && this.map[relation.table]?.guard === undefined
+      let alias = this.aliases.get(path)
+      if (alias === undefined) {
+        alias = aliasFor(relation.table, this.taken)
+        this.taken.add(alias)
+        this.aliases.set(path, alias)
+        writeJoinHop(this.out, inner ? 'inner' : 'left', relation, alias, previous)
+      }
+      previous = alias
+    }
+    return previous
+  }
+}
+
+/** One belongsTo hop as a join: `left join "teams" on "teams"."id" = "users"."team_id"`. */
+export function writeJoinHop(out: SqlWriter, kind: 'inner' | 'left', relation: DirectRelation, alias: string, parentRef: string): void {
+  const { names } = out
+  if (out.sql !== '') out.text(' ')
+  out.text(`${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`)
+}
+
+const orderJoinStatements = new WeakSet<object>()
+
+/** Adds the joins written in `joins` to `builder` as one raw join, remembered as joins for orders only. */
+export function addOrderJoins(builder: Knex.QueryBuilder, joins: OrderJoins): void {
+  if (joins.out.sql === '') return
+  builder.joinRaw(joins.out.sql, joins.out.bindings)
+  const statement = internalsOf(builder)._statements.at(-1)
+  if (statement !== undefined) orderJoinStatements.add(statement)
+}
+
+/**
+ * Removes from `builder` (changed in place: pass a clone) the joins that only orders needed. They neither
+ * drop nor multiply rows, so a count without the order does not need them.
+ */
+export function dropOrderJoins(builder: Knex.QueryBuilder): Knex.QueryBuilder {
+  const internals = internalsOf(builder)
+  if (internals._statements.some((statement) => orderJoinStatements.has(statement))) {
+    internals._statements = internals._statements.filter((statement) => !orderJoinStatements.has(statement))
+  }
+  return builder
+}
