@@ -3,7 +3,7 @@ import type { Knex } from 'knex'
 import type { AddressInfo } from 'node:net'
 import { buildApp } from '../../../demo/app.ts'
 
-/** The reference client's `qs.stringify` options (@upfrontjs/framework 0.19, see `../shared/FORMAT.md`). */
+/** The reference client's `qs.stringify` options (@upfrontjs/framework 0.19, see `docs/request-format.md`). */
 export const CLIENT_ENCODING: qs.IStringifyOptions = {
   arrayFormat: 'indices',
   strictNullHandling: true,
