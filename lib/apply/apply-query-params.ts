@@ -10,6 +10,7 @@ import { applySelection } from './apply-selection.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
 import { groupWheres, statementCount } from './group-wheres.ts'
 import { Identifiers } from './identifiers.ts'
+import { RowGuards } from './row-guards.ts'
 import { SqlWriter } from './sql-writer.ts'
 import { tableReference } from './table-reference.ts'
 import { writeCondition } from './write-condition.ts'
@@ -19,40 +20,49 @@ import { writeOrders } from './write-orders.ts'
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
  * changed). Every column, relation and scope must be allow-listed in `relationMap`; the client's
  * conditions form one parenthesised group, so an `or` never widens the caller's own `where`.
+ * Each table's `guard` (with `options.context`) applies to the base table and wherever the request
+ * reaches a table: relation filters, `relationsExists`, relation orders and every eager-load query.
  * Awaiting the result gives the rows with the `with` relations attached.
  *
  * @throws {QueryParamsError} status 400 for anything the client may not do.
  * @example
  * const params = parseQueryParams(req.url)
- * const posts = await applyQueryParams(db('posts').where('tenant_id', tenantId), params, relationMap)
+ * const posts = await applyQueryParams(db('posts'), params, relationMap, { context: { tenantId } })
  */
-export function applyQueryParams(query: Knex.QueryBuilder, params: QueryParams, relationMap: RelationMap, options: ApplyOptions = {}): Knex.QueryBuilder {
+export function applyQueryParams<Context = unknown>(
+  query: Knex.QueryBuilder,
+  params: QueryParams,
+  relationMap: RelationMap<Context>,
+  options: ApplyOptions<Context> = {},
+): Knex.QueryBuilder {
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)
   const dialect = dialectOf(query.client)
   const builder = query.clone()
   const names = Identifiers.for(builder)
+  const guards = RowGuards.of(relationMap, options.context, builder.client)
 
   groupWheres(builder)
+  guards?.applyTo(builder, table, ref)
   for (const scope of plan.scopes) {
     const before = statementCount(builder)
     scope(builder)
     groupWheres(builder, before)
   }
   if (plan.wheres.length > 0 || plan.exists.length > 0) {
-    builder.whereRaw(clientConditions(plan, ref, new SqlWriter(names, dialect, settings.like)).toRaw(builder.client))
+    builder.whereRaw(clientConditions(plan, ref, new SqlWriter(names, dialect, settings.like, guards)).toRaw(builder.client))
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
   if (plan.orders.length > 0) {
-    const orders = new SqlWriter(names, dialect, settings.like)
+    const orders = new SqlWriter(names, dialect, settings.like, guards)
     writeOrders(orders, ref, table, plan.orders, relationMap)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
-  attachEagerLoading(builder, table, plan.with, relationMap, strip)
+  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards)
   return builder
 }
 

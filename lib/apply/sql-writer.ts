@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
+import type { RowGuards } from './row-guards.ts'
 
 /**
  * SQL text written piece by piece, with its bindings in placeholder order. Names are quoted through
@@ -16,6 +17,8 @@ export class SqlWriter {
     readonly names: Identifiers,
     readonly dialect: Dialect,
     readonly like: 'insensitive' | 'sensitive',
+    /** The row guards every table this fragment reaches must meet; `undefined` when the map has none. */
+    readonly guards: RowGuards | undefined = undefined,
   ) {}
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -33,7 +36,7 @@ export class SqlWriter {
 
   /** A writer for a separate fragment, with the same quoting and dialect. */
   fresh(): SqlWriter {
-    return new SqlWriter(this.names, this.dialect, this.like)
+    return new SqlWriter(this.names, this.dialect, this.like, this.guards)
   }
 
   /** Appends another writer's text and bindings. */

@@ -27,6 +27,7 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         const alias = aliasFor(target.table, scope)
         out.text(`${typeColumn} = `).bind(target.typeValue)
         out.text(` and exists (select 1 from ${out.names.table(target.table, alias)} where ${out.names.column(alias, target.key)} = ${idColumn}`)
+        out.guards?.writeAnd(out, target.table, alias)
         if (inner !== null) {
           out.text(' and ')
           writeCondition(out, inner, alias, new Set([...scope, alias]))
@@ -51,18 +52,20 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
   const { names } = out
   const parentKey = names.column(ref, relation.parentKey)
   const { pivot } = relation
-  if (pivot !== undefined && inner === null) {
+  if (pivot !== undefined && inner === null && out.guards?.has(relation.table) !== true) {
     const pivotAlias = aliasFor(pivot.table, scope)
     out.text(`select 1 from ${names.table(pivot.table, pivotAlias)} where ${names.column(pivotAlias, pivot.parentColumn)} = ${parentKey}`)
+    out.guards?.writeAnd(out, pivot.table, pivotAlias)
     return
   }
   const alias = aliasFor(relation.table, scope)
   const visible = new Set([...scope, alias])
   out.text(`select 1 from ${names.table(relation.table, alias)}`)
+  let pivotAlias = ''
   if (pivot === undefined) {
     out.text(` where ${names.column(alias, relation.relatedKey)} = ${parentKey}`)
   } else {
-    const pivotAlias = aliasFor(pivot.table, visible)
+    pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)
     out.text(
       ` inner join ${names.table(pivot.table, pivotAlias)} on ${names.column(pivotAlias, pivot.relatedColumn)} = ${names.column(alias, relation.relatedKey)}` +
@@ -70,6 +73,8 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
     )
   }
   if (relation.morph !== undefined) out.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
+  out.guards?.writeAnd(out, relation.table, alias)
+  if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
   if (inner !== null) {
     out.text(' and ')
     writeCondition(out, inner, alias, visible)

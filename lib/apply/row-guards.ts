@@ -1,0 +1,104 @@
+import type { Knex } from 'knex'
+import type { RelationMap } from '../relation-map.ts'
+import { internalsOf } from './knex-internals.ts'
+import type { SqlWriter } from './sql-writer.ts'
+
+/** A guard's conditions compiled for one position: SQL text (with `?` placeholders) and its bindings. */
+interface GuardSql {
+  sql: string
+  bindings: readonly Knex.Value[]
+}
+
+const PREFIX = 'select 1 where '
+const guarded = new WeakMap<RelationMap, boolean>()
+
+/** Whether any table of `map` has a guard (memoised per map object). */
+function hasGuards(map: RelationMap): boolean {
+  let known = guarded.get(map)
+  if (known === undefined) {
+    known = Object.values(map).some((definition) => definition.guard !== undefined)
+    guarded.set(map, known)
+  }
+  return known
+}
+
+/**
+ * The row guards of a relation map for one request (one `context`): they add each table's guard to every
+ * query and subquery that reaches the table. `RowGuards.of` returns `undefined` for a map without guards, so
+ * an unguarded map costs nothing.
+ *
+ * @example
+ * const guards = RowGuards.of(map, { tenantId: 7 }, db.client)
+ * guards?.applyTo(query, 'posts', 'posts')           // where ("posts"."tenant_id" = ?)
+ * guards?.writeAnd(out, 'users', 'users_2')          //  and ("users_2"."tenant_id" = ?)
+ */
+export class RowGuards {
+  private readonly compiled = new Map<string, GuardSql | null>()
+
+  private constructor(
+    readonly map: RelationMap,
+    readonly context: unknown,
+    readonly client: Knex.Client,
+  ) {}
+
+  /** The guards of `map` for `context`, or `undefined` when no table of the map has one. */
+  static of(map: RelationMap, context: unknown, client: Knex.Client): RowGuards | undefined {
+    return hasGuards(map) ? new RowGuards(map, context, client) : undefined
+  }
+
+  /** Whether `table` has a guard: a row of it may be hidden even where a foreign key references it. */
+  has(table: string): boolean {
+    return this.map[table]?.guard !== undefined
+  }
+
+  /** Adds `table`'s guard to `query` as one parenthesised where (nothing for an unguarded table). */
+  applyTo(query: Knex.QueryBuilder, table: string, alias: string): void {
+    const guard = this.map[table]?.guard
+    if (guard === undefined) return
+    const conditions = this.client.queryBuilder()
+    try {
+      guard(conditions, { table: alias, context: this.context })
+    } catch (error) {
+      throw guardError(table, error)
+    }
+    const statements = internalsOf(conditions)._statements
+    const other = statements.find((statement) => statement.grouping !== 'where')
+    if (other !== undefined) throw guardError(table, new Error(`a guard may only add where conditions, not '${other.grouping}'`))
+    if (statements.length === 0) return
+    query.where(function (this: Knex.QueryBuilder) {
+      internalsOf(this)._statements.push(...statements)
+    })
+  }
+
+  /** Appends ` and (…)`: `table`'s guard for the alias `alias`, when it has one that adds conditions. */
+  writeAnd(out: SqlWriter, table: string, alias: string): void {
+    const guard = this.sql(table, alias)
+    if (guard === null) return
+    out.text(' and ')
+    out.text(guard.sql)
+    for (const binding of guard.bindings) out.bindings.push(binding)
+  }
+
+  /** `table`'s guard for `alias` as parenthesised SQL, or `null` when it has none or it adds nothing. */
+  sql(table: string, alias: string): GuardSql | null {
+    const key = `${table}\u0000${alias}`
+    const known = this.compiled.get(key)
+    if (known !== undefined) return known
+    const query = this.client.queryBuilder().select(this.client.raw('1'))
+    this.applyTo(query, table, alias)
+    let compiled: Knex.Sql
+    try {
+      compiled = query.toSQL()
+    } catch (error) {
+      throw guardError(table, error)
+    }
+    const result = compiled.sql.startsWith(PREFIX) ? { sql: compiled.sql.slice(PREFIX.length), bindings: compiled.bindings } : null
+    this.compiled.set(key, result)
+    return result
+  }
+}
+
+function guardError(table: string, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error)
+  return new Error(`knex-query-params: ${table}.guard: ${message}`, { cause: error })
+}

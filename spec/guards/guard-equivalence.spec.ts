@@ -1,0 +1,15 @@
+import { expect } from 'chai'
+import { testDatabases } from '../support/databases.ts'
+import { fuzzSettings } from '../reliability/support/fuzz-settings.ts'
+import { checkGuardEquivalence } from './support/guard-equivalence.ts'
+
+const settings = fuzzSettings(60)
+
+for (const db of testDatabases()) {
+  describe(`row guards: guarded two-tenant result == unguarded single-tenant result (${db.name})`, () => {
+    it(`holds for ${settings.numRuns} random valid requests (seed ${settings.seed}), plain guard and guard with an or`, async function () {
+      this.timeout(120_000)
+      expect(await checkGuardEquivalence(db, settings)).to.be.at.least(settings.numRuns)
+    })
+  })
+}
