@@ -3,7 +3,7 @@ import { testDatabases } from '../support/databases.ts'
 import { fuzzSettings } from '../reliability/support/fuzz-settings.ts'
 import { checkGuardEquivalence } from './support/guard-equivalence.ts'
 
-const settings = fuzzSettings(60)
+const settings = fuzzSettings(100)
 
 for (const db of testDatabases()) {
   describe(`row guards: guarded two-tenant result == unguarded single-tenant result (${db.name})`, () => {
