@@ -34,12 +34,15 @@ function hasGuards(map: RelationMap): boolean {
  */
 export class RowGuards {
   private readonly compiled = new Map<string, GuardSql | null>()
+  readonly map: RelationMap
+  readonly context: unknown
+  readonly client: Knex.Client
 
-  private constructor(
-    readonly map: RelationMap,
-    readonly context: unknown,
-    readonly client: Knex.Client,
-  ) {}
+  private constructor(map: RelationMap, context: unknown, client: Knex.Client) {
+    this.map = map
+    this.context = context
+    this.client = client
+  }
 
   /** The guards of `map` for `context`, or `undefined` when no table of the map has one. */
   static of(map: RelationMap, context: unknown, client: Knex.Client): RowGuards | undefined {

@@ -13,13 +13,18 @@ export class SqlWriter {
   sql = ''
   readonly bindings: Knex.Value[] = []
 
-  constructor(
-    readonly names: Identifiers,
-    readonly dialect: Dialect,
-    readonly like: 'insensitive' | 'sensitive',
-    /** The row guards every table this fragment reaches must meet; `undefined` when the map has none. */
-    readonly guards: RowGuards | undefined = undefined,
-  ) {}
+  readonly names: Identifiers
+  readonly dialect: Dialect
+  readonly like: 'insensitive' | 'sensitive'
+  /** The row guards every table this fragment reaches must meet; `undefined` when the map has none. */
+  readonly guards: RowGuards | undefined
+
+  constructor(names: Identifiers, dialect: Dialect, like: 'insensitive' | 'sensitive', guards?: RowGuards) {
+    this.names = names
+    this.dialect = dialect
+    this.like = like
+    this.guards = guards
+  }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
   text(sql: string): this {

@@ -45,7 +45,11 @@ export function encodeClientQuery(params: ClientParams): string {
 
 /** Drives the demo API over HTTP the way the reference client does. */
 export class DemoClient {
-  constructor(readonly baseUrl: string) {}
+  readonly baseUrl: string
+
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl
+  }
 
   /** `GET path?<client-encoded params>` with the client's headers. */
   get<T = unknown>(path: string, params: ClientParams = {}): Promise<DemoResponse<T>> {

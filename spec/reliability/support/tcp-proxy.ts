@@ -14,10 +14,13 @@ export class TcpProxy {
   private readonly sockets = new Set<Socket>()
   private port = 0
 
-  constructor(
-    private readonly targetHost: string,
-    private readonly targetPort: number,
-  ) {}
+  private readonly targetHost: string
+  private readonly targetPort: number
+
+  constructor(targetHost: string, targetPort: number) {
+    this.targetHost = targetHost
+    this.targetPort = targetPort
+  }
 
   /** Listens (on the previous port after a `stop()`, else on a free one) and returns the port. */
   async start(): Promise<number> {
