@@ -1,9 +1,9 @@
 /**
  * `npm run fuzz`: the long run of the reliability properties — (1) raw query strings, (2) structurally
- * valid QueryParams, (3) cross-database equivalence — on every configured database (SQLite; PostgreSQL
+ * valid QueryParams, (3) cross-database equivalence, (4) row guards — on every configured database (SQLite; PostgreSQL
  * from DATABASE_URL, else PGlite; MySQL/MariaDB from MYSQL_URL), each rebuilt from the migrations and
  * seeded first. `FUZZ_RUNS` cases per property (default 20000), `FUZZ_SEED` (default the suite's seed);
- * `FUZZ_ONLY=raw,valid,equivalence` picks properties. Prints the number of cases run; exits 1 on a failure.
+ * `FUZZ_ONLY=raw,valid,equivalence,guards` picks properties. Prints the number of cases run; exits 1 on a failure.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test MYSQL_URL=mysql://root@127.0.0.1:3306/test FUZZ_RUNS=50000 npm run fuzz
  */
@@ -12,7 +12,8 @@ import { checkEquivalence } from '../spec/reliability/support/equivalence-proper
 import { fuzzSettings, type FuzzSettings } from '../spec/reliability/support/fuzz-settings.ts'
 import { prepareTestDatabase } from '../spec/reliability/support/prepare-test-database.ts'
 import { checkRawQueries } from '../spec/reliability/support/raw-query-property.ts'
-import { describeTally, type Tally } from '../spec/reliability/support/tally.ts'
+import { describeTally, newTally, type Tally } from '../spec/reliability/support/tally.ts'
+import { checkGuardEquivalence } from '../spec/guards/support/guard-equivalence.ts'
 import { checkValidCases } from '../spec/reliability/support/valid-case-property.ts'
 
 interface Property {
@@ -24,6 +25,19 @@ const PROPERTIES: Record<string, Property> = {
   raw: { title: 'raw query strings → rows or QueryParamsError', check: checkRawQueries },
   valid: { title: 'valid QueryParams execute without a database error', check: checkValidCases },
   equivalence: { title: 'cross-database equivalence', check: checkEquivalence },
+  guards: { title: 'row guards: guarded two-tenant result == unguarded single-tenant result', check: checkGuards },
+}
+
+/** The guard property on each database; each case runs the request with and without guards (two executions). */
+async function checkGuards(databases: readonly TestDatabase[], settings: FuzzSettings): Promise<Tally> {
+  const tally = newTally()
+  for (const database of databases) {
+    const cases = await checkGuardEquivalence(database, settings)
+    tally.cases += cases
+    tally.executions += 2 * cases
+    tally.comparisons += cases
+  }
+  return tally
 }
 
 const settings = fuzzSettings(20_000)
