@@ -4,6 +4,7 @@ import { buildingCost } from './building-cost.ts'
 import { EAGER_DATASET, LARGE_DATASET } from './data/dataset-spec.ts'
 import { ensureDataset, type BenchDatabase } from './data/ensure-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
+import { guardCost } from './guard-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { pagination } from './pagination.ts'
@@ -38,6 +39,7 @@ const budgets = {
   filters: { timeMs: 8000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
   joins: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
+  guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
 
@@ -118,6 +120,16 @@ if (wants(5)) {
     await figure(`5. HTTP throughput (${dialect})`, () =>
       withDataset(dialect, EAGER_DATASET, async () => {
         results.push(...(await httpThroughput(dialect, load, log)))
+      }),
+    )
+  }
+}
+
+if (wants(7)) {
+  for (const dialect of dialects) {
+    await figure(`7. guard cost (${dialect})`, () =>
+      withDataset(dialect, EAGER_DATASET, async (database) => {
+        results.push(...(await guardCost(database, budgets.guards, log)))
       }),
     )
   }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
-import { internalsOf } from './knex-internals.ts'
+import { compileWhere, internalsOf } from './knex-internals.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 /** A guard's conditions compiled for one position: SQL text (with `?` placeholders) and its bindings. */
@@ -9,7 +9,7 @@ interface GuardSql {
   bindings: readonly Knex.Value[]
 }
 
-const PREFIX = 'select 1 where '
+const WHERE = 'where '
 const guarded = new WeakMap<RelationMap, boolean>()
 
 /** Whether any table of `map` has a guard (memoised per map object). */
@@ -56,21 +56,8 @@ export class RowGuards {
 
   /** Adds `table`'s guard to `query` as one parenthesised where (nothing for an unguarded table). */
   applyTo(query: Knex.QueryBuilder, table: string, alias: string): void {
-    const guard = this.map[table]?.guard
-    if (guard === undefined) return
-    const conditions = this.client.queryBuilder()
-    try {
-      guard(conditions, { table: alias, context: this.context })
-    } catch (error) {
-      throw guardError(table, error)
-    }
-    const statements = internalsOf(conditions)._statements
-    const other = statements.find((statement) => statement.grouping !== 'where')
-    if (other !== undefined) throw guardError(table, new Error(`a guard may only add where conditions, not '${other.grouping}'`))
-    if (statements.length === 0) return
-    query.where(function (this: Knex.QueryBuilder) {
-      internalsOf(this)._statements.push(...statements)
-    })
+    const guard = this.sql(table, alias)
+    if (guard !== null) query.whereRaw(guard.sql, guard.bindings)
   }
 
   /** Appends ` and (…)`: `table`'s guard for the alias `alias`, when it has one that adds conditions. */
@@ -87,17 +74,25 @@ export class RowGuards {
     const key = `${table}\u0000${alias}`
     const known = this.compiled.get(key)
     if (known !== undefined) return known
-    const query = this.client.queryBuilder().select(this.client.raw('1'))
-    this.applyTo(query, table, alias)
-    let compiled: Knex.Sql
+    const result = this.compile(table, alias)
+    this.compiled.set(key, result)
+    return result
+  }
+
+  private compile(table: string, alias: string): GuardSql | null {
+    const guard = this.map[table]?.guard
+    if (guard === undefined) return null
+    const conditions = this.client.queryBuilder()
     try {
-      compiled = query.toSQL()
+      guard(conditions, { table: alias, context: this.context })
     } catch (error) {
       throw guardError(table, error)
     }
-    const result = compiled.sql.startsWith(PREFIX) ? { sql: compiled.sql.slice(PREFIX.length), bindings: compiled.bindings } : null
-    this.compiled.set(key, result)
-    return result
+    const other = internalsOf(conditions)._statements.find((statement) => statement.grouping !== 'where')
+    if (other !== undefined) throw guardError(table, new Error(`a guard may only add where conditions, not '${other.grouping}'`))
+    const { sql, bindings, undefinedColumns } = compileWhere(conditions)
+    if (undefinedColumns.length > 0) throw guardError(table, new Error(`undefined value compared with ${undefinedColumns.join(', ')}`))
+    return sql.startsWith(WHERE) ? { sql: `(${sql.slice(WHERE.length)})`, bindings } : null
   }
 }
 
