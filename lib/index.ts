@@ -36,3 +36,5 @@ export type { ErrorResponse, ErrorResponseOptions, ProblemBody } from './http/er
 export { paginate } from './http/paginate.ts'
 export type { PageRequest, PaginateOptions, Paginated, PaginationMeta } from './http/paginate.ts'
 export { countQuery } from './http/count-query.ts'
+export { estimatedCount, ESTIMATE_THRESHOLD } from './http/estimated-count.ts'
+export type { CountResult } from './http/estimated-count.ts'

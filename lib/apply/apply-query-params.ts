@@ -15,6 +15,8 @@ import { SqlWriter } from './sql-writer.ts'
 import { tableReference } from './table-reference.ts'
 import { writeCondition } from './write-condition.ts'
 import { writeOrders } from './write-orders.ts'
+import { internalsOf } from './knex-internals.ts'
+import { OrderJoins } from './order-joins.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
@@ -57,7 +59,9 @@ export function applyQueryParams<Context = unknown>(
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
   if (plan.orders.length > 0) {
     const orders = new SqlWriter(names, dialect, settings.like, guards)
-    writeOrders(orders, ref, table, plan.orders, relationMap)
+    const joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
+    writeOrders(orders, ref, plan.orders, relationMap, joins)
+    if (joins !== undefined && joins.out.sql !== '') builder.joinRaw(joins.out.sql, joins.out.bindings)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   if (plan.limit !== undefined) builder.limit(plan.limit)
@@ -85,4 +89,22 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
     writeCondition(out, condition, ref, scope)
   })
   return out
+}
+
+/** Whether the caller selected `*`, which a join would widen with the joined table's columns. */
+function selectsEveryColumn(builder: Knex.QueryBuilder): boolean {
+  return internalsOf(builder)._statements.some(
+    (statement) => statement.grouping === 'columns' && (Array.isArray(statement.value) ? statement.value : [statement.value]).includes('*'),
+  )
+}
+
+/** The names the base query already uses (its table, alias, and the tables of the caller's joins). */
+function tablesOf(builder: Knex.QueryBuilder, table: string, ref: string): string[] {
+  const names = [table, ref]
+  for (const statement of internalsOf(builder)._statements) {
+    if (statement.grouping !== 'join') continue
+    const joined = (statement as { table?: unknown }).table
+    if (typeof joined === 'string') names.push(...joined.split(/\s+as\s+|\s+/i))
+  }
+  return names
 }

@@ -7,7 +7,8 @@ import { writeTest } from './write-test.ts'
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
  * name visible there, so a subquery on the same table gets an alias. Relation conditions become
- * correlated `exists (select 1 …)` subqueries, never joins.
+ * subqueries, never joins: a correlated `exists (select 1 …)`, or `key in (select …)` where the dialect
+ * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`).
  */
 export function writeCondition(out: SqlWriter, condition: Condition, ref: string, scope: AliasScope): void {
   switch (condition.kind) {
@@ -15,6 +16,10 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       writeTest(out, out.names.column(ref, condition.column), condition.test)
       return
     case 'exists':
+      if (condition.inner !== null && out.dialect.filteredRelation === 'in') {
+        writeInSubquery(out, condition.relation, condition.inner, ref, scope)
+        return
+      }
       out.text('exists (')
       writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
       out.text(')')
@@ -25,12 +30,20 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       const idColumn = out.names.column(ref, relation.idColumn)
       const branch = ({ target, inner }: { target: MorphTarget; inner: Condition | null }): void => {
         const alias = aliasFor(target.table, scope)
+        const table = out.names.table(target.table, alias)
+        const key = out.names.column(alias, target.key)
         out.text(`${typeColumn} = `).bind(target.typeValue)
-        out.text(` and exists (select 1 from ${out.names.table(target.table, alias)} where ${out.names.column(alias, target.key)} = ${idColumn}`)
-        out.guards?.writeAnd(out, target.table, alias)
-        if (inner !== null) {
-          out.text(' and ')
+        if (inner !== null && out.dialect.filteredRelation === 'in') {
+          out.text(` and ${idColumn} in (select ${key} from ${table} where `)
           writeCondition(out, inner, alias, new Set([...scope, alias]))
+          out.guards?.writeAnd(out, target.table, alias)
+        } else {
+          out.text(` and exists (select 1 from ${table} where ${key} = ${idColumn}`)
+          out.guards?.writeAnd(out, target.table, alias)
+          if (inner !== null) {
+            out.text(' and ')
+            writeCondition(out, inner, alias, new Set([...scope, alias]))
+          }
         }
         out.text(')')
       }
@@ -79,4 +92,33 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
     out.text(' and ')
     writeCondition(out, inner, alias, visible)
   }
+}
+
+/**
+ * `parent.key in (select related.key from related … where …)`: the related rows matching `inner`, as a
+ * list the database can build once from an index, then probe (or turn into a semi-join).
+ */
+function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition, ref: string, scope: AliasScope): void {
+  const { names } = out
+  const { pivot } = relation
+  const alias = aliasFor(relation.table, scope)
+  const visible = new Set([...scope, alias])
+  const table = names.table(relation.table, alias)
+  out.text(`${names.column(ref, relation.parentKey)} in (`)
+  let pivotAlias = ''
+  if (pivot === undefined) {
+    out.text(`select ${names.column(alias, relation.relatedKey)} from ${table} where `)
+  } else {
+    pivotAlias = aliasFor(pivot.table, visible)
+    visible.add(pivotAlias)
+    out.text(
+      `select ${names.column(pivotAlias, pivot.parentColumn)} from ${names.table(pivot.table, pivotAlias)}` +
+        ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ${names.column(pivotAlias, pivot.relatedColumn)} where `,
+    )
+  }
+  if (relation.morph !== undefined) out.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
+  writeCondition(out, inner, alias, visible)
+  out.guards?.writeAnd(out, relation.table, alias)
+  if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
+  out.text(')')
 }

@@ -2,22 +2,24 @@ import type { RelationMap } from '../relation-map.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import { primaryKeyOf } from '../validate/resolve-relation.ts'
 import { aliasFor } from './alias-scope.ts'
+import { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 /**
- * Writes the planned orders as the list after `order by`. A related column becomes a correlated scalar
- * subquery (`(select teams.name from teams where teams.id = users.team_id)`), which cannot multiply
- * rows. NULLs sort as the smallest values on every database; the primary key needs no NULL handling.
+ * Writes the planned orders as the list after `order by`. A column reached through belongsTo hops is read
+ * from the joins of `joins` (`"teams"."name"`); through a hasOne or morphOne hop, or without `joins`, it
+ * becomes a correlated scalar subquery (`(select teams.name from teams where teams.id = users.team_id)`);
+ * neither can multiply rows. NULLs sort as the smallest values on every database; a value that cannot be
+ * NULL gets no NULL-ordering clause, so an index can serve the order.
  */
-export function writeOrders(out: SqlWriter, ref: string, table: string, orders: readonly PlannedOrder[], map: RelationMap): void {
-  const key = primaryKeyOf(map, table)
+export function writeOrders(out: SqlWriter, ref: string, orders: readonly PlannedOrder[], map: RelationMap, joins?: OrderJoins): void {
   orders.forEach((order, index) => {
     if (index > 0) out.text(', ')
-    const isKey = order.via.length === 0 && order.column === key
     if (order.via.length === 0) out.text(out.names.column(ref, order.column))
+    else if (joins !== undefined && OrderJoins.joinable(order.via)) out.text(out.names.column(joins.aliasOf(order.via), order.column))
     else writeRelatedValue(out, ref, order, map)
     out.text(` ${order.direction}`)
-    if (out.dialect.nullsSortLargest && !isKey) out.text(order.direction === 'asc' ? ' nulls first' : ' nulls last')
+    if (out.dialect.nullsSortLargest && order.nullable) out.text(order.direction === 'asc' ? ' nulls first' : ' nulls last')
   })
 }
 

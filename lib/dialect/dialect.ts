@@ -30,6 +30,19 @@ export interface Dialect {
    * database error there unless the value is cast (`?::bigint`).
    */
   readonly wideInteger?: string
+  /**
+   * How a relation filter whose related rows must meet a condition is written: a correlated `exists`, or
+   * `key in (select …)`. Bare existence (`relationsExists` without a condition) is always an `exists`,
+   * which stops at the first related row. Chosen by measurement (`bench/filter-forms.ts`): SQLite runs a
+   * correlated `exists` once per base row and MariaDB does not flatten nested ones, while both build the
+   * `in` list once from an index; PostgreSQL plans both forms as the same semi-join.
+   */
+  readonly filteredRelation: 'exists' | 'in'
+  /**
+   * How to read the planner's estimate of a query's row count, where the database exposes one: `sql` wraps
+   * the query (`explain (format json) …`), `read` takes the estimate from the result.
+   */
+  readonly estimateRows?: { sql(query: string): string; read(result: unknown): number | undefined }
   /** A boolean as this database binds it. */
   bindBoolean(value: boolean): boolean | number
   /** A datetime (UTC instant) as this database compares it. */

@@ -19,6 +19,7 @@ export const mysql: Dialect = {
   maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `lower(${column}) like lower(${BINARY_PATTERN})`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
+  filteredRelation: 'in',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

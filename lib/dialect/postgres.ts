@@ -1,13 +1,27 @@
 import type { Dialect } from './dialect.ts'
 
+/** `Plan Rows` of the top node of `explain (format json)`, as node-postgres and PGlite return it. */
+function planRows(result: unknown): number | undefined {
+  const rows = (result as { rows?: unknown } | undefined)?.rows
+  const first: unknown = Array.isArray(rows) ? rows[0] : undefined
+  let plan: unknown = typeof first === 'object' && first !== null ? Object.values(first)[0] : undefined
+  if (typeof plan === 'string') plan = JSON.parse(plan)
+  const top: unknown = Array.isArray(plan) ? plan[0] : undefined
+  const node: unknown = typeof top === 'object' && top !== null && 'Plan' in top ? top.Plan : undefined
+  const estimate: unknown = typeof node === 'object' && node !== null && 'Plan Rows' in node ? node['Plan Rows'] : undefined
+  return typeof estimate === 'number' && Number.isFinite(estimate) ? Math.round(estimate) : undefined
+}
+
 /** PostgreSQL: `ILIKE` for case-insensitive matching, ISO 8601 instants for `timestamptz`, `bigint` casts for wide integers. */
 export const postgres: Dialect = {
   name: 'postgres',
   maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `${column} ilike ?`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
+  filteredRelation: 'exists',
   nullsSortLargest: true,
   wideInteger: '?::bigint',
+  estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },
   bindBoolean: (value) => value,
   bindDatetime: (value) => value.iso,
 }

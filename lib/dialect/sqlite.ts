@@ -30,6 +30,7 @@ export const sqlite: Dialect = {
   maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `${column} like ? escape '\\'`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
+  filteredRelation: 'in',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

@@ -3,6 +3,8 @@ import { internalsOf } from '../apply/knex-internals.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
 import { countQuery } from './count-query.ts'
+import { estimatedCount, type CountResult } from './estimated-count.ts'
+import { totalOf } from './total-of.ts'
 
 /** Which page to return: `QueryParams` fits, and so does `{ page, limit }`. */
 export interface PageRequest {
@@ -20,6 +22,8 @@ export interface PaginationMeta {
   to: number | null
   total?: number
   last_page?: number
+  /** With `{ count: 'estimated' }`: whether `total` (and so `last_page`) is the planner's estimate. */
+  estimated?: boolean
 }
 
 /** One page of rows and its {@link PaginationMeta}. */
@@ -30,8 +34,14 @@ export interface Paginated<T> {
 
 /** Options of `paginate`. */
 export interface PaginateOptions {
-  /** Run the count query for `total` and `last_page`; default `true`. */
-  count?: boolean
+  /**
+   * Run the count query for `total` and `last_page`; default `true`. `'estimated'` takes PostgreSQL's
+   * planner estimate when it is at least `estimateThreshold` rows (exact below it, and on other databases)
+   * and says which in `meta.estimated`.
+   */
+  count?: boolean | 'estimated'
+  /** With `count: 'estimated'`: the estimate from which the exact count is skipped; default 100,000. */
+  estimateThreshold?: number
   /** Page size when neither the builder nor the request has a limit; default 15, as `applyQueryParams`. */
   defaultLimit?: number
 }
@@ -63,8 +73,8 @@ export async function paginate<T = Record<string, unknown>>(
     if (request.page !== undefined) offset = (positive(request.page, 'page') - 1) * limit
     query = cloneWithEagerLoading(builder).limit(limit).offset(offset)
   }
-  const counting = options.count === false ? undefined : countQuery(builder)
-  const [rows, counted] = await Promise.all([query as unknown as Promise<T[]>, counting as unknown as Promise<unknown> | undefined])
+  const counting = options.count === false ? undefined : countTotal(builder, options)
+  const [rows, counted] = await Promise.all([query as unknown as Promise<T[]>, counting])
   const data = Array.isArray(rows) ? rows : []
   const meta: PaginationMeta = {
     current_page: request.page ?? (limit > 0 ? Math.floor(offset / limit) + 1 : 1),
@@ -72,10 +82,11 @@ export async function paginate<T = Record<string, unknown>>(
     from: data.length === 0 ? null : offset + 1,
     to: data.length === 0 ? null : offset + data.length,
   }
-  if (counting !== undefined) {
-    const total = totalOf(counted)
+  if (counted !== undefined) {
+    const { total } = counted
     meta.total = total
     meta.last_page = limit > 0 ? Math.max(1, Math.ceil(total / limit)) : 1
+    if (options.count === 'estimated') meta.estimated = counted.estimated
   }
   return { data, meta }
 }
@@ -85,8 +96,7 @@ function positive(value: number, name: string): number {
   return value
 }
 
-function totalOf(result: unknown): number {
-  const row: unknown = Array.isArray(result) ? result[0] : result
-  const total = typeof row === 'object' && row !== null && 'total' in row ? row.total : undefined
-  return Number(total ?? 0)
+async function countTotal(builder: Knex.QueryBuilder, options: PaginateOptions): Promise<CountResult> {
+  if (options.count === 'estimated') return estimatedCount(builder, options.estimateThreshold)
+  return { total: totalOf(await countQuery(builder)), estimated: false }
 }

@@ -1,6 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { columnFacts } from './column-facts.ts'
 import { checkRelationDepth } from './check-relation-depth.ts'
 import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
@@ -12,6 +13,10 @@ export interface PlannedOrder {
   via: DirectRelation[]
   column: string
   direction: 'asc' | 'desc'
+  /** Whether the ordered value can be NULL: a nullable column, or a related row that may be missing. */
+  nullable: boolean
+  /** Whether no two rows can share the value (a NOT NULL unique column of the base table), so the order is total. */
+  total: boolean
 }
 
 const TO_ONE = new Set(['belongsTo', 'hasOne', 'morphOne'])
@@ -49,5 +54,14 @@ export function resolveOrder(
     via.push(relation)
     current = relation.table
   }
-  return { via, column: resolveColumn(map, current, column, param).column, direction }
+  const resolved = resolveColumn(map, current, column, param).column
+  const facts = columnFacts(map, current, resolved)
+  const alwaysRelated = via.every((relation) => relation.required === true && map[relation.table]?.guard === undefined)
+  return {
+    via,
+    column: resolved,
+    direction,
+    nullable: facts.nullable || !alwaysRelated,
+    total: via.length === 0 && facts.unique && !facts.nullable,
+  }
 }

@@ -23,6 +23,7 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
       return {
         kind: 'direct', name, type: def.type, many: false, parentTable, table: requireTable(def.table),
         parentKey: def.foreignKey, relatedKey: def.ownerKey ?? primaryKeyOf(map, def.table),
+        ...(def.required === true ? { required: true } : {}),
       }
     case 'hasOne':
     case 'hasMany':

@@ -25,6 +25,8 @@ export interface DirectRelation {
   relatedKey: string
   pivot?: PivotHop
   morph?: { column: string; value: string }
+  /** A belongsTo declared `required: true`: every row has its related row. */
+  required?: boolean
 }
 
 /** One possible target of a `morphTo` relation. */

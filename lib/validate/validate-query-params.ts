@@ -5,6 +5,7 @@ import type { QueryParams } from '../query-params.ts'
 import type { RelationMap, Scope } from '../relation-map.ts'
 import { buildWithTree } from './build-with-tree.ts'
 import type { QueryPlan } from './query-plan.ts'
+import { columnFacts } from './column-facts.ts'
 import { primaryKeyOf } from './resolve-relation.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
@@ -55,7 +56,7 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
   if (distinct !== undefined) plan.distinct = distinct
   paginate(plan, params, settings)
   if (plan.distinct !== undefined) checkDistinct(plan, params)
-  addTieBreaker(plan, primaryKeyOf(map, table))
+  addTieBreaker(plan, map)
   return plan
 }
 
@@ -116,11 +117,20 @@ function checkDistinct(plan: QueryPlan, params: QueryParams): void {
   })
 }
 
-function addTieBreaker(plan: QueryPlan, primaryKey: string): void {
+/**
+ * Makes a paged order total. Without `distinct`, the primary key follows in the direction of the last order
+ * (`created_at desc, id desc`, which one index on `created_at` serves), unless an order is already total
+ * (the primary key, or a NOT NULL unique column). With `distinct`, the distinct columns not yet ordered follow.
+ */
+function addTieBreaker(plan: QueryPlan, map: RelationMap): void {
   if (plan.limit === undefined && plan.offset === undefined) return
+  if (plan.distinct === undefined && plan.orders.some((order) => order.total)) return
   const ordered = new Set(plan.orders.filter((order) => order.via.length === 0).map((order) => order.column))
-  const tieBreakers = plan.distinct === undefined ? [primaryKey] : selectedByDistinct(plan)
+  const tieBreakers = plan.distinct === undefined ? [primaryKeyOf(map, plan.table)] : selectedByDistinct(plan)
+  const direction = plan.orders.at(-1)?.direction ?? 'asc'
   for (const column of tieBreakers) {
-    if (!ordered.has(column)) plan.orders.push({ via: [], column, direction: 'asc' } satisfies PlannedOrder)
+    if (ordered.has(column)) continue
+    const facts = columnFacts(map, plan.table, column)
+    plan.orders.push({ via: [], column, direction, nullable: facts.nullable, total: facts.unique && !facts.nullable } satisfies PlannedOrder)
   }
 }

@@ -25,7 +25,7 @@ function handWritten(db: Knex): Knex.QueryBuilder {
         this.select(db.raw('1')).from('posts').whereRaw('?? = ??', ['posts.user_id', 'users.id']).where('posts.title', 'ilike', '%a%')
       }),
     )
-    .orderBy('users.name', 'asc', 'first')
+    .orderBy('users.name', 'asc')
     .orderBy('users.id', 'asc')
     .limit(5)
 }

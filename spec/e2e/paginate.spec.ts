@@ -80,6 +80,27 @@ for (const db of testDatabases()) {
       expect(result.meta).to.deep.equal({ current_page: 2, per_page: 5, from: 6, to: 10 })
     })
 
+    describe("{ count: 'estimated' }", () => {
+      const request = 'wheres[0][column]=published&wheres[0][value]=true&orders[0][column]=id&page=1&limit=5'
+      const published = posts.filter((p) => p.published).length
+
+      it('is exact below the threshold, and says so', async () => {
+        const { result, queries } = await countQueries(db.knex, () => paginate(apply(request), { page: 1 }, { count: 'estimated' }))
+        expect(result.meta).to.include({ total: published, estimated: false, last_page: Math.ceil(published / 5) })
+        expect(queries.filter((query) => /count\(\*\)/i.test(query.sql))).to.have.length(1)
+        expect(queries.some((query) => /^explain/i.test(query.sql))).to.equal(db.name === 'postgres')
+      })
+
+      it(db.name === 'postgres' ? "takes the planner's estimate at or above the threshold, without counting" : 'counts exactly on a database without an estimate', async () => {
+        if (db.name === 'postgres') await db.knex.raw('analyze posts')
+        const { result, queries } = await countQueries(db.knex, () => paginate(apply('orders[0][column]=id&limit=5'), {}, { count: 'estimated', estimateThreshold: 1 }))
+        expect(queries.filter((query) => /count\(\*\)/i.test(query.sql))).to.have.length(db.name === 'postgres' ? 0 : 1)
+        expect(result.meta).to.deep.equal({
+          current_page: 1, per_page: 5, from: 1, to: 5, total: posts.length, last_page: Math.ceil(posts.length / 5), estimated: db.name === 'postgres',
+        })
+      })
+    })
+
     it('an empty result: from and to null, one last page', async () => {
       const page = await paginate(apply('wheres[0][column]=views&wheres[0][operator]=%3E&wheres[0][value]=100000&wheres[0][boolean]=and&page=1'), { page: 1 })
       expect(page).to.deep.equal({ data: [], meta: { current_page: 1, per_page: 15, total: 0, last_page: 1, from: null, to: null } })

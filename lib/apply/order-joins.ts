@@ -1,0 +1,59 @@
+import type { RelationMap } from '../relation-map.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
+import { aliasFor } from './alias-scope.ts'
+import type { SqlWriter } from './sql-writer.ts'
+
+/**
+ * The joins that orders by belongsTo columns need, one per relation path (`team`, `team.owner`), shared by
+ * every order through that path. A hop is an inner join while every hop so far is a `required` belongsTo on a
+ * table without a guard (the related row always exists and is always visible), else a left join, so the
+ * join never drops or multiplies rows of the base table.
+ */
+export class OrderJoins {
+  private readonly aliases = new Map<string, string>()
+  private readonly taken: Set<string>
+  readonly out: SqlWriter
+  private readonly ref: string
+  private readonly map: RelationMap
+
+  constructor(out: SqlWriter, ref: string, taken: Iterable<string>, map: RelationMap) {
+    this.out = out
+    this.ref = ref
+    this.taken = new Set(taken)
+    this.map = map
+  }
+
+  /** Whether orders through `via` can be joined: a path of belongsTo hops only, which cannot multiply rows. */
+  static joinable(via: readonly DirectRelation[]): boolean {
+    return via.every((relation) => relation.type === 'belongsTo')
+  }
+
+  /** The name the last table of `via` is joined as, joining the hops not joined yet. */
+  aliasOf(via: readonly DirectRelation[]): string {
+    let previous = this.ref
+    let path = ''
+    let inner = true
+    for (const relation of via) {
+      path += `.${relation.name}`
+      inner &&= relation.required === true && this.map[relation.table]?.guard === undefined
+      let alias = this.aliases.get(path)
+      if (alias === undefined) {
+        alias = aliasFor(relation.table, this.taken)
+        this.taken.add(alias)
+        this.aliases.set(path, alias)
+        writeJoinHop(this.out, inner ? 'inner' : 'left', relation, alias, previous)
+      }
+      previous = alias
+    }
+    return previous
+  }
+}
+
+/** One belongsTo hop as a join: `left join "teams" on "teams"."id" = "users"."team_id"`. */
+export function writeJoinHop(out: SqlWriter, kind: 'inner' | 'left', relation: DirectRelation, alias: string, parentRef: string): void {
+  const { names } = out
+  if (out.sql !== '') out.text(' ')
+  out.text(`${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`)
+  // A guarded table is always left-joined: its guard goes in the ON clause, so a hidden row reads as NULL.
+  out.guards?.writeAnd(out, relation.table, alias)
+}
