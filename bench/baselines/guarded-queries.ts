@@ -6,28 +6,43 @@ type Row = Record<string, unknown>
 
 const columns = (table: keyof typeof relationMap): string[] => Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
 
+/** How a relation filter is written by hand: the form the library writes on that database (`Dialect.filteredRelation`). */
+export type FilterForm = 'exists' | 'in'
+
 /**
  * Figure 7's hand-written side: the relation filter `posts.title like ?` with the soft-delete condition the
- * demo's guard adds, written by hand where a careful author would put it — on the users and inside the
- * correlated `EXISTS` — and the first `limit` users by id.
+ * demo's guard adds, written by hand where a careful author puts it — on the users and inside the subquery —
+ * in the form the library writes on that database (a correlated `EXISTS` on PostgreSQL, `users.id in
+ * (select posts.user_id …)` on SQLite and MariaDB), and the first `limit` users by id.
  */
-export function guardedTitleFilter(db: Knex, dialect: HandDialect, pattern: string, limit: number): Knex.QueryBuilder {
-  return db('users')
-    .select(columns('users'))
-    .whereNull('users.deleted_at')
-    .whereExists(function (this: Knex.QueryBuilder) {
+export function guardedTitleFilter(db: Knex, dialect: HandDialect, form: FilterForm, pattern: string, limit: number): Knex.QueryBuilder {
+  const query = db('users').select(columns('users')).whereNull('users.deleted_at')
+  if (form === 'in') {
+    query.whereIn('users.id', function (this: Knex.QueryBuilder) {
+      dialect.like(this.select('posts.user_id').from('posts').whereNull('posts.deleted_at'), 'posts.title', pattern)
+    })
+  } else {
+    query.whereExists(function (this: Knex.QueryBuilder) {
       dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')).whereNull('posts.deleted_at'), 'posts.title', pattern)
     })
-    .orderBy('users.id', 'asc')
-    .limit(limit)
+  }
+  return query.orderBy('users.id', 'asc').limit(limit)
 }
 
-/** The same for `posts.comments.body = ?`: the soft-delete condition at both hops. */
-export function guardedCommentFilter(db: Knex, body: string, limit: number): Knex.QueryBuilder {
-  return db('users')
-    .select(columns('users'))
-    .whereNull('users.deleted_at')
-    .whereExists(function (this: Knex.QueryBuilder) {
+/** The same for `posts.comments.body = ?`: the soft-delete condition at both hops, in the library's form. */
+export function guardedCommentFilter(db: Knex, form: FilterForm, body: string, limit: number): Knex.QueryBuilder {
+  const query = db('users').select(columns('users')).whereNull('users.deleted_at')
+  if (form === 'in') {
+    query.whereIn('users.id', function (this: Knex.QueryBuilder) {
+      this.select('posts.user_id')
+        .from('posts')
+        .whereNull('posts.deleted_at')
+        .whereIn('posts.id', function (this: Knex.QueryBuilder) {
+          this.select('comments.post_id').from('comments').where('comments.body', '=', body).whereNull('comments.deleted_at')
+        })
+    })
+  } else {
+    query.whereExists(function (this: Knex.QueryBuilder) {
       this.select(db.raw('1'))
         .from('posts')
         .where('posts.user_id', db.ref('users.id'))
@@ -36,8 +51,8 @@ export function guardedCommentFilter(db: Knex, body: string, limit: number): Kne
           this.select(db.raw('1')).from('comments').where('comments.post_id', db.ref('posts.id')).whereNull('comments.deleted_at').where('comments.body', '=', body)
         })
     })
-    .orderBy('users.id', 'asc')
-    .limit(limit)
+  }
+  return query.orderBy('users.id', 'asc').limit(limit)
 }
 
 function attach(parents: Row[], children: Row[], parentKey: string, childKey: string, name: string): void {
