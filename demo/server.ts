@@ -1,14 +1,21 @@
 import { buildApp } from './app.ts'
 import { connectDatabase } from './database.ts'
+import { ForeignDatabaseError } from '../fixtures/foreign-database-error.ts'
 import { prepareDatabase } from './prepare-database.ts'
 
 /**
  * `npm run demo`: migrates (and, when empty, seeds) the database of `DATABASE_URL` — by default the
- * SQLite file `demo.sqlite` — and serves the demo API on `PORT` (default 3000) of `HOST` (default
+ * SQLite file `demo.sqlite` — unless it holds tables the demo did not create (then it exits 1, saying
+ * so, having written nothing), and serves the demo API on `PORT` (default 3000) of `HOST` (default
  * `localhost`), logging every request in one line. Ctrl-C stops it.
  */
 const db = connectDatabase(process.env.DATABASE_URL)
-const { seeded } = await prepareDatabase(db)
+const { seeded } = await prepareDatabase(db).catch(async (error: unknown) => {
+  await db.destroy()
+  if (!(error instanceof ForeignDatabaseError)) throw error
+  console.error(error.message)
+  process.exit(1)
+})
 const app = buildApp({ db, logger: true, corsOrigin: process.env.CORS_ORIGIN ?? '*' })
 app.addHook('onClose', async () => {
   await db.destroy()

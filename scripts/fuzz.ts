@@ -1,16 +1,18 @@
 /**
  * `npm run fuzz`: the long run of the reliability properties — (1) raw query strings, (2) structurally
  * valid QueryParams, (3) cross-database equivalence, (4) row guards — on every configured database (SQLite; PostgreSQL
- * from DATABASE_URL, else PGlite; MySQL/MariaDB from MYSQL_URL), each rebuilt from the migrations and
- * seeded first. `FUZZ_RUNS` cases per property (default 20000), `FUZZ_SEED` (default the suite's seed);
- * `FUZZ_ONLY=raw,valid,equivalence,guards` picks properties. Prints the number of cases run; exits 1 on a failure.
+ * on the server of TEST_POSTGRES_URL, else PGlite; MySQL/MariaDB on the server of TEST_MYSQL_URL). As in
+ * the suite, each server gets a new database `kqp_test_…` of this run, migrated and seeded, and dropped at
+ * the end (also on failure or Ctrl-C); no other database is touched. `FUZZ_RUNS` cases per property
+ * (default 20000), `FUZZ_SEED` (default the suite's seed); `FUZZ_ONLY=raw,valid,equivalence,guards` picks properties. Prints the number of cases run; exits 1 on a failure.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test MYSQL_URL=mysql://root@127.0.0.1:3306/test FUZZ_RUNS=50000 npm run fuzz
+ *   TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_MYSQL_URL=mysql://root@127.0.0.1:3306 FUZZ_RUNS=50000 npm run fuzz
  */
 import { testDatabases, type TestDatabase } from '../spec/support/databases.ts'
+import { prepareTestDatabase } from '../spec/support/prepare-test-database.ts'
+import { createTestDatabases, dropTestDatabases, dropTestDatabasesOnSignal } from '../spec/support/test-database-lifecycle.ts'
 import { checkEquivalence } from '../spec/reliability/support/equivalence-property.ts'
 import { fuzzSettings, type FuzzSettings } from '../spec/reliability/support/fuzz-settings.ts'
-import { prepareTestDatabase } from '../spec/reliability/support/prepare-test-database.ts'
 import { checkRawQueries } from '../spec/reliability/support/raw-query-property.ts'
 import { describeTally, newTally, type Tally } from '../spec/reliability/support/tally.ts'
 import { checkGuardEquivalence } from '../spec/guards/support/guard-equivalence.ts'
@@ -46,7 +48,9 @@ const unknown = only.filter((name) => !(name in PROPERTIES))
 if (unknown.length > 0) throw new Error(`FUZZ_ONLY: unknown ${unknown.join(', ')} (known: ${Object.keys(PROPERTIES).join(', ')})`)
 const databases = testDatabases()
 let failed = false
+dropTestDatabasesOnSignal(databases)
 try {
+  await createTestDatabases(databases)
   console.log(`databases: ${databases.map((database) => database.label).join('; ')}`)
   console.log(`seed ${settings.seed}, ${settings.numRuns} runs per property`)
   for (const database of databases) await prepareTestDatabase(database)
@@ -62,6 +66,6 @@ try {
     }
   }
 } finally {
-  await Promise.all(databases.map((database) => database.knex.destroy()))
+  await dropTestDatabases(databases)
 }
 process.exitCode = failed ? 1 : 0

@@ -5,9 +5,9 @@ import { TcpProxy } from './support/tcp-proxy.ts'
 import { timedGet, type TimedResponse } from './support/timed-get.ts'
 
 const database = testDatabases().find((candidate) => candidate.name === 'postgres')
-const serverUrl = database?.engine === 'postgres-server' ? process.env.DATABASE_URL : undefined
+const serverUrl = database?.engine === 'postgres-server' ? database.server?.url : undefined
 const REAL = serverUrl !== undefined && serverUrl !== ''
-const SKIPPED = REAL ? '' : ' [SKIPPED: needs DATABASE_URL naming a real PostgreSQL server; PGlite has no server connections to kill]'
+const SKIPPED = REAL ? '' : ' [SKIPPED: needs TEST_POSTGRES_URL naming a real PostgreSQL server; PGlite has no server connections to kill]'
 const PATH = '/posts?wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=%25a%25&with[0]=author&orders[0][column]=id'
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

@@ -3,6 +3,7 @@ import knex from 'knex'
 import type { Knex } from 'knex'
 import ClientPgLite from 'knex-pglite'
 import { keepDateText, mysqlConnection, mysqlUtcSession, pgTypes, pgUtcSession } from '../../fixtures/driver-settings.ts'
+import { serverDatabase, uniqueTestDatabaseName, type ServerDatabase } from './server-database.ts'
 
 /** Which database a test runs on; also the name of its SQL snapshot file. */
 export type TestDatabaseName = 'sqlite' | 'postgres' | 'mysql'
@@ -16,7 +17,12 @@ export interface TestDatabase {
   label: string
   knex: Knex
   engine: TestDatabaseEngine
+  /** On a real server: the run's own `kqp_test_…` database, which the harness creates and drops. */
+  server?: ServerDatabase
 }
+
+/** The variables naming the servers the suite may create its databases on. */
+export const TEST_SERVER_VARIABLES = { postgres: 'TEST_POSTGRES_URL', mysql: 'TEST_MYSQL_URL' } as const
 
 const SERVER_ACQUIRE_TIMEOUT = 10_000
 
@@ -34,30 +40,39 @@ function sqliteDatabase(): TestDatabase {
   }
 }
 
-function postgresServerDatabase(url: string | undefined): TestDatabase {
-  let where: string
-  if (url !== undefined) {
-    const parsed = new URL(url)
-    where = `${parsed.host}${parsed.pathname}`
-  } else {
-    const env = process.env
-    where = `${env.PGHOST}:${env.PGPORT ?? 5432}/${env.PGDATABASE ?? env.PGUSER ?? ''}`
-  }
-  const connection: Knex.PgConnectionConfig = { types: pgTypes }
-  if (url !== undefined) connection.connectionString = url
+/**
+ * A knex instance on a new database of the server of `serverUrl` (created later, by
+ * `createTestDatabases`), named `kqp_test_…` uniquely for this run.
+ */
+export function postgresServerDatabase(serverUrl: string, name = uniqueTestDatabaseName()): TestDatabase {
+  const server = serverDatabase('postgres', serverUrl, name)
   return {
     name: 'postgres',
     engine: 'postgres-server',
-    label: `postgres (server ${where})`,
+    label: `postgres (server ${server.host}, database ${server.name})`,
+    server,
     knex: knex({
       client: 'pg',
-      connection,
+      connection: { connectionString: server.url, types: pgTypes },
       acquireConnectionTimeout: SERVER_ACQUIRE_TIMEOUT,
-      pool: {
-        min: 0,
-        max: 4,
-        afterCreate: pgUtcSession,
-      },
+      pool: { min: 0, max: 4, afterCreate: pgUtcSession },
+    }),
+  }
+}
+
+/** Like {@link postgresServerDatabase}, on a MySQL/MariaDB server. */
+export function mysqlServerDatabase(serverUrl: string, name = uniqueTestDatabaseName()): TestDatabase {
+  const server = serverDatabase('mysql', serverUrl, name)
+  return {
+    name: 'mysql',
+    engine: 'mysql',
+    label: `mysql (server ${server.host}, database ${server.name})`,
+    server,
+    knex: knex({
+      client: 'mysql2',
+      connection: mysqlConnection(server.url),
+      acquireConnectionTimeout: SERVER_ACQUIRE_TIMEOUT,
+      pool: { min: 0, max: 4, afterCreate: mysqlUtcSession },
     }),
   }
 }
@@ -74,53 +89,31 @@ function pgliteDatabase(): TestDatabase {
   }
 }
 
-function mysqlDatabase(url: string): TestDatabase {
-  const parsed = new URL(url)
-  return {
-    name: 'mysql',
-    engine: 'mysql',
-    label: `mysql (server ${parsed.host}${parsed.pathname})`,
-    knex: knex({
-      client: 'mysql2',
-      connection: mysqlConnection(url),
-      acquireConnectionTimeout: SERVER_ACQUIRE_TIMEOUT,
-      pool: {
-        min: 0,
-        max: 4,
-        afterCreate: mysqlUtcSession,
-      },
-    }),
-  }
-}
-
-function postgresDatabase(): TestDatabase {
-  const url = process.env.DATABASE_URL
-  if (url !== undefined && url !== '') {
-    if (!/^postgres(ql)?:\/\//.test(url)) {
-      throw new Error(`DATABASE_URL must be a postgres:// URL for the test suite, got '${url.split(':')[0]}:…'`)
-    }
-    return postgresServerDatabase(url)
-  }
-  if (process.env.PGHOST !== undefined && process.env.PGHOST !== '') return postgresServerDatabase(undefined)
-  return pgliteDatabase()
+function serverUrl(variable: string, scheme: RegExp, expected: string): string | undefined {
+  const url = process.env[variable]
+  if (url === undefined || url === '') return undefined
+  if (!scheme.test(url)) throw new Error(`${variable} must be a ${expected} URL of a server, got '${url.split(':')[0] ?? ''}:…'`)
+  return url
 }
 
 let databases: TestDatabase[] | undefined
 
 /**
  * The databases the suite runs against, created once (connections open lazily): SQLite in memory always;
- * PostgreSQL on the server of `DATABASE_URL`/`PGHOST` when set, else embedded PGlite; MySQL/MariaDB only
- * when `MYSQL_URL` is set. Every session runs in UTC. Synchronous, so spec files can loop over it while
- * defining their suites.
+ * PostgreSQL in a new database `kqp_test_…` on the server of `TEST_POSTGRES_URL` when set, else embedded
+ * PGlite; MySQL/MariaDB, likewise, only when `TEST_MYSQL_URL` is set. The server databases exist only
+ * between `createTestDatabases` and `dropTestDatabases` (the root hooks). Every session runs in UTC.
+ * Synchronous, so spec files can loop over it while defining their suites.
  *
  * @example
  * for (const db of testDatabases()) describe(db.name, () => { it('…', async () => { await db.knex('users') }) })
  */
 export function testDatabases(): TestDatabase[] {
   if (databases === undefined) {
-    databases = [sqliteDatabase(), postgresDatabase()]
-    const mysqlUrl = process.env.MYSQL_URL
-    if (mysqlUrl !== undefined && mysqlUrl !== '') databases.push(mysqlDatabase(mysqlUrl))
+    const postgresUrl = serverUrl(TEST_SERVER_VARIABLES.postgres, /^postgres(ql)?:\/\//, 'postgres://')
+    const mysqlUrl = serverUrl(TEST_SERVER_VARIABLES.mysql, /^(mysql|mariadb):\/\//, 'mysql://')
+    databases = [sqliteDatabase(), postgresUrl === undefined ? pgliteDatabase() : postgresServerDatabase(postgresUrl)]
+    if (mysqlUrl !== undefined) databases.push(mysqlServerDatabase(mysqlUrl.replace(/^mariadb:/, 'mysql:')))
   }
   return databases
 }

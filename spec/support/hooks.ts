@@ -1,9 +1,9 @@
 import type { Context, RootHookObject } from 'mocha'
-import { migrate, resetDatabase } from '../../fixtures/migrate.ts'
-import { seed } from '../../fixtures/seed.ts'
 import { testDatabases, type TestDatabase } from './databases.ts'
-import { assertRequiredDatabases } from './required-databases.ts'
+import { prepareTestDatabase } from './prepare-test-database.ts'
+import { assertRequiredDatabases, assertRequiredDatabasesConfigured } from './required-databases.ts'
 import { writeSnapshots } from './snapshot.ts'
+import { createTestDatabases, dropTestDatabases, dropTestDatabasesOnSignal } from './test-database-lifecycle.ts'
 
 const SETUP_TIMEOUT = 120_000
 
@@ -16,26 +16,23 @@ async function serverVersion(database: TestDatabase): Promise<string> {
   return ` — ${rows[0]?.version ?? 'unknown version'}`
 }
 
-async function prepare(database: TestDatabase): Promise<void> {
-  if (database.engine === 'pglite') await database.knex.raw(`set time zone 'UTC'`)
-  await resetDatabase(database.knex)
-  await migrate(database.knex)
-  await seed(database.knex)
-}
-
 /**
  * Mocha root hooks (loaded through `.mocharc.json` `require`): before anything runs, check
- * `REQUIRE_DATABASES`, then rebuild every test database from the migrations and seed the fixtures;
- * after the run, close the connections and (with `UPDATE_SNAPSHOTS`) write the SQL snapshots.
+ * `REQUIRE_DATABASES`, create this run's own `kqp_test_…` database on each configured server, then
+ * migrate and seed every test database; after the run — also after a failure or Ctrl-C — close the
+ * connections and drop those databases, and (with `UPDATE_SNAPSHOTS`) write the SQL snapshots.
  */
 export const mochaHooks: RootHookObject = {
   async beforeAll(this: Context) {
     this.timeout(SETUP_TIMEOUT)
     const databases = testDatabases()
     console.log(`  databases: ${databases.map((database) => database.label).join('; ')}`)
+    assertRequiredDatabasesConfigured(databases)
+    dropTestDatabasesOnSignal(databases)
+    await createTestDatabases(databases)
     await assertRequiredDatabases(databases)
     for (const database of databases) {
-      await prepare(database)
+      await prepareTestDatabase(database)
       console.log(`  ready: ${database.label}${await serverVersion(database)}`)
     }
   },
@@ -43,6 +40,6 @@ export const mochaHooks: RootHookObject = {
   async afterAll(this: Context) {
     this.timeout(SETUP_TIMEOUT)
     writeSnapshots()
-    await Promise.all(testDatabases().map((database) => database.knex.destroy()))
+    await dropTestDatabases(testDatabases())
   },
 }
