@@ -4,6 +4,7 @@ import { registerContentTypes } from './content-types.ts'
 import { registerCors } from './cors.ts'
 import { registerErrorHandlers } from './error-handlers.ts'
 import { OneLineRequestLog } from './request-log.ts'
+import { answerClientError } from './too-large.ts'
 import { registerResource } from './resource-routes.ts'
 import { RESOURCES } from './resources.ts'
 
@@ -27,7 +28,7 @@ export interface AppOptions {
  * await app.listen({ port: 0 })
  */
 export function buildApp(options: AppOptions): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, logController: new OneLineRequestLog() })
+  const app = Fastify({ logger: options.logger ?? false, logController: new OneLineRequestLog(), clientErrorHandler: answerClientError })
   registerCors(app, options.corsOrigin ?? '*')
   registerContentTypes(app)
   registerErrorHandlers(app)

@@ -1,4 +1,6 @@
 import { buildApp } from './app.ts'
+import { listenOrExplain } from './listen.ts'
+import { logDestination } from './pretty-log.ts'
 import { connectDatabase } from './database.ts'
 import { ForeignDatabaseError } from '../fixtures/foreign-database-error.ts'
 import { prepareDatabase } from './prepare-database.ts'
@@ -7,7 +9,8 @@ import { prepareDatabase } from './prepare-database.ts'
  * `npm run demo`: migrates (and, when empty, seeds) the database of `DATABASE_URL` — by default the
  * SQLite file `demo.sqlite` — unless it holds tables the demo did not create (then it exits 1, saying
  * so, having written nothing), and serves the demo API on `PORT` (default 3000) of `HOST` (default
- * `localhost`), logging every request in one line. Ctrl-C stops it.
+ * `localhost`), logging every request in one line: pretty in a terminal, JSON lines otherwise. A busy
+ * port is reported in one line saying to set PORT, without a stack. Ctrl-C stops it.
  */
 const db = connectDatabase(process.env.DATABASE_URL)
 const { seeded } = await prepareDatabase(db).catch(async (error: unknown) => {
@@ -16,12 +19,15 @@ const { seeded } = await prepareDatabase(db).catch(async (error: unknown) => {
   console.error(error.message)
   process.exit(1)
 })
-const app = buildApp({ db, logger: true, corsOrigin: process.env.CORS_ORIGIN ?? '*' })
+const app = buildApp({ db, logger: { level: 'info', stream: logDestination(process.stdout) }, corsOrigin: process.env.CORS_ORIGIN ?? '*' })
 app.addHook('onClose', async () => {
   await db.destroy()
 })
 const port = Number(process.env.PORT ?? 3000)
-await app.listen({ port, host: process.env.HOST ?? 'localhost' })
+if (!(await listenOrExplain(app, port, process.env.HOST ?? 'localhost'))) {
+  await app.close()
+  process.exit(1)
+}
 app.log.info(`${seeded ? 'seeded the fixtures; ' : ''}database: ${process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === '' ? 'demo.sqlite' : process.env.DATABASE_URL.replace(/\/\/[^@/]*@/, '//…@')}`)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

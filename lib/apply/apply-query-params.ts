@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { parentKeysFor } from '../eager-load/parent-keys-for.ts'
+import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
@@ -24,19 +25,25 @@ import { OrderJoins } from './order-joins.ts'
  * conditions form one parenthesised group, so an `or` never widens the caller's own `where`.
  * Each table's `guard` (with `options.context`) applies to the base table and wherever the request
  * reaches a table: relation filters, `relationsExists`, relation orders and every eager-load query.
- * Awaiting the result gives the rows with the `with` relations attached.
+ * Awaiting the result gives the rows with the `with` relations attached. The builder keeps the record
+ * and result types of the one passed in (`db<Post>('posts')` resolves to `Post[]`); see `TableRecord`
+ * for a record type with the map's relations.
+ *
+ * The relation map is checked the first time this sees it (see `defineRelationMap`).
  *
  * @throws {QueryParamsError} status 400 for anything the client may not do.
+ * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
  * @example
  * const params = parseQueryParams(req.url)
- * const posts = await applyQueryParams(db('posts'), params, relationMap, { context: { tenantId } })
+ * const posts = await applyQueryParams(db<Post>('posts'), params, relationMap, { context: { tenantId } }) // Post[]
  */
-export function applyQueryParams<Context = unknown>(
-  query: Knex.QueryBuilder,
+export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>(
+  query: Knex.QueryBuilder<TRecord, TResult>,
   params: QueryParams,
   relationMap: RelationMap<Context>,
   options: ApplyOptions<Context> = {},
-): Knex.QueryBuilder {
+): Knex.QueryBuilder<TRecord, TResult> {
+  ensureValidRelationMap(relationMap)
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)

@@ -1,3 +1,5 @@
+import { boundList, boundMessage, boundText } from './bound-text.ts'
+
 /** Stable machine-readable reasons a request was rejected. */
 export type QueryParamsErrorCode =
   | 'invalid_syntax'
@@ -19,13 +21,16 @@ export interface QueryParamsErrorDetails {
   code: QueryParamsErrorCode
   /** The bracket path as the client sent it, e.g. `wheres[2][operator]`. */
   param: string
-  /** Valid choices, where listing them helps the client. */
+  /** Valid choices, where listing them helps the client (at most 50 are kept). */
   allowed?: readonly string[]
 }
 
 /**
  * A client sent query parameters that cannot be served. Always status 400; `code` is stable,
  * `param` is the bracket path the client sent, and `allowed` lists valid choices where that helps.
+ * Every error stays small whatever the client sent: a client text echoed in `message` or `param` is cut
+ * to 100 characters, marked with `…(N characters)` giving its original length; `message` is at most
+ * 400 characters (plus that marker) and `allowed` at most 50 entries of at most 100 characters.
  *
  * @example
  * try { applyQueryParams(db('users'), params, map) } catch (error) {
@@ -39,11 +44,11 @@ export class QueryParamsError extends Error {
   readonly allowed?: string[]
 
   constructor(message: string, details: QueryParamsErrorDetails) {
-    super(message)
+    super(boundMessage(message, details.param))
     this.name = 'QueryParamsError'
     this.code = details.code
-    this.param = details.param
-    if (details.allowed !== undefined) this.allowed = [...details.allowed]
+    this.param = boundText(details.param)
+    if (details.allowed !== undefined) this.allowed = boundList(details.allowed)
   }
 
   /** A JSON body for the HTTP response: `{ message, code, param, allowed? }`. */

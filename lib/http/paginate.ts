@@ -53,6 +53,7 @@ export interface PaginateOptions {
  * `limit` (else `defaultLimit`) and the offset of `page`. The count runs on the same filtered query,
  * without order, limit, offset or eager loading (`distinct` rows are counted through a subquery);
  * `{ count: false }` skips it, and `meta` then has no `total` or `last_page`. The builder is not changed.
+ * The type of `data` is read from the builder: `paginate(applyQueryParams(db<Post>('posts'), …))` gives `Post[]`.
  *
  * @example
  * const params = queryParamsFromRequest(request)               // page=2&limit=10&with[0]=author
@@ -60,7 +61,7 @@ export interface PaginateOptions {
  * // { data: [… 10 posts with author …], meta: { current_page: 2, per_page: 10, total: 24, last_page: 3, from: 11, to: 20 } }
  */
 export async function paginate<T = Record<string, unknown>>(
-  builder: Knex.QueryBuilder,
+  builder: Knex.QueryBuilder & PromiseLike<readonly T[]>,
   request: PageRequest = {},
   options: PaginateOptions = {},
 ): Promise<Paginated<T>> {

@@ -65,7 +65,7 @@ function parameterNames(text: string): Map<string, string> {
   const names = new Map<string, string>()
   for (const pair of text.split('&')) {
     const equals = pair.indexOf('=')
-    const sent = topLevelName(decodeComponent(equals === -1 ? pair : pair.slice(0, equals)))
+    const sent = topLevelName(decodeComponent(equals === -1 ? pair : pair.slice(0, equals)) ?? '')
     const key = PARAMETER_KEYS.get(sent)
     if (key !== undefined && !names.has(key)) names.set(key, sent)
   }

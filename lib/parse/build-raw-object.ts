@@ -1,6 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { RawObject, RawValue } from './raw-value.ts'
 import { keyInfo, keySegments } from './key-segments.ts'
+import { withoutLeadingBracket } from './leading-bracket-key.ts'
 
 type Mutable = { [key: string]: RawValue }
 
@@ -11,7 +12,8 @@ type Mutable = { [key: string]: RawValue }
  * collects its values into a list, `a[]` appends. As in qs, a pair is dropped when a segment of its key
  * names a property of `Object.prototype` (`__proto__`, `constructor`, `toString`…). Where qs would
  * quietly guess — a key that is both a value and an object (`a=1&a[b]=2`), `a[]` mixed with explicit
- * keys of the same object — it is `invalid_syntax` instead. Pairs whose top-level name fails `keep` are
+ * keys of the same object — it is `invalid_syntax` instead. A key sent as `[name][…]` is read as
+ * `name[…]`, as in qs. Pairs whose top-level name fails `keep` are
  * skipped unread.
  */
 export class RawObjectBuilder {
@@ -33,14 +35,18 @@ export class RawObjectBuilder {
     this.keep = keep
   }
 
-  /** Adds one decoded pair; `value` is `null` for a key sent without `=`. An empty key is ignored. */
-  add(key: string, value: string | null): void {
-    if (key === '') return
+  /**
+   * Adds one decoded pair; `value` is `null` for a key sent without `=`. An empty key is ignored; a key
+   * sent as `[name][…]` is read as `name[…]`, as qs reads it (see {@link withoutLeadingBracket}).
+   */
+  add(sent: string, value: string | null): void {
+    if (sent === '') return
+    const key = sent.charCodeAt(0) === 91 ? withoutLeadingBracket(sent, this.depth) : sent
     const info = keyInfo(key)
     if (this.keep !== undefined && !this.keep(info.name)) return
     const segments = keySegments(key, info, this.depth)
     if (segments === null) return
-    this.addSegments(segments, info.parent, value, key)
+    this.addSegments(segments, info.parent, value, sent)
   }
 
   /**

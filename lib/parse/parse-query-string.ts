@@ -2,6 +2,7 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 import { RawObjectBuilder } from './build-raw-object.ts'
 import { canonicalKey } from './canonical-key.ts'
 import { decodeComponent } from './decode-component.ts'
+import { PARAMETER_KEYS, topLevelName } from './parameter-keys.ts'
 import type { RawObject } from './raw-value.ts'
 
 const URL_WITH_SCHEME = /^[a-z][a-z\d+.-]*:\/\//i
@@ -12,7 +13,9 @@ const ENCODED_BRACKET = /%5[bd]/i
  * reads the bracket format (differentially fuzz-tested against it), several times faster, or throws a
  * {@link QueryParamsError} where qs would guess (see {@link RawObjectBuilder}). The input may also be
  * `?…`, or a path or URL (`/users?…`, `https://…/users?…#…`), whose query alone is read. More than
- * `parameterLimit` pairs is `limit_exceeded`. Keys whose top-level name fails `keep` are skipped unread.
+ * `parameterLimit` pairs is `limit_exceeded`. Unlike qs, under a query parameter's name, a value whose
+ * percent escapes are not UTF-8 (`%FF%FE`) is `invalid_value`, and such a key `invalid_syntax`. Keys
+ * whose top-level name fails `keep` are skipped unread.
  */
 export function parseQueryString(
   input: string,
@@ -44,13 +47,34 @@ export function parseQueryString(
       const keyEnd = bracketEquals !== -1 && bracketEquals < end ? bracketEquals + 1 : equals !== -1 && equals < end ? equals : end
       const value = keyEnd === end ? null : decodeComponent(text.slice(keyEnd + 1, end))
       const canonical = canonicalKey(text, start, keyEnd, depth)
-      if (canonical === undefined) builder.add(decodeComponent(text.slice(start, keyEnd)), value)
-      else builder.addSegments(canonical.segments, canonical.parent, value, text.slice(start, keyEnd))
+      if (canonical !== undefined && value !== undefined) builder.addSegments(canonical.segments, canonical.parent, value, text.slice(start, keyEnd))
+      else {
+        const sent = text.slice(start, keyEnd)
+        const key = canonical === undefined ? decodeComponent(sent) : sent
+        if (key !== undefined && value !== undefined) builder.add(key, value)
+        else builder.add(...notUtf8(sent, key, value, text.slice(keyEnd + 1, end)))
+      }
     }
     start = end + 1
   }
   return builder.root
 }
+
+/**
+ * A pair whose key (`key` is `undefined`) or value has percent escapes that are not UTF-8: under a query
+ * parameter's name it is rejected, the key `invalid_syntax`, the value `invalid_value`; under any other
+ * name it is kept as sent, as qs keeps it (and skipped or rejected with the other unknown names).
+ */
+function notUtf8(sent: string, key: string | undefined, value: string | null | undefined, sentValue: string): [string, string | null] {
+  if (!PARAMETER_KEYS.has(topLevelName(key ?? sent))) return [key ?? plusAsSpace(sent), value === undefined ? plusAsSpace(sentValue) : value]
+  const what = key === undefined ? 'key' : 'value'
+  throw new QueryParamsError(`Parameter '${key ?? sent}' has a percent-encoded ${what} that is not valid UTF-8.`, {
+    code: key === undefined ? 'invalid_syntax' : 'invalid_value',
+    param: key ?? sent,
+  })
+}
+
+const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ')
 
 /** The query part of the input: after a leading `?`; for a path or URL, between its `?` and any `#`. */
 function queryOf(input: string): string {

@@ -1,10 +1,11 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import qs from 'qs'
-import { QueryParamsError } from '../../lib/errors/query-params-error.ts'
+import { QueryParamsError, type QueryParamsErrorCode } from '../../lib/errors/query-params-error.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { parseQueryString } from '../../lib/parse/parse-query-string.ts'
 import { OPERATORS } from '../../lib/query-params.ts'
+import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 
 /**
  * Differential fuzzing of the dedicated parser against `qs`: the raw object `parseQueryString` builds
@@ -226,7 +227,7 @@ describe('parseQueryString: differential fuzzing against qs.parse(s, { strictNul
       'a=b]=c',
       'toString=1&a[constructor]=2&a[__proto__][x]=3&b=3',
       'a[prototype]=1',
-      'a=%ZZ&b=%E0%A4&c=100%',
+      'a=%ZZ&c=100%&d=%ZZ%C3%A9&e=%',
       'a%5B0%5D=1&a%5b1%5d=2',
       'v=%5Bx&w=%5B%ZZ',
       'a=1?b&c=2#d',
@@ -235,12 +236,67 @@ describe('parseQueryString: differential fuzzing against qs.parse(s, { strictNul
       'x=%F0%9F%98%80&y=caf%C3%A9',
       '&&a=1&&',
       '=x&%=y',
+      // a key whose name is in brackets, read as qs reads it
+      '[columns][0]=id',
+      'columns[0]=id&[columns][1]=name',
+      '%5Bwith%5D%5B0%5D=posts&%5bwith%5d%5b1%5d=team',
+      '[a][]=1&[a][]=2',
+      '[a]=1&a=2',
+      '[a][b]=1&a[c]=2',
+      '[0]=x&[wheres][0][column]=id',
+      '[a][1][2][3][4]=1',
     ]
     for (const query of grammar) agreesWithQs(query, true)
-    const rejected = ['a=1&a[b]=2', 'a[b]=1&a=2', 'a[0]=1&a[]=2', 'a[]=1&a[0]=2', 'a[][b]=1', '[a]=1', 'a[b]c=1', 'a[b', 'a[1][2][3][4][5][6]=1', 'a[b[c]]=1']
+    const rejected = ['a=1&a[b]=2', 'a[b]=1&a=2', 'a[0]=1&a[]=2', 'a[]=1&a[0]=2', 'a[][b]=1', 'a[b]c=1', 'a[b', 'a[1][2][3][4][5][6]=1', 'a[b[c]]=1']
     for (const query of rejected) {
       cases++
       expect(() => parseQueryString(query, DEPTH, PARAMETER_LIMIT), query).to.throw(QueryParamsError)
     }
+  })
+
+  it('rejects, in every mode, what qs only guesses at or lets through: bracket-first keys without a name, escapes that are not UTF-8', () => {
+    const rejected: Array<[string, QueryParamsErrorCode, string]> = [
+      ['[]=x', 'invalid_syntax', '[]'],
+      ['%5B%5D%5B0%5D=x', 'invalid_syntax', '[][0]'],
+      ['[[with]]=x', 'invalid_syntax', '[[with]]'],
+      ['[with]x=1', 'invalid_syntax', '[with]x'],
+      ['[with]]=1', 'invalid_syntax', '[with]]'],
+      ['[with=1', 'invalid_syntax', '[with'],
+      ['[wheres][0][value][0][a][b]=1', 'limit_exceeded', '[wheres][0][value][0][a][b]'],
+      ['with[0]=%FF%FE', 'invalid_value', 'with[0]'],
+      ['wheres[0][column]=id&wheres[0][value]=%E0%A4', 'invalid_value', 'wheres[0][value]'],
+      ['limit=%C0%AF', 'invalid_value', 'limit'],
+      ['[with][0]=%FF', 'invalid_value', '[with][0]'],
+      ['with[%FF]=posts', 'invalid_syntax', 'with[%FF]'],
+      ['with%5B%FF%5D=posts', 'invalid_syntax', 'with[%FF]'],
+    ]
+    for (const [query, code, param] of rejected) {
+      cases++
+      const theirs = qs.parse(query, QS_OPTIONS)
+      expect(theirs, `qs reads ${query}`).to.not.deep.equal({})
+      for (const strict of [false, true]) {
+        const error = expectQueryParamsError(() => parseQueryParams(query, { strict, depth: DEPTH }), { code, param })
+        expect(error.message, query).to.not.include('must be one of')
+      }
+    }
+    // under any other name, the pair is kept as qs keeps it: skipped, or unknown_parameter with strict
+    expect(parseQueryString('custom=%FF+%FE&x[%FF]=1', DEPTH, PARAMETER_LIMIT)).to.deep.equal(qs.parse('custom=%FF+%FE&x[%FF]=1', QS_OPTIONS))
+    expect(parseQueryParams('custom=%FF&x[%FF]=1&limit=2')).to.deep.equal({ limit: 2 })
+    expectQueryParamsError(() => parseQueryParams('custom=%FF&limit=2', { strict: true }), { code: 'unknown_parameter', param: 'custom' })
+  })
+
+  it('reads a bracket-first key of the client format as qs does, in every mode and from every input form', () => {
+    const query = '[columns][0]=id&%5Bwith%5D%5B0%5D=posts&[wheres][0][column]=name&[wheres][0][operator]=like&[wheres][0][value]=a%25'
+    const expected = {
+      columns: ['id'],
+      with: ['posts'],
+      wheres: [{ column: 'name', operator: 'like', value: 'a%', boolean: 'and' }],
+    }
+    for (const strict of [false, true]) {
+      expect(parseQueryParams(query, { strict }), query).to.deep.equal(expected)
+      expect(parseQueryParams(new URLSearchParams(query), { strict })).to.deep.equal(expected)
+      expect(parseQueryParams(Object.fromEntries(new URLSearchParams(query)), { strict })).to.deep.equal(expected)
+    }
+    expect(parseQueryParams('columns[0]=id&[columns][1]=name')).to.deep.equal({ columns: ['id', 'name'] })
   })
 })

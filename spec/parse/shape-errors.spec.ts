@@ -122,6 +122,23 @@ describe('parseQueryParams: shape errors (status 400, code, param as the client 
         expectQueryParamsError(() => parseQueryParams(query), { code: 'invalid_number', param })
       })
     }
+
+    it('a number too large to represent says so', () => {
+      for (const [query, param] of [
+        ['limit=100000000000000000000000', 'limit'],
+        ['page=0009007199254740993', 'page'],
+        ['offset=1000000000000000', 'offset'],
+      ] as const) {
+        const error = expectQueryParamsError(() => parseQueryParams(query), { code: 'invalid_number', param })
+        expect(error.message, query).to.equal(`Parameter '${param}' is a number too large to represent; it must have at most 15 digits.`)
+      }
+      const parsed = expectQueryParamsError(() => parseQueryParams({ offset: 2 ** 60 }), { code: 'invalid_number', param: 'offset' })
+      expect(parsed.message).to.include('too large')
+      expect(parseQueryParams('offset=999999999999999').offset).to.equal(999_999_999_999_999)
+      expect(expectQueryParamsError(() => parseQueryParams('limit=0000000000000000'), { code: 'invalid_number', param: 'limit' }).message).to.equal(
+        "Parameter 'limit' must be a whole number of at least 1.",
+      )
+    })
   })
 
   describe('limit_exceeded', () => {

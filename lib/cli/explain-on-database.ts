@@ -1,0 +1,59 @@
+import type { Knex } from 'knex'
+import { applyQueryParams } from '../apply/apply-query-params.ts'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import { explainSql, rawRows } from '../dialect/explain-sql.ts'
+import { DIALECT_LABELS } from '../dialect/knex-config-for.ts'
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { QueryParams } from '../query-params.ts'
+import type { RelationMap } from '../relation-map.ts'
+import type { CliIo } from './cli-io.ts'
+import { printSql } from './print-sql.ts'
+import { UsageError } from './usage-error.ts'
+
+const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|rollback)\b/i
+
+/**
+ * Runs `params` on `table` of `db` and prints its SQL, the queries that really ran (the main query, then
+ * the eager-loading ones), the rows, and the plan of the main query. Everything runs in one transaction
+ * that is rolled back, `READ ONLY` where the database has it (PostgreSQL, MySQL; open a SQLite file
+ * read-only): a scope or anything else that tries to write fails.
+ *
+ * @throws {QueryParamsError} when the request is rejected; {@link UsageError} when the database rejects the query.
+ * @example
+ * await explainOnDatabase(db, 'users', parseQueryParams('limit=2'), relationMap, io)
+ */
+export async function explainOnDatabase(db: Knex, table: string, params: QueryParams, map: RelationMap, io: CliIo): Promise<void> {
+  const dialect = dialectOf(db.client as Knex.Client)
+  const ran: Array<{ sql: string; bindings: readonly unknown[] }> = []
+  const record = (query: { sql: string; bindings?: readonly unknown[] }): void => {
+    if (!TRANSACTION_CONTROL.test(query.sql)) ran.push({ sql: query.sql, bindings: query.bindings ?? [] })
+  }
+  db.on('query', record)
+  const trx = await db.transaction(dialect.name === 'sqlite' ? {} : { readOnly: true }).catch(databaseError)
+  try {
+    const builder = applyQueryParams(trx(table), params, map)
+    const main = printSql(DIALECT_LABELS[dialect.name], builder, io)
+    const rows = (await builder.catch(databaseError)) as unknown[]
+    io.out(`Queries that ran (${ran.length}, the first is the main query, the others load 'with'):`)
+    for (const [index, query] of ran.entries()) io.out(`  ${index + 1}. ${query.sql}\n     Bindings: ${JSON.stringify(query.bindings)}`)
+    io.out(`Rows (${rows.length}):`)
+    for (const row of rows) io.out(`  ${JSON.stringify(row)}`)
+    const plan = rawRows(dialect, await trx.raw(explainSql(dialect, main.sql), [...main.bindings] as Knex.RawBinding[]).catch(databaseError))
+    io.out('Query plan (EXPLAIN of the main query):')
+    for (const line of plan) io.out(`  ${planLine(line)}`)
+  } finally {
+    db.off('query', record)
+    await trx.rollback().catch(() => undefined)
+  }
+  io.out('')
+}
+
+function databaseError(error: unknown): never {
+  if (error instanceof QueryParamsError) throw error
+  throw new UsageError(`The database rejected the query: ${(error as Error).message}`)
+}
+
+function planLine(row: Record<string, unknown>): string {
+  const text = row['QUERY PLAN'] ?? row['detail']
+  return typeof text === 'string' ? text : JSON.stringify(row)
+}

@@ -1,0 +1,80 @@
+import type { ColumnType, RelationMap } from '../relation-map.ts'
+
+/**
+ * The value a driver returns for each column type. Booleans come back as `0`/`1` from SQLite and MySQL;
+ * dates and datetimes as text from SQLite and MySQL (with `dateStrings`), as `Date` from `pg`. A column
+ * whose driver returns something else (`bigint` and `numeric` from `pg` are strings) is better described by
+ * your own record type.
+ *
+ * @example
+ * type When = ColumnValues['datetime']  // string | Date
+ */
+export interface ColumnValues {
+  string: string
+  integer: number
+  number: number
+  boolean: boolean | 0 | 1
+  date: string | Date
+  datetime: string | Date
+}
+
+type TypeOf<Spec> = Spec extends ColumnType ? Spec : Spec extends { type: infer Type extends ColumnType } ? Type : never
+
+type PrimaryKeyOf<Table> = Table extends { primaryKey: infer Key extends string } ? Key : 'id'
+
+type NullOf<Spec> = Spec extends { nullable: false } ? never : null
+
+type Columns<Table> = Table extends { columns: infer C } ? C : never
+
+type Relations<Table> = Table extends { relations: infer R } ? R : {}
+
+/**
+ * The columns of `Table` in a literal relation map, each with the type {@link ColumnValues} gives it, and
+ * `| null` unless the column is the primary key or declared `nullable: false`.
+ *
+ * @example
+ * type UserColumns = ColumnRecord<typeof relationMap, 'users'>  // { id: number; name: string | null; … }
+ */
+export type ColumnRecord<Map extends RelationMap, Table extends keyof Map> = string extends keyof Map
+  ? Record<string, unknown>
+  : {
+      -readonly [Column in keyof Columns<Map[Table]> & string]:
+        | ColumnValues[TypeOf<Columns<Map[Table]>[Column]>]
+        | (Column extends PrimaryKeyOf<Map[Table]> ? never : NullOf<Columns<Map[Table]>[Column]>)
+    }
+
+type RelatedRecord<Map extends RelationMap, Relation> = Relation extends { type: 'morphTo'; types: infer Types }
+  ? TableRecord<Map, Types[keyof Types] & keyof Map> | null
+  : Relation extends { type: 'hasMany' | 'belongsToMany' | 'morphMany'; table: infer Table extends keyof Map }
+    ? TableRecord<Map, Table>[]
+    : Relation extends { table: infer Table extends keyof Map }
+      ? TableRecord<Map, Table> | null
+      : unknown
+
+/**
+ * The relations of `Table` as eager loading attaches them, every one optional (only those named in `with`
+ * are there): to-one relations a record or `null`, to-many ones an array, each record a {@link TableRecord}
+ * of its table. For a map typed only as `RelationMap` (not a literal), any property is `unknown`.
+ *
+ * @example
+ * type UserRelations = LoadedRelations<typeof relationMap, 'users'>  // { posts?: TableRecord<…, 'posts'>[]; team?: … | null }
+ */
+export type LoadedRelations<Map extends RelationMap, Table extends keyof Map> = string extends keyof Map
+  ? { [relation: string]: unknown }
+  : { -readonly [Name in keyof Relations<Map[Table]>]?: RelatedRecord<Map, Relations<Map[Table]>[Name]> }
+
+/**
+ * A row of `Table` as the library returns it for a literal map from `defineRelationMap`: its allow-listed
+ * columns ({@link ColumnRecord}) and its relations as optional properties ({@link LoadedRelations}). Pass
+ * it to knex to type the results: `applyQueryParams(db<TableRecord<typeof map, 'users'>>('users'), …)`.
+ * For a map typed only as `RelationMap`, it is `Record<string, unknown>`. A union of tables gives a union of
+ * records (what a `morphTo` loads).
+ *
+ * @example
+ * type User = TableRecord<typeof relationMap, 'users'>
+ * const users: User[] = await applyQueryParams(db<User>('users'), params, relationMap)
+ * users[0]?.posts?.[0]?.title  // string | null | undefined
+ */
+export type TableRecord<Map extends RelationMap, Table extends keyof Map> = Table extends keyof Map
+  ? ColumnRecord<Map, Table> & LoadedRelations<Map, Table>
+  : never

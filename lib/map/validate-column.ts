@@ -1,0 +1,38 @@
+import type { ColumnType } from '../relation-map.ts'
+import { describeValue, isObject } from './describe-value.ts'
+import { didYouMean, relationMapError } from './relation-map-error.ts'
+
+/** The column types, in the order error messages list them. */
+export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime']
+
+const DEFINITION_KEYS = ['type', 'nullable', 'unique']
+
+/**
+ * Checks one column declaration at `path` (`users.columns.email`): a column type (`'string'`), or a
+ * definition `{ type, nullable?, unique? }` with a column type and boolean flags.
+ *
+ * @throws {Error} naming the path and the fix.
+ */
+export function validateColumn(path: string, spec: unknown): void {
+  if (typeof spec === 'string') return checkType(path, spec)
+  if (!isObject(spec)) {
+    throw relationMapError(path, `expected a column type (${COLUMN_TYPES.join(', ')}) or { type, nullable?, unique? }, got ${describeValue(spec)}`)
+  }
+  for (const key of Object.keys(spec)) {
+    if (!DEFINITION_KEYS.includes(key)) {
+      throw relationMapError(`${path}.${key}`, `unknown key${didYouMean(key, DEFINITION_KEYS)}; a column definition takes ${DEFINITION_KEYS.join(', ')}`)
+    }
+  }
+  if (spec.type === undefined) throw relationMapError(`${path}.type`, `missing; a column definition needs its type (${COLUMN_TYPES.join(', ')})`)
+  checkType(`${path}.type`, spec.type)
+  for (const flag of ['nullable', 'unique']) {
+    const value = spec[flag]
+    if (value !== undefined && typeof value !== 'boolean') throw relationMapError(`${path}.${flag}`, `expected true or false, got ${describeValue(value)}`)
+  }
+}
+
+function checkType(path: string, type: unknown): void {
+  if (typeof type === 'string' && (COLUMN_TYPES as readonly string[]).includes(type)) return
+  const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
+  throw relationMapError(path, `${name} is not a column type; expected one of ${COLUMN_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, COLUMN_TYPES) : ''}`)
+}

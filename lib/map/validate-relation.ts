@@ -1,0 +1,70 @@
+import { describeValue, isObject } from './describe-value.ts'
+import { RELATION_KEYS, RELATION_TYPES, type RelationKeyKind } from './relation-keys.ts'
+import { didYouMean, relationMapError } from './relation-map-error.ts'
+
+/**
+ * Checks one relation definition of the map at `path` (`users.relations.posts`): a known `type`, every key
+ * that type requires with a value of the right kind, no unknown key, and target tables (`table`, each table
+ * of a morphTo's `types`) that the map defines. Key columns are not checked against `columns`: a key need
+ * not be allow-listed (it is then selected for matching only and removed from the rows).
+ *
+ * @throws {Error} naming the path and the fix.
+ */
+export function validateRelation(path: string, definition: unknown, tables: ReadonlySet<string>): void {
+  if (!isObject(definition)) {
+    throw relationMapError(path, `expected a relation definition ({ type, table, … }), got ${describeValue(definition)}`)
+  }
+  const type = definition.type
+  if (type === undefined) throw relationMapError(`${path}.type`, `missing; expected one of ${RELATION_TYPES.join(', ')}`)
+  if (typeof type !== 'string' || !Object.hasOwn(RELATION_KEYS, type)) {
+    const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
+    throw relationMapError(`${path}.type`, `${name} is not a relation type; expected one of ${RELATION_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, RELATION_TYPES) : ''}`)
+  }
+  const keys = RELATION_KEYS[type as keyof typeof RELATION_KEYS]
+  const takes = ['type', ...Object.keys(keys.required), ...Object.keys(keys.optional)]
+  for (const key of Object.keys(definition)) {
+    if (!takes.includes(key)) {
+      throw relationMapError(`${path}.${key}`, `unknown key${didYouMean(key, takes)}; a ${type} relation takes ${takes.join(', ')}`)
+    }
+  }
+  for (const [key, kind] of Object.entries(keys.required)) {
+    const value = definition[key]
+    if (value === undefined) {
+      throw relationMapError(`${path}.${key}`, `missing; a ${type} relation needs ${Object.keys(keys.required).join(', ')}`)
+    }
+    checkValue(`${path}.${key}`, kind, value, tables)
+  }
+  for (const [key, kind] of Object.entries(keys.optional)) {
+    const value = definition[key]
+    if (value !== undefined) checkValue(`${path}.${key}`, kind, value, tables)
+  }
+}
+
+function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables: ReadonlySet<string>): void {
+  switch (kind) {
+    case 'boolean':
+      if (typeof value !== 'boolean') throw relationMapError(path, `expected true or false, got ${describeValue(value)}`)
+      return
+    case 'column':
+      if (typeof value !== 'string' || value === '') throw relationMapError(path, `expected a column name, got ${describeValue(value)}`)
+      return
+    case 'text':
+      if (typeof value !== 'string' || value === '') throw relationMapError(path, `expected a non-empty string, got ${describeValue(value)}`)
+      return
+    case 'table':
+      checkTable(path, value, tables)
+      return
+    case 'types':
+      if (!isObject(value) || Object.keys(value).length === 0) {
+        throw relationMapError(path, `expected an object mapping each value of the type column to a table of the map (e.g. { User: 'users' }), got ${describeValue(value)}`)
+      }
+      for (const [typeValue, table] of Object.entries(value)) checkTable(`${path}.${typeValue}`, table, tables)
+  }
+}
+
+function checkTable(path: string, value: unknown, tables: ReadonlySet<string>): void {
+  if (typeof value !== 'string' || value === '') throw relationMapError(path, `expected a table name, got ${describeValue(value)}`)
+  if (!tables.has(value)) {
+    throw relationMapError(path, `table '${value}' is not in the relation map${didYouMean(value, tables)}; add it with its columns, or fix the name`)
+  }
+}
