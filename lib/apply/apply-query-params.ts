@@ -17,7 +17,7 @@ import { tableReference } from './table-reference.ts'
 import { writeCondition } from './write-condition.ts'
 import { writeOrders } from './write-orders.ts'
 import { internalsOf } from './knex-internals.ts'
-import { OrderJoins } from './order-joins.ts'
+import { addOrderJoins, OrderJoins } from './order-joins.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
@@ -68,7 +68,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const orders = new SqlWriter(names, dialect, settings.like, guards)
     const joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins)
-    if (joins !== undefined && joins.out.sql !== '') builder.joinRaw(joins.out.sql, joins.out.bindings)
+    if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   if (plan.limit !== undefined) builder.limit(plan.limit)

@@ -1,6 +1,8 @@
+import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor } from './alias-scope.ts'
+import { internalsOf } from './knex-internals.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 /**
@@ -10,17 +12,18 @@ import type { SqlWriter } from './sql-writer.ts'
  * join never drops or multiplies rows of the base table.
  */
 export class OrderJoins {
-  private readonly aliases = new Map<string, string>()
-  private readonly taken: Set<string>
+  /** The join clauses written so far, to add to the query as one raw join. */
   readonly out: SqlWriter
   private readonly ref: string
   private readonly map: RelationMap
+  private readonly aliases = new Map<string, string>()
+  private readonly taken: Set<string>
 
   constructor(out: SqlWriter, ref: string, taken: Iterable<string>, map: RelationMap) {
     this.out = out
     this.ref = ref
-    this.taken = new Set(taken)
     this.map = map
+    this.taken = new Set(taken)
   }
 
   /** Whether orders through `via` can be joined: a path of belongsTo hops only, which cannot multiply rows. */
@@ -56,4 +59,26 @@ export function writeJoinHop(out: SqlWriter, kind: 'inner' | 'left', relation: D
   out.text(`${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`)
   // A guarded table is always left-joined: its guard goes in the ON clause, so a hidden row reads as NULL.
   out.guards?.writeAnd(out, relation.table, alias)
+}
+
+const orderJoinStatements = new WeakSet<object>()
+
+/** Adds the joins written in `joins` to `builder` as one raw join, remembered as joins for orders only. */
+export function addOrderJoins(builder: Knex.QueryBuilder, joins: OrderJoins): void {
+  if (joins.out.sql === '') return
+  builder.joinRaw(joins.out.sql, joins.out.bindings)
+  const statement = internalsOf(builder)._statements.at(-1)
+  if (statement !== undefined) orderJoinStatements.add(statement)
+}
+
+/**
+ * Removes from `builder` (changed in place: pass a clone) the joins that only orders needed. They neither
+ * drop nor multiply rows, so a count without the order does not need them.
+ */
+export function dropOrderJoins(builder: Knex.QueryBuilder): Knex.QueryBuilder {
+  const internals = internalsOf(builder)
+  if (internals._statements.some((statement) => orderJoinStatements.has(statement))) {
+    internals._statements = internals._statements.filter((statement) => !orderJoinStatements.has(statement))
+  }
+  return builder
 }

@@ -20,9 +20,9 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         writeInSubquery(out, condition.relation, condition.inner, ref, scope)
         return
       }
-      out.text('exists (')
+      openExists(out, condition.inner === null)
       writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
-      out.text(')')
+      closeExists(out, condition.inner === null)
       return
     case 'morphExists': {
       const { relation, branches } = condition
@@ -37,15 +37,18 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
           out.text(` and ${idColumn} in (select ${key} from ${table} where `)
           writeCondition(out, inner, alias, new Set([...scope, alias]))
           out.guards?.writeAnd(out, target.table, alias)
+          out.text(')')
         } else {
-          out.text(` and exists (select 1 from ${table} where ${key} = ${idColumn}`)
+          out.text(' and ')
+          openExists(out, inner === null)
+          out.text(`select 1 from ${table} where ${key} = ${idColumn}`)
           out.guards?.writeAnd(out, target.table, alias)
           if (inner !== null) {
             out.text(' and ')
             writeCondition(out, inner, alias, new Set([...scope, alias]))
           }
+          closeExists(out, inner === null)
         }
-        out.text(')')
       }
       out.text('(')
       if (branches.length === 1 && branches[0] !== undefined) branch(branches[0])
@@ -59,6 +62,16 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       out.text(')')
     }
   }
+}
+
+/** Opens a correlated existence test: `exists (`, or `(` for the dialect's scalar form of bare existence. */
+function openExists(out: SqlWriter, bare: boolean): void {
+  out.text(bare && out.dialect.bareRelation === 'scalar' ? '(' : 'exists (')
+}
+
+/** Closes what {@link openExists} opened: `)`, or ` limit 1) is not null`. */
+function closeExists(out: SqlWriter, bare: boolean): void {
+  out.text(bare && out.dialect.bareRelation === 'scalar' ? ' limit 1) is not null' : ')')
 }
 
 function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {

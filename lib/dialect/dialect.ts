@@ -39,6 +39,14 @@ export interface Dialect {
    */
   readonly filteredRelation: 'exists' | 'in'
   /**
+   * How bare existence (`relationsExists`, a relation without a condition) is written: a correlated `exists`,
+   * or `(select 1 … limit 1) is not null`, the same test as a scalar subquery. MariaDB turns a correlated
+   * `exists` into an `in` semi-join and materialises every key of the related table first (3 s against
+   * 0.09 s for 20 posts that have tags, 1,000,000 links); it evaluates the scalar form per row, stopping at
+   * the first related row.
+   */
+  readonly bareRelation: 'exists' | 'scalar'
+  /**
    * How to read the planner's estimate of a query's row count, where the database exposes one: `sql` wraps
    * the query (`explain (format json) …`), `read` takes the estimate from the result.
    */

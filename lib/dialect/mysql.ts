@@ -20,6 +20,7 @@ export const mysql: Dialect = {
   likeInsensitive: { sql: (column) => `lower(${column}) like lower(${BINARY_PATTERN})`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',
+  bareRelation: 'scalar',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

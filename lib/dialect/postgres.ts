@@ -19,6 +19,7 @@ export const postgres: Dialect = {
   likeInsensitive: { sql: (column) => `${column} ilike ?`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   filteredRelation: 'exists',
+  bareRelation: 'exists',
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },

@@ -31,6 +31,7 @@ export const sqlite: Dialect = {
   likeInsensitive: { sql: (column) => `${column} like ? escape '\\'`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   filteredRelation: 'in',
+  bareRelation: 'exists',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

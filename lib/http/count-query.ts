@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { internalsOf, type KnexStatement } from '../apply/knex-internals.ts'
+import { dropOrderJoins } from '../apply/order-joins.ts'
 
 const flag = (statement: KnexStatement, name: 'distinct' | 'distinctOn'): boolean =>
   Object.getOwnPropertyDescriptor(statement, name)?.value === true
@@ -11,7 +12,8 @@ const changesRowCount = (statement: KnexStatement): boolean =>
   statement.grouping === 'union'
 
 /**
- * A query counting the rows `builder` would return without its order, limit and offset, as `total`.
+ * A query counting the rows `builder` would return without its order, limit and offset (nor the joins
+ * `applyQueryParams` added only for orders through relations), as `total`.
  * `builder.clone()` is a plain knex builder, so no eager loading runs. A plain query becomes
  * `select count(*) as total from … where …`; one whose select list decides the rows (`distinct`,
  * `group by`, `having`, `union`) is counted as a subquery: `select count(*) as total from (…) as paginated`.
@@ -20,7 +22,7 @@ const changesRowCount = (statement: KnexStatement): boolean =>
  * const [{ total }] = await countQuery(applyQueryParams(db('posts'), params, relationMap))
  */
 export function countQuery(builder: Knex.QueryBuilder): Knex.QueryBuilder {
-  const base = builder.clone().clear('order').clear('limit').clear('offset')
+  const base = dropOrderJoins(builder.clone().clear('order').clear('limit').clear('offset'))
   if (internalsOf(base)._statements.some(changesRowCount)) {
     return builder.client.queryBuilder().count({ total: '*' }).from(base.as('paginated'))
   }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { dropOrderJoins } from '../apply/order-joins.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { countQuery } from './count-query.ts'
 import { totalOf } from './total-of.ts'
@@ -25,7 +26,7 @@ export interface CountResult {
 export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD): Promise<CountResult> {
   const { estimateRows } = dialectOf(builder.client)
   if (estimateRows !== undefined) {
-    const { sql, bindings } = builder.clone().clear('order').clear('limit').clear('offset').toSQL()
+    const { sql, bindings } = dropOrderJoins(builder.clone().clear('order').clear('limit').clear('offset')).toSQL()
     const estimate = estimateRows.read(await builder.client.raw(estimateRows.sql(sql), bindings))
     if (estimate !== undefined && estimate >= threshold) return { total: estimate, estimated: true }
   }

@@ -1,6 +1,8 @@
 import { expect } from 'chai'
 import { relationMap } from '../../fixtures/relation-map.ts'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { countQuery } from '../../lib/http/count-query.ts'
+import { paginate } from '../../lib/http/paginate.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { applyQuery, idsOf } from '../support/apply-query.ts'
@@ -81,6 +83,16 @@ for (const db of testDatabases()) {
       expect(sql).to.match(/ inner join .* left join /)
       const reverse = applyQuery(db, 'teams', 'orders[0][column]=owner.email').toSQL().sql
       expect(reverse).to.include(' left join ').and.not.include(' inner join ')
+    })
+
+    it('the count of a page ordered through joins leaves the joins out, and the total is the same', async () => {
+      const query = applyQuery(db, 'comments', 'orders[0][column]=post.author.name&orders[1][column]=author.team.name&page=2&limit=5')
+      const count = countQuery(query)
+      expect(count.toSQL().sql).not.to.include(' join ')
+      const page = await paginate(query, { page: 2 })
+      expect(page.meta.total).to.equal(Number(((await db.knex('comments').count({ total: '*' })) as Array<{ total: unknown }>)[0]?.total))
+      expect(page.data).to.have.length(5)
+      expect(query.toSQL().sql).to.include(' join ')
     })
 
     it('a caller selecting * keeps the scalar subquery, so a join adds no columns', async () => {

@@ -1,0 +1,44 @@
+import type { Knex } from 'knex'
+import type { TestDatabaseName } from '../../support/databases.ts'
+
+/** A query plan reduced to what the plan tests read: one line per step, as the database words it. */
+export interface PlanLines {
+  lines: string[]
+  text: string
+}
+
+interface PgNode {
+  'Node Type': string
+  'Relation Name'?: string
+  'Index Name'?: string
+  'Scan Direction'?: string
+  Plans?: PgNode[]
+}
+
+function pgLines(node: PgNode, depth = 0): string[] {
+  const where = [node['Scan Direction'], node['Index Name'] ?? node['Relation Name']].filter((part) => part !== undefined).join(' ')
+  return [`${'  '.repeat(depth)}${node['Node Type']}${where === '' ? '' : ` (${where})`}`, ...(node.Plans ?? []).flatMap((child) => pgLines(child, depth + 1))]
+}
+
+/**
+ * The plan of `query` on its database: PostgreSQL's `explain (format json)` as node lines
+ * (`Index Scan (Backward plan_events_created_at)`), MariaDB's `explain` as one line per table with its key
+ * and `Extra`, SQLite's `explain query plan` details (`SCAN plan_events USING INDEX …`).
+ */
+export async function explainPlan(db: Knex, name: TestDatabaseName, query: Knex.QueryBuilder): Promise<PlanLines> {
+  const { sql, bindings } = query.toSQL()
+  let lines: string[]
+  if (name === 'postgres') {
+    const result = (await db.raw(`explain (format json) ${sql}`, bindings)) as { rows: Array<Record<string, unknown>> }
+    let plan = Object.values(result.rows[0] ?? {})[0]
+    if (typeof plan === 'string') plan = JSON.parse(plan)
+    lines = pgLines((plan as Array<{ Plan: PgNode }>)[0]?.Plan as PgNode)
+  } else if (name === 'mysql') {
+    const [rows] = (await db.raw(`explain ${sql}`, bindings)) as [Array<Record<string, unknown>>]
+    lines = rows.map((row) => `${String(row.select_type)} ${String(row.table)} type=${String(row.type)} key=${String(row.key)} extra=${String(row.Extra)}`)
+  } else {
+    const rows = (await db.raw(`explain query plan ${sql}`, bindings)) as Array<{ detail: string }>
+    lines = rows.map((row) => row.detail)
+  }
+  return { lines, text: lines.join('\n') }
+}
