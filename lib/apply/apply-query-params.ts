@@ -53,7 +53,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const guards = RowGuards.of(relationMap, options.context, builder.client)
 
   groupWheres(builder)
-  guards?.applyTo(builder, table, ref)
+  guards.applyTo(builder, table, ref)
   for (const scope of plan.scopes) {
     const before = statementCount(builder)
     scope(builder)

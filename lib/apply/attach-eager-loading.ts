@@ -20,7 +20,7 @@ export function attachEagerLoading(
   nodes: readonly WithNode[],
   map: RelationMap,
   strip: readonly string[],
-  guards?: RowGuards,
+  guards: RowGuards,
 ): void {
   if (nodes.length === 0 && strip.length === 0) return
   const run = (Object.getPrototypeOf(builder) as { then: Then }).then
@@ -31,7 +31,7 @@ export function attachEagerLoading(
       const rows = run.call(this).then(async (result) => {
         const loaded = rowsOf(this, result)
         if (loaded !== undefined) {
-          await loadWithTree(this.client, table, loaded, nodes, map, guards === undefined ? {} : { guards })
+          await loadWithTree(this.client, table, loaded, nodes, map, { guards })
           stripColumns(loaded, strip)
         }
         return result

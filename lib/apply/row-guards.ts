@@ -10,27 +10,15 @@ interface GuardSql {
 }
 
 const WHERE = 'where '
-const guarded = new WeakMap<RelationMap, boolean>()
-
-/** Whether any table of `map` has a guard (memoised per map object). */
-function hasGuards(map: RelationMap): boolean {
-  let known = guarded.get(map)
-  if (known === undefined) {
-    known = Object.values(map).some((definition) => definition.guard !== undefined)
-    guarded.set(map, known)
-  }
-  return known
-}
-
 /**
  * The row guards of a relation map for one request (one `context`): they add each table's guard to every
- * query and subquery that reaches the table. `RowGuards.of` returns `undefined` for a map without guards, so
- * an unguarded map costs nothing.
+ * query and subquery that reaches the table. A table without a guard adds nothing; each guard runs and is
+ * compiled once per table and alias, the first time the request reaches it.
  *
  * @example
  * const guards = RowGuards.of(map, { tenantId: 7 }, db.client)
- * guards?.applyTo(query, 'posts', 'posts')           // where ("posts"."tenant_id" = ?)
- * guards?.writeAnd(out, 'users', 'users_2')          //  and ("users_2"."tenant_id" = ?)
+ * guards.applyTo(query, 'posts', 'posts')           // where ("posts"."tenant_id" = ?)
+ * guards.writeAnd(out, 'users', 'users_2')          //  and ("users_2"."tenant_id" = ?)
  */
 export class RowGuards {
   private readonly compiled = new Map<string, GuardSql | null>()
@@ -44,9 +32,12 @@ export class RowGuards {
     this.client = client
   }
 
-  /** The guards of `map` for `context`, or `undefined` when no table of the map has one. */
-  static of(map: RelationMap, context: unknown, client: Knex.Client): RowGuards | undefined {
-    return hasGuards(map) ? new RowGuards(map, context, client) : undefined
+  /**
+   * The guards of `map` for `context`. The map's keys are not read here (only the tables the request
+   * reaches are), so a map checked once by `defineRelationMap` is not walked again per request.
+   */
+  static of(map: RelationMap, context: unknown, client: Knex.Client): RowGuards {
+    return new RowGuards(map, context, client)
   }
 
   /** Whether `table` has a guard: a row of it may be hidden even where a foreign key references it. */

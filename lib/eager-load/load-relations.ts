@@ -39,6 +39,6 @@ export async function loadRelations<Rec extends object, Map extends RelationMap<
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
   })
   const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap, guards === undefined ? {} : { guards })
+  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }
