@@ -1,7 +1,7 @@
 import type { Timing } from './timing.ts'
 
 /** The database a figure ran on; `none` for figures that only build SQL. */
-export type BenchDialect = 'sqlite' | 'postgres' | 'none'
+export type BenchDialect = 'sqlite' | 'postgres' | 'mysql' | 'none'
 
 /** One measured operation: time per operation, and the queries one operation sends (when it talks to a database). */
 export interface Measured {

@@ -2,24 +2,28 @@ import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { buildingCost } from './building-cost.ts'
 import { EAGER_DATASET, LARGE_DATASET } from './data/dataset-spec.ts'
-import { ensureDataset, type BenchDatabase } from './data/ensure-dataset.ts'
+import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers.ts'
+import { demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
+import { commonQueriesAtScale } from './common-queries-at-scale.ts'
+import { scaleRecipe } from './scale/scale-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { pagination } from './pagination.ts'
 import { relationFilters, type ExplainRecord } from './relation-filters.ts'
-import { terminalTable, writeReport, type BenchReport } from './report.ts'
+import { mergeReports, readReport, terminalTable, writeReport, type BenchReport } from './report.ts'
 import type { BenchResult } from './result.ts'
 
 /**
  * `npm run bench` (`tsx bench/run.ts`): every figure of BENCHMARKS.md, each against its baseline in this
- * same process, on SQLite (a cached file under bench/.cache/) and on PostgreSQL when `DATABASE_URL` is a
- * postgres:// URL (own databases `bench_eager` and `bench_large` on that server). Prints a table, writes
+ * same process, on SQLite (cached files under bench/.cache/), on PostgreSQL when `BENCH_POSTGRES_URL` is set
+ * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4 and 6). On a server the bench creates its
+ * own databases, `kqp_bench_<data set>`, and never touches any other. Prints a table, writes
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
- * Options: `--only=1,3` runs some figures; `--quick` shortens every budget (a smoke test, not a result:
- * it writes nothing).
+ * Options: `--only=3,6` runs some figures and replaces only their rows in bench/results.json and
+ * BENCHMARKS.md; `--on=postgres,mysql` limits the databases (for a look, it writes nothing); `--quick` shortens every budget (a smoke test, not a result: it writes nothing).
  */
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -27,9 +31,14 @@ const onlyArg = args.find((arg) => arg.startsWith('--only='))
 const only = onlyArg === undefined ? undefined : new Set(onlyArg.slice('--only='.length).split(',').map(Number))
 const wants = (figure: number): boolean => only === undefined || only.has(figure)
 
-const url = process.env.DATABASE_URL
-const postgresUrl = url !== undefined && /^postgres(ql)?:\/\//.test(url) ? url : undefined
-const dialects: Array<'sqlite' | 'postgres'> = postgresUrl === undefined ? ['sqlite'] : ['sqlite', 'postgres']
+const servers = benchServers(process.env)
+/** Figures 2 and 5 (the demo's eager data set, HTTP). */
+const onArg = args.find((arg) => arg.startsWith('--on='))
+const on = onArg === undefined ? undefined : new Set(onArg.slice('--on='.length).split(','))
+const runsOn = (dialect: BenchDialect): boolean => on === undefined || on.has(dialect)
+const dialects = (servers.postgres === undefined ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)).filter(runsOn)
+/** Figures 3, 4 and 6 (the large data sets), on every database named. */
+const allDialects: BenchDialect[] = [...dialects, ...(servers.mysql === undefined ? [] : ['mysql' as const])].filter(runsOn)
 
 const scale = quick ? 0.15 : 1
 const budgets = {
@@ -39,6 +48,7 @@ const budgets = {
   filters: { timeMs: 8000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
   joins: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
+  scale: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
   guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
@@ -63,8 +73,8 @@ async function figure(title: string, run: () => Promise<void>): Promise<void> {
   }
 }
 
-async function withDataset(dialect: 'sqlite' | 'postgres', spec: typeof EAGER_DATASET, use: (database: BenchDatabase) => Promise<void>): Promise<void> {
-  const database = await ensureDataset(dialect, spec, postgresUrl, log)
+async function withDataset(dialect: BenchDialect, recipe: DatasetRecipe, use: (database: BenchDatabase) => Promise<void>): Promise<void> {
+  const database = await ensureDataset(dialect, recipe, servers, log)
   databases.add(database.label)
   try {
     await use(database)
@@ -74,8 +84,13 @@ async function withDataset(dialect: 'sqlite' | 'postgres', spec: typeof EAGER_DA
 }
 
 log(`knex-query-params benchmarks — ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node.js ${host.node}, load average ${host.loadAverage.map((value) => value.toFixed(2)).join(' ')}${quick ? ' — QUICK (smoke test, nothing written)' : ''}`)
-if (postgresUrl === undefined) {
-  const reason = 'PostgreSQL: DATABASE_URL is not set to a postgres:// URL, so every PostgreSQL figure is skipped (figure 1 still compiles PostgreSQL SQL, which needs no server)'
+if (servers.postgres === undefined) {
+  const reason = 'PostgreSQL: BENCH_POSTGRES_URL is not set, so every PostgreSQL figure is skipped (figure 1 still compiles PostgreSQL SQL, which needs no server)'
+  skipped.push(reason)
+  log(`  ${reason}`)
+}
+if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6))) {
+  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4 and 6 skip it'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -88,15 +103,15 @@ if (wants(1)) {
 if (wants(2)) {
   for (const dialect of dialects) {
     await figure(`2. eager loading (${dialect})`, () =>
-      withDataset(dialect, EAGER_DATASET, async (database) => {
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await eagerLoading(database, EAGER_DATASET, budgets.eager, budgets.naive, log)))
       }),
     )
   }
 }
 if (wants(3) || wants(4)) {
-  for (const dialect of dialects) {
-    await withDataset(dialect, LARGE_DATASET, async (database) => {
+  for (const dialect of allDialects) {
+    await withDataset(dialect, demoRecipe(LARGE_DATASET), async (database) => {
       if (wants(3)) {
         await figure(`3. relation filters (${dialect})`, async () => {
           const filtered = await relationFilters(database, budgets.filters, budgets.joins, log)
@@ -118,8 +133,20 @@ if (wants(3) || wants(4)) {
 if (wants(5)) {
   for (const dialect of dialects) {
     await figure(`5. HTTP throughput (${dialect})`, () =>
-      withDataset(dialect, EAGER_DATASET, async () => {
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async () => {
         results.push(...(await httpThroughput(dialect, load, log)))
+      }),
+    )
+  }
+}
+
+if (wants(6)) {
+  for (const dialect of allDialects) {
+    await figure(`6. common queries at scale (${dialect})`, () =>
+      withDataset(dialect, scaleRecipe(), async (database) => {
+        const scaled = await commonQueriesAtScale(database, budgets.scale, log)
+        results.push(...scaled.results)
+        explains.push(...scaled.explains)
       }),
     )
   }
@@ -128,16 +155,20 @@ if (wants(5)) {
 if (wants(7)) {
   for (const dialect of dialects) {
     await figure(`7. guard cost (${dialect})`, () =>
-      withDataset(dialect, EAGER_DATASET, async (database) => {
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await guardCost(database, budgets.guards, log)))
       }),
     )
   }
 }
 
+const serverVariables = [
+  servers.postgres === undefined ? '' : `BENCH_POSTGRES_URL=${redactUrl(servers.postgres)} `,
+  servers.mysql === undefined ? '' : `BENCH_MYSQL_URL=${redactUrl(servers.mysql)} `,
+].join('')
 const report: BenchReport = {
   date: new Date().toISOString(),
-  command: `${postgresUrl === undefined ? '' : `DATABASE_URL=${postgresUrl.replace(/\/\/[^@/]*@/, '//…@')} `}npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
+  command: `${serverVariables}npm run bench${args.length > 0 ? ` -- ${args.join(' ')}` : ''}`,
   machine: host,
   databases: [...databases],
   skipped,
@@ -152,10 +183,12 @@ log('')
 for (const line of [...skipped.map((text) => `skipped: ${text}`), ...failed.map((text) => `FAILED: ${text}`)]) log(line)
 const missed = results.filter((row) => row.met === false)
 log(`${results.filter((row) => row.met === true).length} targets met, ${missed.length} missed; ${report.durationSeconds.toFixed(0)} s`)
-if (quick || only !== undefined) {
-  log('(--quick or --only: bench/results.json and BENCHMARKS.md left as they were)')
+const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url))
+if (quick || on !== undefined) {
+  log('(--quick or --on: bench/results.json and BENCHMARKS.md left as they were)')
 } else {
-  writeReport(report, fileURLToPath(new URL('./results.json', import.meta.url)), fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)))
-  log('wrote bench/results.json and BENCHMARKS.md')
+  const previous = only === undefined ? undefined : readReport(resultsFile)
+  writeReport(previous === undefined || only === undefined ? report : mergeReports(previous, report, only), resultsFile, fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)))
+  log(`wrote bench/results.json and BENCHMARKS.md${only === undefined ? '' : ` (figures ${[...only].join(', ')} replaced, the others kept)`}`)
 }
 if (failed.length > 0) process.exitCode = 1

@@ -12,7 +12,13 @@ export interface HandDialect {
   orderBy(query: Knex.QueryBuilder, column: string, direction: 'asc' | 'desc'): Knex.QueryBuilder
 }
 
-export const handDialects: Record<'sqlite' | 'postgres', HandDialect> = {
+export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> = {
+  mysql: {
+    like: (query, column, pattern) => query.whereRaw('lower(??) like lower(convert(? using utf8mb4) collate utf8mb4_bin)', [column, pattern]),
+    boolean: (value) => (value ? 1 : 0),
+    datetime: (iso) => new Date(iso).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', ''),
+    orderBy: (query, column, direction) => query.orderBy(column, direction),
+  },
   postgres: {
     like: (query, column, pattern) => query.where(column, 'ilike', pattern),
     boolean: (value) => value,

@@ -4,12 +4,14 @@ import type { HandDialect } from './hand-dialect.ts'
 
 const USER_COLUMNS = Object.keys(relationMap.users.columns).map((column) => `users.${column}`)
 
-/** One relation filter: the client's request, and the same filter written by hand two ways. */
+/** One relation filter: the client's request, and the same filter written by hand three ways. */
 export interface RelationFilterCase {
   name: string
   request: Record<string, unknown>
-  /** The best hand-written SQL: a correlated `EXISTS` per relation hop. */
+  /** A correlated `EXISTS` per relation hop. */
   exists(db: Knex, dialect: HandDialect): Knex.QueryBuilder
+  /** `users.id in (select …)`: the related keys first, then the users (a semi-join the planner may start from either side). */
+  keyIn(db: Knex, dialect: HandDialect): Knex.QueryBuilder
   /** What join-based libraries generate: `INNER JOIN` each hop, then `DISTINCT` to undo the row multiplication. */
   joinDistinct(db: Knex, dialect: HandDialect): Knex.QueryBuilder
 }
@@ -33,6 +35,13 @@ export function titleFilter(pattern: string, limit?: number): RelationFilterCase
           .whereExists(function (this: Knex.QueryBuilder) {
             dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', pattern)
           }),
+        limit,
+      ),
+    keyIn: (db, dialect) =>
+      page(
+        db('users')
+          .select(USER_COLUMNS)
+          .whereIn('users.id', dialect.like(db('posts').select('posts.user_id'), 'posts.title', pattern)),
         limit,
       ),
     joinDistinct: (db, dialect) =>
@@ -60,6 +69,13 @@ export function commentFilter(body: string, limit?: number): RelationFilterCase 
                 this.select(db.raw('1')).from('comments').where('comments.post_id', db.ref('posts.id')).where('comments.body', '=', body)
               })
           }),
+        limit,
+      ),
+    keyIn: (db) =>
+      page(
+        db('users')
+          .select(USER_COLUMNS)
+          .whereIn('users.id', db('posts').select('posts.user_id').innerJoin('comments', 'comments.post_id', 'posts.id').where('comments.body', '=', body)),
         limit,
       ),
     joinDistinct: (db) =>

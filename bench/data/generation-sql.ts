@@ -1,3 +1,4 @@
+import type { BenchDialect } from './bench-servers.ts'
 import { COMMENT_PHRASES, TOPICS, type DatasetSpec } from './dataset-spec.ts'
 
 /**
@@ -6,18 +7,26 @@ import { COMMENT_PHRASES, TOPICS, type DatasetSpec } from './dataset-spec.ts'
  * million rows take seconds. Deterministic: the same spec gives the same rows on both databases.
  * Pseudo-random choices are multiplicative hashes of the id (`id · 2654435761 mod 2³²`).
  */
-export function generationSql(dialect: 'sqlite' | 'postgres', spec: DatasetSpec): string[] {
+export function generationSql(dialect: BenchDialect, spec: DatasetSpec): string[] {
   const pg = dialect === 'postgres'
+  const my = dialect === 'mysql'
   const series = (count: number, select: string): string =>
     pg
       ? `${select.replace('FROM_SERIES', `from generate_series(1, ${count}) as s(g)`)}`
-      : `with recursive s(g) as (select 1 union all select g + 1 from s where g < ${count}) ${select.replace('FROM_SERIES', 'from s')}`
+      : my
+        ? select.replace('FROM_SERIES', `from (select seq as g from seq_1_to_${count}) as s`)
+        : `with recursive s(g) as (select 1 union all select g + 1 from s where g < ${count}) ${select.replace('FROM_SERIES', 'from s')}`
   const big = pg ? 'g::bigint' : 'g'
   const hash = (multiplier: number): string => `((${big} * ${multiplier}) % 4294967296)`
-  const bool = (condition: string): string => (pg ? `(${condition})` : `(case when ${condition} then 1 else 0 end)`)
+  const bool = (condition: string): string => (pg || my ? `(${condition})` : `(case when ${condition} then 1 else 0 end)`)
   const at = (minutes: string): string =>
-    pg ? `(timestamptz '2020-01-01 00:00:00+00' + (${minutes}) * interval '1 minute')` : `datetime('2020-01-01 00:00:00', '+' || (${minutes}) || ' minutes')`
-  const day = (days: string): string => (pg ? `(date '1960-01-01' + (${days})::int)` : `date('1960-01-01', '+' || (${days}) || ' days')`)
+    pg
+      ? `(timestamptz '2020-01-01 00:00:00+00' + (${minutes}) * interval '1 minute')`
+      : my
+        ? `(timestamp '2020-01-01 00:00:00' + interval (${minutes}) minute)`
+        : `datetime('2020-01-01 00:00:00', '+' || (${minutes}) || ' minutes')`
+  const day = (days: string): string =>
+    pg ? `(date '1960-01-01' + (${days})::int)` : my ? `(date '1960-01-01' + interval (${days}) day)` : `date('1960-01-01', '+' || (${days}) || ' days')`
   const topicValues = TOPICS.map((topic, index) => `(${index}, '${topic}')`).join(', ')
 
   const statements = [
@@ -48,7 +57,7 @@ export function generationSql(dialect: 'sqlite' | 'postgres', spec: DatasetSpec)
               ${at('g')}, ${at('g')} FROM_SERIES`,
     ),
   ]
-  if (!pg) statements.push('drop table topics')
+  if (!pg) statements.push(my ? 'drop temporary table topics' : 'drop table topics')
   if (pg) {
     for (const table of ['teams', 'users', 'posts', 'comments']) {
       statements.push(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 1) from ${table}))`)

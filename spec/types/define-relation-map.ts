@@ -103,7 +103,7 @@ defineRelationMap({
 // The fixture map (every relation type, cycles users → posts → author → …) resolves to any depth.
 type FixtureUser = TableRecord<typeof relationMap, 'users'>
 type DeepOwner = NonNullable<NonNullable<NonNullable<NonNullable<FixtureUser['posts']>[number]['comments']>[number]['author']>['team']>['owner']
-type _deep = Expect<Equal<NonNullable<DeepOwner>['email'], string>> // the fixture declares users.email NOT NULL
+type _deep = Expect<Equal<NonNullable<DeepOwner>['email'], string>>
 type FixtureImageable = NonNullable<NonNullable<FixtureUser['images']>[number]['imageable']>
 type _fixtureMorphTo = Expect<Equal<FixtureImageable, TableRecord<typeof relationMap, 'users'> | TableRecord<typeof relationMap, 'posts'>>>
 // a morphTo record is one of its tables: narrow it by a column only one of them has

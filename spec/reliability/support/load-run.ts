@@ -11,7 +11,8 @@ interface Cannon {
   (options: {
     url: string
     connections: number
-    duration: number
+    duration?: number
+    amount?: number
     timeout: number
     requests: Array<{ method: 'GET'; path: string; onResponse: (status: number, body: string) => void }>
   }): Promise<{
@@ -45,7 +46,10 @@ export interface LoadReport {
 /** Options of {@link runLoad}. */
 export interface LoadOptions {
   connections: number
+  /** How long the load runs, unless `amount` is given. */
   seconds: number
+  /** A fixed number of requests instead of a duration: the same work however busy the machine is. */
+  amount?: number
 }
 
 const collectGarbage = (() => {
@@ -99,7 +103,8 @@ export async function runLoad(knex: Knex, requests: readonly LoadRequest[], opti
     }))
     await autocannon({ url, connections: options.connections, duration: 1, timeout: 10, requests: mix })
     const heapBeforeMb = heapMb()
-    const result = await autocannon({ url, connections: options.connections, duration: options.seconds, timeout: 10, requests: mix })
+    const length = options.amount === undefined ? { duration: options.seconds } : { amount: options.amount }
+    const result = await autocannon({ url, connections: options.connections, ...length, timeout: 10, requests: mix })
     if (!(await waitForIdlePool(knex))) throw new Error('requests were still running on the database 10 s after the load stopped')
     const heapAfterMb = heapMb()
     const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stats]) => [code, Number(stats.count)]))

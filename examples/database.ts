@@ -1,0 +1,35 @@
+import type { Knex } from 'knex'
+import { connectDatabase } from '../demo/database.ts'
+import { prepareDatabase } from '../demo/prepare-database.ts'
+import { ForeignDatabaseError } from '../fixtures/foreign-database-error.ts'
+
+/**
+ * The demo database every example serves: `DATABASE_URL` (`postgres://…`, `mysql://…`, `sqlite:path`),
+ * by default the SQLite file `demo.sqlite`; migrated, and seeded with the fixtures when empty, exactly as
+ * `npm run demo` does. A database holding tables the demo did not create is left untouched: the example
+ * says so and exits 1.
+ */
+export async function openDatabase(): Promise<Knex> {
+  const db = connectDatabase(process.env.DATABASE_URL)
+  try {
+    await prepareDatabase(db)
+  } catch (error) {
+    await db.destroy()
+    if (!(error instanceof ForeignDatabaseError)) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
+  return db
+}
+
+/** Closes the server and the database on Ctrl-C or SIGTERM. */
+export function closeOnSignal(close: () => Promise<unknown>): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      )
+    })
+  }
+}

@@ -1,0 +1,40 @@
+import express, { type ErrorRequestHandler } from 'express'
+import { applyQueryParams, handleClientError, paginate, type QueryParams } from 'knex-query-params'
+import { queryParams, queryParamsErrorHandler } from 'knex-query-params/express'
+import { maxHeaderSize } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { relationMap } from '../fixtures/relation-map.ts'
+import { closeOnSignal, openDatabase } from './database.ts'
+
+// PORT=3000 npm run example:express
+// curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
+const db = await openDatabase()
+const app = express()
+
+for (const table of ['users', 'posts'] as const) {
+  const list: express.RequestHandler = async (req, res) => {
+    const params: QueryParams = req.queryParams ?? {}
+    res.json(await paginate(applyQueryParams(db(table), params, relationMap), params))
+  }
+  // The URL's query on GET; a query too long for a URL goes in a form body, e.g. POST /posts/search.
+  app.get(`/${table}`, queryParams(), list)
+  app.post(`/${table}/search`, queryParams(), list)
+}
+
+app.use(queryParamsErrorHandler())
+const internalError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+  console.error(error)
+  res.status(500).json({ message: 'Internal Server Error' })
+}
+app.use(internalError)
+
+const server = app.listen(Number(process.env.PORT ?? 3000), () => {
+  console.log(`Listening on http://localhost:${(server.address() as AddressInfo).port}`)
+})
+server.on('clientError', (error: Error & { code?: string }, socket) => {
+  if (handleClientError(error, socket) === 431) console.warn(`431: the URL and headers exceed ${maxHeaderSize} bytes`)
+})
+closeOnSignal(async () => {
+  server.close()
+  await db.destroy()
+})

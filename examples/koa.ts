@@ -1,0 +1,51 @@
+import Koa from 'koa'
+import { applyQueryParams, handleClientError, paginate } from 'knex-query-params'
+import { queryParams, type QueryParamsState } from 'knex-query-params/koa'
+import { maxHeaderSize } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { relationMap } from '../fixtures/relation-map.ts'
+import { closeOnSignal, openDatabase } from './database.ts'
+
+// PORT=3000 npm run example:koa
+// curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
+const db = await openDatabase()
+const app = new Koa<QueryParamsState>()
+
+/** `GET /users`, `GET /posts`, and `POST /users/search`, `POST /posts/search` for a query sent as a form body. */
+const ROUTES = new Map<string, 'users' | 'posts'>([
+  ['GET /users', 'users'],
+  ['GET /posts', 'posts'],
+  ['POST /users/search', 'users'],
+  ['POST /posts/search', 'posts'],
+])
+
+app.use(async (ctx, next) => {
+  try {
+    await next()
+  } catch (error) {
+    console.error(error)
+    ctx.status = 500
+    ctx.body = { message: 'Internal Server Error' }
+  }
+})
+app.use(queryParams())
+app.use(async (ctx) => {
+  const table = ROUTES.get(`${ctx.method} ${ctx.path}`)
+  if (table === undefined) {
+    ctx.status = 404
+    ctx.body = { message: `No route ${ctx.method} ${ctx.path}.` }
+    return
+  }
+  ctx.body = await paginate(applyQueryParams(db(table), ctx.state.queryParams, relationMap), ctx.state.queryParams)
+})
+
+const server = app.listen(Number(process.env.PORT ?? 3000), () => {
+  console.log(`Listening on http://localhost:${(server.address() as AddressInfo).port}`)
+})
+server.on('clientError', (error: Error & { code?: string }, socket) => {
+  if (handleClientError(error, socket) === 431) console.warn(`431: the URL and headers exceed ${maxHeaderSize} bytes`)
+})
+closeOnSignal(async () => {
+  server.close()
+  await db.destroy()
+})

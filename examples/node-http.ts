@@ -1,0 +1,56 @@
+import {
+  applyQueryParams,
+  handleClientError,
+  paginate,
+  problemResponse,
+  queryParamsFromRequest,
+  readFormBody,
+  readsFormBody,
+} from 'knex-query-params'
+import { createServer, maxHeaderSize, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { relationMap } from '../fixtures/relation-map.ts'
+import { closeOnSignal, openDatabase } from './database.ts'
+
+// PORT=3000 npm run example:node-http
+// curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
+const db = await openDatabase()
+
+/** `GET /users`, `GET /posts`, and `POST /users/search`, `POST /posts/search` for a query sent as a form body. */
+const ROUTES = new Map<string, 'users' | 'posts'>([
+  ['GET /users', 'users'],
+  ['GET /posts', 'posts'],
+  ['POST /users/search', 'users'],
+  ['POST /posts/search', 'posts'],
+])
+
+const sendJson = (res: ServerResponse, status: number, body: unknown, type = 'application/json'): void => {
+  res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body))
+}
+
+const server = createServer(async (req, res) => {
+  try {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname
+    const table = ROUTES.get(`${req.method ?? 'GET'} ${path}`)
+    if (table === undefined) return sendJson(res, 404, { message: `No route ${req.method ?? 'GET'} ${path}.` })
+    // node:http leaves the body in the stream: read a form body (on any method but GET, HEAD, TRACE) yourself.
+    const body = readsFormBody(req.method, req.headers['content-type']) ? await readFormBody(req) : ''
+    const params = queryParamsFromRequest(req, { body })
+    return sendJson(res, 200, await paginate(applyQueryParams(db(table), params, relationMap), params))
+  } catch (error) {
+    const problem = problemResponse(error)
+    if (problem !== undefined) return sendJson(res, problem.status, problem.body, problem.headers['content-type'])
+    console.error(error)
+    return sendJson(res, 500, { message: 'Internal Server Error' })
+  }
+})
+server.on('clientError', (error: Error & { code?: string }, socket) => {
+  if (handleClientError(error, socket) === 431) console.warn(`431: the URL and headers exceed ${maxHeaderSize} bytes`)
+})
+server.listen(Number(process.env.PORT ?? 3000), () => {
+  console.log(`Listening on http://localhost:${(server.address() as AddressInfo).port}`)
+})
+closeOnSignal(async () => {
+  server.close()
+  await db.destroy()
+})
