@@ -7,6 +7,7 @@ import { demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } fro
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
+import { guardCost } from './guard-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { pagination } from './pagination.ts'
@@ -48,6 +49,7 @@ const budgets = {
   joins: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
   scale: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
+  guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
 
@@ -145,6 +147,16 @@ if (wants(6)) {
         const scaled = await commonQueriesAtScale(database, budgets.scale, log)
         results.push(...scaled.results)
         explains.push(...scaled.explains)
+      }),
+    )
+  }
+}
+
+if (wants(7)) {
+  for (const dialect of dialects) {
+    await figure(`7. guard cost (${dialect})`, () =>
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
+        results.push(...(await guardCost(database, budgets.guards, log)))
       }),
     )
   }

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
 import { applyQueryParams, paginate, queryParamsFromRequest, type QueryParams } from '../lib/index.ts'
-import { relationMap } from '../fixtures/relation-map.ts'
 import { readAttributes, type DatabaseValue } from './read-attributes.ts'
+import { demoRelationMap as relationMap } from './relation-map.ts'
 import { WRITE_RULES, type ResourceName } from './resources.ts'
 import { serializeRecord, type ApiRecord } from './serialize-record.ts'
 import { databaseTimestamp } from './timestamp.ts'
@@ -15,9 +15,11 @@ const KEY = /^[1-9]\d{0,14}$/
  * Registers the REST routes of one resource, the way the reference client calls them:
  * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given;
  * - `GET /<name>/:id`: `with` and `columns` (and `wheres`, `scopes`…); 404 when missing;
- * - `POST /<name>` (201), `PATCH /<name>/:id`, `DELETE /<name>/:id` (a JSON body such as the client's
- *   `{ deleted_at }` is accepted and ignored: the row is deleted): `{ data: record }`.
+ * - `POST /<name>` (201), `PATCH /<name>/:id`, `DELETE /<name>/:id`: `{ data: record }`. A `DELETE` whose
+ *   body carries `deleted_at` (the client's soft delete) sets `deleted_at` to the server's time; one without
+ *   it deletes the row.
  * Writes take a JSON object of allow-listed attributes; records come back as `serializeRecord` shapes them.
+ * Every read goes through the demo map's guard, so a soft-deleted row is a 404 and is hidden on every path.
  *
  * @example
  * registerResource(app, db, 'posts')
@@ -63,7 +65,7 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     const attributes = readAttributes(request.body, table, WRITE_RULES[name], 'update')
     const id = KEY.test(request.params.id) ? Number(request.params.id) : undefined
     if (id === undefined) return notFound(reply, request.params.id)
-    if ((await db(name).where('id', id).first('id')) === undefined) return notFound(reply, request.params.id)
+    if ((await db(name).where('id', id).whereNull('deleted_at').first('id')) === undefined) return notFound(reply, request.params.id)
     await db(name)
       .where('id', id)
       .update({ ...attributes, updated_at: databaseTimestamp(new Date()) })
@@ -75,9 +77,24 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     const params = queryParamsFromRequest(request)
     const record = KEY.test(request.params.id) ? await find(Number(request.params.id), params) : undefined
     if (record === undefined) return notFound(reply, request.params.id)
-    await db(name).where('id', Number(request.params.id)).delete()
+    const rows = db(name).where('id', Number(request.params.id))
+    if (softDelete(request.body)) {
+      const now = databaseTimestamp(new Date())
+      await rows.update({ deleted_at: now, updated_at: now })
+    } else {
+      await rows.delete()
+    }
     return { data: serialize(record) }
   })
+}
+
+/** Whether a `DELETE` body asks for a soft delete: it carries `deleted_at` (JSON, or a form field). */
+function softDelete(body: unknown): boolean {
+  if (typeof body === 'string') {
+    const form = new URLSearchParams(body)
+    return form.has('deleted_at') || form.has('deletedAt')
+  }
+  return typeof body === 'object' && body !== null && ('deleted_at' in body || 'deletedAt' in body)
 }
 
 /** Inserts a row and returns its new id. MySQL/MariaDB have no `RETURNING` in knex: the driver answers with the insert id. */

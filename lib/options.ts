@@ -16,10 +16,12 @@ export interface ParseOptions {
   maxListItems?: number
 }
 
-/** Options of `applyQueryParams`. */
-export interface ApplyOptions {
+/** Options of `applyQueryParams`; `Context` is the type of `context`, which the map's guards receive. */
+export interface ApplyOptions<Context = unknown> {
   /** The base table, when it cannot be read from the builder. */
   table?: string
+  /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
+  context?: Context
   /** Page size when `page` comes without `limit`; default 15. */
   defaultLimit?: number
   /** Largest `limit` a client may ask for; default 1000. */
@@ -47,8 +49,8 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
   maxListItems: 50,
 }
 
-/** Defaults of {@link ApplyOptions} (all but `table`). */
-export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table'>> = {
+/** Defaults of {@link ApplyOptions} (all but `table` and `context`). */
+export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context'>> = {
   defaultLimit: 15,
   maxLimit: 1000,
   like: 'insensitive',

@@ -97,12 +97,20 @@ export interface GuardInfo<Context = unknown> {
 
 /**
  * A table's row guard: it adds the conditions a row of this table must meet to be seen, wherever the client's
- * request reaches the table (base query, relation filters, eager loading, relation orders, counts).
+ * request reaches the table (base query, relation filters, eager loading, relation orders, counts). It only
+ * adds `where` conditions, qualified with `info.table`; they are grouped, so an `or` among them never widens
+ * anything. A guard that adds nothing adds no SQL; one that throws is a server bug (a plain `Error`).
+ *
+ * @example
+ * const guard: Guard<{ tenantId: number }> = (query, { table, context }) => {
+ *   query.where(`${table}.tenant_id`, context.tenantId).whereNull(`${table}.deleted_at`)
+ * }
  */
-export type Guard<Context = unknown> = (query: Knex.QueryBuilder, info: GuardInfo<Context>) => void
+// Declared as a method so that a map of guards for one context type is still a `RelationMap`.
+export type Guard<Context = unknown> = { guard(query: Knex.QueryBuilder, info: GuardInfo<Context>): void }['guard']
 
-/** What a client may do with one table. */
-export interface TableDefinition {
+/** What a client may do with one table; `Context` is the type of the guard's `context`. */
+export interface TableDefinition<Context = unknown> {
   /** Primary key column; default `id`. */
   primaryKey?: string
   /** The allow-list: the only columns a client may filter, select, order or distinct by, and the only ones returned. */
@@ -112,7 +120,7 @@ export interface TableDefinition {
   /** Named scopes a client may apply with `scopes[i]`. */
   scopes?: Record<string, Scope>
   /** The rows of this table a caller may see, applied on every path (see {@link Guard}). */
-  guard?: Guard
+  guard?: Guard<Context>
 }
 
 /**
@@ -128,4 +136,4 @@ export interface TableDefinition {
  *   posts: { columns: { id: 'integer', user_id: 'integer', title: 'string' } },
  * }
  */
-export type RelationMap = Record<string, TableDefinition>
+export type RelationMap<Context = unknown> = Record<string, TableDefinition<Context>>

@@ -1,10 +1,10 @@
 /**
  * `npm run fuzz`: the long run of the reliability properties — (1) raw query strings, (2) structurally
- * valid QueryParams, (3) cross-database equivalence — on every configured database (SQLite; PostgreSQL
+ * valid QueryParams, (3) cross-database equivalence, (4) row guards — on every configured database (SQLite; PostgreSQL
  * on the server of TEST_POSTGRES_URL, else PGlite; MySQL/MariaDB on the server of TEST_MYSQL_URL). As in
  * the suite, each server gets a new database `kqp_test_…` of this run, migrated and seeded, and dropped at
  * the end (also on failure or Ctrl-C); no other database is touched. `FUZZ_RUNS` cases per property
- * (default 20000), `FUZZ_SEED` (default the suite's seed); `FUZZ_ONLY=raw,valid,equivalence` picks properties. Prints the number of cases run; exits 1 on a failure.
+ * (default 20000), `FUZZ_SEED` (default the suite's seed); `FUZZ_ONLY=raw,valid,equivalence,guards` picks properties. Prints the number of cases run; exits 1 on a failure.
  *
  *   TEST_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres TEST_MYSQL_URL=mysql://root@127.0.0.1:3306 FUZZ_RUNS=50000 npm run fuzz
  */
@@ -14,7 +14,8 @@ import { createTestDatabases, dropTestDatabases, dropTestDatabasesOnSignal } fro
 import { checkEquivalence } from '../spec/reliability/support/equivalence-property.ts'
 import { fuzzSettings, type FuzzSettings } from '../spec/reliability/support/fuzz-settings.ts'
 import { checkRawQueries } from '../spec/reliability/support/raw-query-property.ts'
-import { describeTally, type Tally } from '../spec/reliability/support/tally.ts'
+import { describeTally, newTally, type Tally } from '../spec/reliability/support/tally.ts'
+import { checkGuardEquivalence } from '../spec/guards/support/guard-equivalence.ts'
 import { checkValidCases } from '../spec/reliability/support/valid-case-property.ts'
 
 interface Property {
@@ -26,6 +27,20 @@ const PROPERTIES: Record<string, Property> = {
   raw: { title: 'raw query strings → rows or QueryParamsError', check: checkRawQueries },
   valid: { title: 'valid QueryParams execute without a database error', check: checkValidCases },
   equivalence: { title: 'cross-database equivalence', check: checkEquivalence },
+  guards: { title: 'row guards: guarded two-tenant result == unguarded single-tenant result', check: checkGuards },
+}
+
+/** The guard property on each database; each case runs the request with and without guards (two executions, one comparison). */
+async function checkGuards(databases: readonly TestDatabase[], settings: FuzzSettings): Promise<Tally> {
+  const tally = newTally()
+  for (const database of databases) {
+    const { cases, withRows } = await checkGuardEquivalence(database, settings)
+    tally.cases += cases
+    tally.executions += 2 * cases
+    tally.withRows += withRows
+    tally.comparisons += cases
+  }
+  return tally
 }
 
 const settings = fuzzSettings(20_000)

@@ -6,21 +6,30 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
+/** Runs the README's ```ts <name> block and checks it prints what its `// […]` or `// {…}` comment promises. */
+function runBlock(name: string): void {
+  const readme = readFileSync(`${root}README.md`, 'utf8')
+  const block = new RegExp(`\`\`\`ts ${name}\\n([\\s\\S]*?)\`\`\``).exec(readme)?.[1]
+  expect(block, `README has a \`\`\`ts ${name} block`).to.be.a('string')
+  const promised = /^\/\/ ([[{].*[\]}])$/m.exec(block ?? '')?.[1]
+  const dir = mkdtempSync(`${root}.readme-`)
+  try {
+    writeFileSync(`${dir}/${name}.ts`, block ?? '')
+    // The condition resolves the package name to lib/, so this runs the source; `npm run test:consumers` runs the quick start on the tarball.
+    const output = execFileSync(process.execPath, ['--conditions=knex-query-params:source', '--import', 'tsx', `${dir}/${name}.ts`], { cwd: root, encoding: 'utf8' })
+    expect(output.trim()).to.equal(promised)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
 describe('README', () => {
   it('quick start runs as written and prints the rows it promises', () => {
-    const readme = readFileSync(`${root}README.md`, 'utf8')
-    const block = /```ts quickstart\n([\s\S]*?)```/.exec(readme)?.[1]
-    expect(block, 'README has a ```ts quickstart block').to.be.a('string')
-    const promised = /^\/\/ (\[.*\])$/m.exec(block ?? '')?.[1]
-    const dir = mkdtempSync(`${root}.readme-`)
-    try {
-      writeFileSync(`${dir}/quickstart.ts`, block ?? '')
-      // The condition resolves the package name to lib/, so this runs the source; `npm run test:consumers` runs it on the tarball.
-      const output = execFileSync(process.execPath, ['--conditions=knex-query-params:source', '--import', 'tsx', `${dir}/quickstart.ts`], { cwd: root, encoding: 'utf8' })
-      expect(output.trim()).to.equal(promised)
-    } finally {
-      rmSync(dir, { recursive: true, force: true })
-    }
+    runBlock('quickstart')
+  })
+
+  it('the row guards example runs as written and prints the rows it promises', () => {
+    runBlock('guards')
   })
 
   it('links only to files and headings that exist in the repository', () => {

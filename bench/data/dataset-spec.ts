@@ -9,8 +9,8 @@ export interface DatasetSpec {
   comments: number
 }
 
-/** Bump when the generated data changes, so cached databases are rebuilt. */
-export const DATASET_VERSION = '1'
+/** Bump when the generated data or the migrations change, so cached databases are rebuilt (2: `deleted_at` columns). */
+export const DATASET_VERSION = '2'
 
 /** Figure 2: eager loading `posts.comments` for 1,000 users. */
 export const EAGER_DATASET: DatasetSpec = { name: 'eager', teams: 10, users: 1_000, posts: 10_000, comments: 50_000 }

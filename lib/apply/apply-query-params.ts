@@ -11,6 +11,7 @@ import { applySelection } from './apply-selection.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
 import { groupWheres, statementCount } from './group-wheres.ts'
 import { Identifiers } from './identifiers.ts'
+import { RowGuards } from './row-guards.ts'
 import { SqlWriter } from './sql-writer.ts'
 import { tableReference } from './table-reference.ts'
 import { writeCondition } from './write-condition.ts'
@@ -22,6 +23,8 @@ import { addOrderJoins, OrderJoins } from './order-joins.ts'
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
  * changed). Every column, relation and scope must be allow-listed in `relationMap`; the client's
  * conditions form one parenthesised group, so an `or` never widens the caller's own `where`.
+ * Each table's `guard` (with `options.context`) applies to the base table and wherever the request
+ * reaches a table: relation filters, `relationsExists`, relation orders and every eager-load query.
  * Awaiting the result gives the rows with the `with` relations attached. The builder keeps the record
  * and result types of the one passed in (`db<Post>('posts')` resolves to `Post[]`); see `TableRecord`
  * for a record type with the map's relations.
@@ -32,13 +35,13 @@ import { addOrderJoins, OrderJoins } from './order-joins.ts'
  * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
  * @example
  * const params = parseQueryParams(req.url)
- * const posts = await applyQueryParams(db<Post>('posts').where('tenant_id', tenantId), params, relationMap) // Post[]
+ * const posts = await applyQueryParams(db<Post>('posts'), params, relationMap, { context: { tenantId } }) // Post[]
  */
-export function applyQueryParams<TRecord extends {}, TResult>(
+export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>(
   query: Knex.QueryBuilder<TRecord, TResult>,
   params: QueryParams,
-  relationMap: RelationMap,
-  options: ApplyOptions = {},
+  relationMap: RelationMap<Context>,
+  options: ApplyOptions<Context> = {},
 ): Knex.QueryBuilder<TRecord, TResult> {
   ensureValidRelationMap(relationMap)
   const settings = withDefaults(APPLY_DEFAULTS, options)
@@ -47,20 +50,22 @@ export function applyQueryParams<TRecord extends {}, TResult>(
   const dialect = dialectOf(query.client)
   const builder = query.clone()
   const names = Identifiers.for(builder)
+  const guards = RowGuards.of(relationMap, options.context, builder.client)
 
   groupWheres(builder)
+  guards.applyTo(builder, table, ref)
   for (const scope of plan.scopes) {
     const before = statementCount(builder)
     scope(builder)
     groupWheres(builder, before)
   }
   if (plan.wheres.length > 0 || plan.exists.length > 0) {
-    builder.whereRaw(clientConditions(plan, ref, new SqlWriter(names, dialect, settings.like)).toRaw(builder.client))
+    builder.whereRaw(clientConditions(plan, ref, new SqlWriter(names, dialect, settings.like, guards)).toRaw(builder.client))
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
   if (plan.orders.length > 0) {
-    const orders = new SqlWriter(names, dialect, settings.like)
+    const orders = new SqlWriter(names, dialect, settings.like, guards)
     const joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins)
     if (joins !== undefined) addOrderJoins(builder, joins)
@@ -68,7 +73,7 @@ export function applyQueryParams<TRecord extends {}, TResult>(
   }
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
-  attachEagerLoading(builder, table, plan.with, relationMap, strip)
+  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards)
   return builder
 }
 

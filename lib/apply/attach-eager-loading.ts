@@ -5,6 +5,7 @@ import { stripColumns } from '../eager-load/strip-columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import { internalsOf } from './knex-internals.ts'
+import type { RowGuards } from './row-guards.ts'
 
 type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => Promise<unknown>
 
@@ -13,7 +14,14 @@ type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown,
  * `strip` (selected only for matching) removed. Works for `select` and `.first()`; other methods
  * (`count`, `pluck`, `del`…) resolve as knex would. A `.clone()` of the builder is a plain knex builder.
  */
-export function attachEagerLoading(builder: Knex.QueryBuilder, table: string, nodes: readonly WithNode[], map: RelationMap, strip: readonly string[]): void {
+export function attachEagerLoading(
+  builder: Knex.QueryBuilder,
+  table: string,
+  nodes: readonly WithNode[],
+  map: RelationMap,
+  strip: readonly string[],
+  guards: RowGuards,
+): void {
   if (nodes.length === 0 && strip.length === 0) return
   const run = (Object.getPrototypeOf(builder) as { then: Then }).then
   // A method, not a function assigned to a name: loaders that keep function names (tsx, esbuild
@@ -23,7 +31,7 @@ export function attachEagerLoading(builder: Knex.QueryBuilder, table: string, no
       const rows = run.call(this).then(async (result) => {
         const loaded = rowsOf(this, result)
         if (loaded !== undefined) {
-          await loadWithTree(this.client, table, loaded, nodes, map)
+          await loadWithTree(this.client, table, loaded, nodes, map, { guards })
           stripColumns(loaded, strip)
         }
         return result

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
+import type { RowGuards } from './row-guards.ts'
 
 /**
  * SQL text written piece by piece, with its bindings in placeholder order. Names are quoted through
@@ -15,11 +16,14 @@ export class SqlWriter {
   readonly names: Identifiers
   readonly dialect: Dialect
   readonly like: 'insensitive' | 'sensitive'
+  /** The row guards every table this fragment reaches must meet; `undefined` when the map has none. */
+  readonly guards: RowGuards | undefined
 
-  constructor(names: Identifiers, dialect: Dialect, like: 'insensitive' | 'sensitive') {
+  constructor(names: Identifiers, dialect: Dialect, like: 'insensitive' | 'sensitive', guards?: RowGuards) {
     this.names = names
     this.dialect = dialect
     this.like = like
+    this.guards = guards
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -37,7 +41,7 @@ export class SqlWriter {
 
   /** A writer for a separate fragment, with the same quoting and dialect. */
   fresh(): SqlWriter {
-    return new SqlWriter(this.names, this.dialect, this.like)
+    return new SqlWriter(this.names, this.dialect, this.like, this.guards)
   }
 
   /** Appends another writer's text and bindings. */

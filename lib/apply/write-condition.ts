@@ -36,11 +36,13 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         if (inner !== null && out.dialect.filteredRelation === 'in') {
           out.text(` and ${idColumn} in (select ${key} from ${table} where `)
           writeCondition(out, inner, alias, new Set([...scope, alias]))
+          out.guards?.writeAnd(out, target.table, alias)
           out.text(')')
         } else {
           out.text(' and ')
           openExists(out, inner === null)
           out.text(`select 1 from ${table} where ${key} = ${idColumn}`)
+          out.guards?.writeAnd(out, target.table, alias)
           if (inner !== null) {
             out.text(' and ')
             writeCondition(out, inner, alias, new Set([...scope, alias]))
@@ -76,18 +78,20 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
   const { names } = out
   const parentKey = names.column(ref, relation.parentKey)
   const { pivot } = relation
-  if (pivot !== undefined && inner === null) {
+  if (pivot !== undefined && inner === null && out.guards?.has(relation.table) !== true) {
     const pivotAlias = aliasFor(pivot.table, scope)
     out.text(`select 1 from ${names.table(pivot.table, pivotAlias)} where ${names.column(pivotAlias, pivot.parentColumn)} = ${parentKey}`)
+    out.guards?.writeAnd(out, pivot.table, pivotAlias)
     return
   }
   const alias = aliasFor(relation.table, scope)
   const visible = new Set([...scope, alias])
   out.text(`select 1 from ${names.table(relation.table, alias)}`)
+  let pivotAlias = ''
   if (pivot === undefined) {
     out.text(` where ${names.column(alias, relation.relatedKey)} = ${parentKey}`)
   } else {
-    const pivotAlias = aliasFor(pivot.table, visible)
+    pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)
     out.text(
       ` inner join ${names.table(pivot.table, pivotAlias)} on ${names.column(pivotAlias, pivot.relatedColumn)} = ${names.column(alias, relation.relatedKey)}` +
@@ -95,6 +99,8 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
     )
   }
   if (relation.morph !== undefined) out.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
+  out.guards?.writeAnd(out, relation.table, alias)
+  if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
   if (inner !== null) {
     out.text(' and ')
     writeCondition(out, inner, alias, visible)
@@ -112,10 +118,11 @@ function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condit
   const visible = new Set([...scope, alias])
   const table = names.table(relation.table, alias)
   out.text(`${names.column(ref, relation.parentKey)} in (`)
+  let pivotAlias = ''
   if (pivot === undefined) {
     out.text(`select ${names.column(alias, relation.relatedKey)} from ${table} where `)
   } else {
-    const pivotAlias = aliasFor(pivot.table, visible)
+    pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)
     out.text(
       `select ${names.column(pivotAlias, pivot.parentColumn)} from ${names.table(pivot.table, pivotAlias)}` +
@@ -124,5 +131,7 @@ function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condit
   }
   if (relation.morph !== undefined) out.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
   writeCondition(out, inner, alias, visible)
+  out.guards?.writeAnd(out, relation.table, alias)
+  if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
   out.text(')')
 }

@@ -43,6 +43,7 @@ function writeRelatedValue(out: SqlWriter, ref: string, order: PlannedOrder, map
       from += ` inner join ${names.table(relation.table, alias)} on ${related} = ${parent}`
     }
     if (relation.morph !== undefined) where.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
+    out.guards?.writeAnd(where, relation.table, alias)
     if (relation.type !== 'belongsTo') needsLimit = true
     keys.push(`${names.column(alias, primaryKeyOf(map, relation.table))} asc`)
     previous = alias

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { RowGuards } from '../apply/row-guards.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { primaryKeyOf } from '../validate/resolve-relation.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
@@ -26,6 +27,7 @@ export async function loadDirect(
   children: readonly WithNode[],
   map: RelationMap,
   chunkSize: number,
+  guards?: RowGuards,
 ): Promise<LoadedBatch> {
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const keys = distinctKeys(parents, parentKey)
@@ -50,6 +52,8 @@ export async function loadDirect(
         .whereIn(`${pivot.table}.${pivot.parentColumn}`, chunkKeys)
     }
     if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
+    guards?.applyTo(query, table, table)
+    if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
     return query.orderBy(orderBy)
   })
 

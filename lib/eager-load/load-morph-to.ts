@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { RowGuards } from '../apply/row-guards.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { primaryKeyOf } from '../validate/resolve-relation.ts'
 import type { MorphTarget, MorphToResolved } from '../validate/resolved-relation.ts'
@@ -24,6 +25,7 @@ export async function loadMorphTo(
   children: Readonly<Record<string, readonly WithNode[]>>,
   map: RelationMap,
   chunkSize: number,
+  guards?: RowGuards,
 ): Promise<LoadedBatch[]> {
   const { name, typeColumn, idColumn } = relation
   const targetByType = new Map<string, MorphTarget>(relation.targets.map((target) => [target.typeValue, target]))
@@ -44,14 +46,11 @@ export async function loadMorphTo(
     if (keys.length === 0) continue
     const selection = relatedSelection(map, table, [group.target.key, ...parentKeysFor(children[table] ?? [])])
     const columns = selection.columns.map((column) => `${table}.${column}`)
-    const related = await fetchChunked(keys, chunkSize, (chunkKeys) =>
-      client
-        .queryBuilder()
-        .from(table)
-        .select(columns)
-        .whereIn(`${table}.${group.target.key}`, chunkKeys)
-        .orderBy(`${table}.${primaryKeyOf(map, table)}`),
-    )
+    const related = await fetchChunked(keys, chunkSize, (chunkKeys) => {
+      const query = client.queryBuilder().from(table).select(columns).whereIn(`${table}.${group.target.key}`, chunkKeys)
+      guards?.applyTo(query, table, table)
+      return query.orderBy(`${table}.${primaryKeyOf(map, table)}`)
+    })
     const byKey = groupByKey(related, group.target.key)
     const attached = new Set<Row>()
     for (const parent of group.parents) {

@@ -3,14 +3,18 @@ import { APPLY_DEFAULTS } from '../options.ts'
 import type { LoadedRelations } from '../map/table-record.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
-import { buildWithTree, type WithLimits } from '../validate/build-with-tree.ts'
+import { RowGuards } from '../apply/row-guards.ts'
+import { buildWithTree } from '../validate/build-with-tree.ts'
+import { knexClientOf } from './knex-client-of.ts'
+import type { LoadRelationsOptions } from './load-relations-options.ts'
 import { loadWithTree } from './load-with-tree.ts'
 import type { Row } from './row.ts'
 
 /**
  * Eager-loads relation paths (`['posts.comments', 'team']`, `['*']`) onto rows you fetched yourself,
  * in place, with one `WHERE key IN (…)` query per relation per level. The rows must carry the key
- * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). The rows it resolves to
+ * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). Each related table's `guard`
+ * applies to its query, with `options.context`. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
  * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise.
  *
@@ -18,22 +22,23 @@ import type { Row } from './row.ts'
  * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
  * @example
  * const users = await db<User>('users').select('id', 'name', 'team_id').where('id', 1)
- * const loaded = await loadRelations(db, 'users', users, ['posts.comments', 'team'], relationMap)
+ * const loaded = await loadRelations(db, 'users', users, ['posts.comments', 'team'], relationMap, { context: { tenantId } })
  * loaded[0]?.posts  // with a literal map: TableRecord<typeof relationMap, 'posts'>[] | undefined
  */
-export async function loadRelations<Rec extends object, Map extends RelationMap, Table extends keyof Map & string>(
+export async function loadRelations<Rec extends object, Map extends RelationMap<Context>, Table extends keyof Map & string, Context = unknown>(
   db: Knex | Knex.Transaction,
   table: Table,
   rows: Rec[],
   paths: readonly string[],
   relationMap: Map,
-  limits: Partial<WithLimits> = {},
+  limits: LoadRelationsOptions<Context> = {},
 ): Promise<Array<Rec & LoadedRelations<Map, Table>>> {
   ensureValidRelationMap(relationMap)
   const nodes = buildWithTree(relationMap, table, paths, (index) => (index === undefined ? 'with' : `with[${index}]`), {
     maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
   })
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap)
+  const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
+  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }

@@ -39,6 +39,7 @@ export async function loadWithTree(
   if (rows.length === 0 || nodes.length === 0) return
   const client = knexClientOf(source)
   const chunkSize = options.chunkSize ?? dialectOf(client).maxInBindings
+  const { guards } = options
   const parents = [...new Set(rows)]
   for (const node of nodes) {
     const { relation } = node
@@ -48,10 +49,10 @@ export async function loadWithTree(
     requireParentColumns(parents, parentKeysFor([node]), table, relation.name)
     const batches: LoadedBatch[] =
       relation.kind === 'direct'
-        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize)]
-        : await loadMorphTo(client, relation, parents, node.children, map, chunkSize)
+        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize, guards)]
+        : await loadMorphTo(client, relation, parents, node.children, map, chunkSize, guards)
     for (const batch of batches) {
-      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, { chunkSize })
+      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, guards === undefined ? { chunkSize } : { chunkSize, guards })
       stripColumns(batch.rows, batch.extra)
     }
   }

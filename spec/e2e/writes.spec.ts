@@ -23,7 +23,7 @@ for (const db of testDatabases()) {
     })
     after(async () => {
       await demo.close()
-      await restoreSequences(db.knex, ['tags', 'posts', 'users'])
+      await restoreSequences(db.knex, ['tags', 'posts', 'users', 'comments'])
     })
 
     it('create → read → update → delete, as the 0.19 client sends them', async () => {
@@ -51,8 +51,51 @@ for (const db of testDatabases()) {
       const deleted = await demo.client.send<RecordBody>('DELETE', path, { json: { deleted_at: new Date().toISOString() } })
       expect(deleted.status).to.equal(200)
       expect(deleted.body.data).to.include({ id: tag.id, name: 'e2e renamed' })
-      expect(await db.knex('tags').where('id', Number(tag.id)).first()).to.equal(undefined)
-      expect((await demo.client.get(path)).status).to.equal(404)
+      // The client's DELETE with `deleted_at` soft-deletes: the row stays, stamped, and every read hides it.
+      const softDeleted: Row | undefined = await db.knex('tags').where('id', Number(tag.id)).first()
+      try {
+        expect(softDeleted?.deleted_at).to.not.equal(null)
+        expect((await demo.client.get(path)).status).to.equal(404)
+        expect((await demo.client.send('PATCH', path, { json: { name: 'revived' } })).status).to.equal(404)
+        expect((await demo.client.send('DELETE', path)).status).to.equal(404)
+      } finally {
+        await db.knex('tags').where('id', Number(tag.id)).delete()
+      }
+    })
+
+    it('a soft-deleted row is hidden on every path: lists, counts, relation filters, relationsExists, with', async () => {
+      const comment = await demo.client.send<RecordBody>('POST', '/comments', { json: { post_id: 1, user_id: 2, body: 'e2e soft' } })
+      const id = Number(comment.body.data.id)
+      const reads = {
+        list: '/comments?wheres[0][column]=body&wheres[0][value]=e2e%20soft&page=1',
+        filter: '/posts?wheres[0][column]=comments.body&wheres[0][value]=e2e%20soft',
+        exists: `/users?wheres[0][column]=id&wheres[0][value]=2&relationsExists[0]=comments`,
+        with: '/posts/1?with[0]=comments',
+      }
+      type ListBody = { data: Row[]; meta?: { total?: number } }
+      try {
+        const before = await demo.client.get<ListBody>(reads.list)
+        expect(before.body.data.map((row) => row.id)).to.deep.equal([id])
+        expect(before.body.meta?.total).to.equal(1)
+        expect((await demo.client.get<ListBody>(reads.filter)).body.data.map((row) => row.id)).to.deep.equal([1])
+        const withBefore = await demo.client.get<{ data: { comments: Row[] } }>(reads.with)
+        expect(withBefore.body.data.comments.map((row) => row.id)).to.include(id)
+
+        const userComments = await db.knex('comments').where('user_id', 2).whereNull('deleted_at').pluck('id')
+        expect((await demo.client.send('DELETE', `/comments/${id}`, { json: { deleted_at: new Date().toISOString() } })).status).to.equal(200)
+        await db.knex('comments').whereIn('id', userComments.filter((other) => other !== id)).update({ deleted_at: '2024-01-01 00:00:00' })
+
+        const after = await demo.client.get<ListBody>(reads.list)
+        expect(after.body.data).to.deep.equal([])
+        expect(after.body.meta?.total).to.equal(0)
+        expect((await demo.client.get<ListBody>(reads.filter)).body.data).to.deep.equal([])
+        expect((await demo.client.get<ListBody>(reads.exists)).body.data, 'user 2 has only deleted comments').to.deep.equal([])
+        const withAfter = await demo.client.get<{ data: { comments: Row[] } }>(reads.with)
+        expect(withAfter.body.data.comments.map((row) => row.id)).not.to.include(id)
+      } finally {
+        await db.knex('comments').where('user_id', 2).update({ deleted_at: null })
+        await db.knex('comments').where('id', id).delete()
+      }
     })
 
     it('a DELETE without body, with the form or the JSON content type', async () => {
@@ -130,7 +173,7 @@ for (const db of testDatabases()) {
     })
 
     it('a write that breaks a constraint is a 409 and changes nothing', async () => {
-      const response = await demo.client.send<{ message: string }>('DELETE', '/posts/1', { json: { deleted_at: new Date().toISOString() } })
+      const response = await demo.client.send<{ message: string }>('DELETE', '/posts/1')
       expect(response.status).to.equal(409)
       expect(response.body.message).not.to.match(/select|delete|insert|constraint failed/i)
       expect(await db.knex('posts').where('id', 1).first()).not.to.equal(undefined)
