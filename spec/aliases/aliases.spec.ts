@@ -95,6 +95,12 @@ for (const db of testDatabases()) {
       expect(plain(await query)).to.deep.equal([{ trackId: 104 }, { trackId: 105 }, { trackId: 103 }, { trackId: 101 }])
     })
 
+    it('orders by a column of a morphOne relation through aliased keys (a correlated subquery)', async () => {
+      const query = music(db, 'alias_albums', 'columns[0]=albumId&orders[0][column]=note.body')
+      expectSql(db.name, 'aliases/order by morphOne column', query)
+      expect(plain(await query)).to.deep.equal([{ albumId: 11 }, { albumId: 10 }, { albumId: 12 }])
+    })
+
     it('eager-loads through aliased keys at every level, rows keyed by client names', async () => {
       const { result, queries } = await countQueries(db.knex, () => music(db, 'alias_artists', 'with[0]=albums.tracks&wheres[0][column]=artistId&wheres[0][value]=1'))
       expect(queries).to.have.length(3)

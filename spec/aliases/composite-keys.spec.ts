@@ -70,6 +70,12 @@ for (const db of testDatabases()) {
       ])
     })
 
+    it('picks the one row of a hasOne on a composite-key table by the whole key when ordering through it', async () => {
+      const query = entries(db, 'columns[0]=trackId&orders[0][column]=firstEntry.position&orders[0][direction]=desc&limit=3', 'alias_tracks')
+      expectSql(db.name, 'composite keys/order by hasOne of composite table', query)
+      expect(plain(await query)).to.deep.equal([{ trackId: 103 }, { trackId: 102 }, { trackId: 101 }])
+    })
+
     it('eager-loads rows of a composite-key table ordered by the whole key, and relations from it', async () => {
       const { result, queries } = await countQueries(db.knex, () =>
         entries(db, 'columns[0]=name&with[0]=entries&orders[0][column]=trackId&wheres[0][column]=trackId&wheres[0][operator]=in&wheres[0][value][0]=100&wheres[0][value][1]=101', 'alias_tracks'),
