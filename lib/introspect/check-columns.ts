@@ -57,7 +57,8 @@ export function checkColumns(map: RelationMap, name: string, table: SchemaTable)
   const path = `${name}.primaryKey`
   const missing = key.filter((column) => !columns.has(column))
   if (missing.length > 0) {
-    const implied = definition.primaryKey === undefined ? ` (the default); ${name}'s primary key is ${table.primaryKey.length > 0 ? table.primaryKey.join(', ') : 'not declared'}, name it in primaryKey` : ''
+    const actual = table.primaryKey.length === 0 ? 'it has no primary key: set primaryKey to a unique column' : `its primary key is ${table.primaryKey.join(', ')}: set primaryKey to that`
+    const implied = definition.primaryKey === undefined ? ` (the default primaryKey); ${actual}` : ''
     problems.push(relationMapProblem('missing_key', path, `${name} has no column ${missing.map((column) => `'${column}'`).join(', ')}${implied}`))
   } else if (!isUnique(table, key)) {
     problems.push(relationMapProblem('key_not_unique', path, `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading would mix rows up`))

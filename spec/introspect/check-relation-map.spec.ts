@@ -94,7 +94,7 @@ for (const database of testDatabases()) {
       const trap: RelationMap = { Artist: { columns: { id: 'integer', name: { type: 'string', column: 'Name', nullable: false } } } }
       const problems = await checkRelationMap(catalog.knex, trap)
       expect(found(problems)).to.deep.equal([error('missing_column', 'Artist.columns.id'), error('missing_key', 'Artist.primaryKey')])
-      expect(problems[1]?.message).to.equal(`Artist has no column 'id' (the default); Artist's primary key is ArtistId, name it in primaryKey`)
+      expect(problems[1]?.message).to.equal(`Artist has no column 'id' (the default primaryKey); its primary key is ArtistId: set primaryKey to that`)
       const composite = changed(catalogMap, 'playlist_track', (definition) => ({
         ...definition,
         primaryKey: ['playlist_id', 'track_no'],
