@@ -1,0 +1,33 @@
+import type { Knex } from 'knex'
+import type { RelationMap } from '../relation-map.ts'
+import { readSchema } from './read-schema.ts'
+import { relationMapFromSchema, type GeneratedRelationMap } from './relation-map-from-schema.ts'
+import type { RelationMapFromSchemaOptions } from './relation-map-from-schema-options.ts'
+
+/**
+ * Reads the schema of `db` (SQLite, PostgreSQL, MySQL/MariaDB; see `readSchema`) and builds its relation
+ * map with {@link relationMapFromSchema}, returning the map and the notices (what was left out or renamed,
+ * and why): what the `introspect` command prints in the generated file's header.
+ *
+ * @example
+ * const { map, notices } = await introspectRelationMapWithNotices(db, { naming: 'camel' })
+ * for (const notice of notices) console.warn(notice.message)
+ */
+export async function introspectRelationMapWithNotices(db: Knex, options: RelationMapFromSchemaOptions = {}): Promise<GeneratedRelationMap> {
+  return relationMapFromSchema(await readSchema(db), options)
+}
+
+/**
+ * The relation map of the database `db` is connected to, read from its schema: columns with their types,
+ * nullability and uniqueness, primary keys, and relations from its foreign keys (see
+ * {@link relationMapFromSchema} for the rules). Columns whose names look secret are left out. Meant to
+ * start a map that is then reviewed and committed (the `introspect` command writes it to a file), or for
+ * prototypes that serve a schema as it is.
+ *
+ * @example
+ * const relationMap = await introspectRelationMap(db, { exclude: ['audit_log'] })
+ * const rows = await applyQueryParams(db('users'), params, relationMap)
+ */
+export async function introspectRelationMap(db: Knex, options: RelationMapFromSchemaOptions = {}): Promise<RelationMap> {
+  return (await introspectRelationMapWithNotices(db, options)).map
+}
