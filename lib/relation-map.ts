@@ -17,6 +17,8 @@ export interface ColumnDefinition {
   nullable?: boolean
   /** Whether the column's values are unique on their own; default `false` (the primary key always is). */
   unique?: boolean
+  /** The database column, when the client's name for it (the key in `columns`) differs: `artistId: { type: 'integer', column: 'ArtistId' }`. */
+  column?: string
 }
 
 /** How a column is declared in `columns`: its type alone (nullable, not unique), or a {@link ColumnDefinition}. */
@@ -111,8 +113,8 @@ export type Guard<Context = unknown> = { guard(query: Knex.QueryBuilder, info: G
 
 /** What a client may do with one table; `Context` is the type of the guard's `context`. */
 export interface TableDefinition<Context = unknown> {
-  /** Primary key column; default `id`. */
-  primaryKey?: string
+  /** Primary key column, or its columns in key order for a composite key; default `id`. */
+  primaryKey?: string | readonly string[]
   /** The allow-list: the only columns a client may filter, select, order or distinct by, and the only ones returned. */
   columns: Record<string, ColumnSpec>
   /** Relations a client may filter through, test for existence, or eager-load. */

@@ -20,7 +20,13 @@ export interface ColumnValues {
 
 type TypeOf<Spec> = Spec extends ColumnType ? Spec : Spec extends { type: infer Type extends ColumnType } ? Type : never
 
-type PrimaryKeyOf<Table> = Table extends { primaryKey: infer Key extends string } ? Key : 'id'
+type PrimaryKeyOf<Table> = Table extends { primaryKey: infer Key extends string }
+  ? Key
+  : Table extends { primaryKey: readonly (infer Key extends string)[] }
+    ? Key
+    : 'id'
+
+type DatabaseColumnOf<Name, Spec> = Spec extends { column: infer Column extends string } ? Column : Name
 
 type NullOf<Spec> = Spec extends { nullable: false } ? never : null
 
@@ -30,7 +36,8 @@ type Relations<Table> = Table extends { relations: infer R } ? R : {}
 
 /**
  * The columns of `Table` in a literal relation map, each with the type {@link ColumnValues} gives it, and
- * `| null` unless the column is the primary key or declared `nullable: false`.
+ * `| null` unless the column is (part of) the primary key or declared `nullable: false`. Columns are keyed
+ * by the client's name, also when they are aliased to another database column.
  *
  * @example
  * type UserColumns = ColumnRecord<typeof relationMap, 'users'>  // { id: number; name: string | null; … }
@@ -40,7 +47,9 @@ export type ColumnRecord<Map extends RelationMap, Table extends keyof Map> = str
   : {
       -readonly [Column in keyof Columns<Map[Table]> & string]:
         | ColumnValues[TypeOf<Columns<Map[Table]>[Column]>]
-        | (Column extends PrimaryKeyOf<Map[Table]> ? never : NullOf<Columns<Map[Table]>[Column]>)
+        | (DatabaseColumnOf<Column, Columns<Map[Table]>[Column]> extends PrimaryKeyOf<Map[Table]>
+            ? never
+            : NullOf<Columns<Map[Table]>[Column]>)
     }
 
 type RelatedRecord<Map extends RelationMap, Relation> = Relation extends { type: 'morphTo'; types: infer Types }

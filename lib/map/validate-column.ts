@@ -5,18 +5,19 @@ import { didYouMean, relationMapError } from './relation-map-error.ts'
 /** The column types, in the order error messages list them. */
 export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime']
 
-const DEFINITION_KEYS = ['type', 'nullable', 'unique']
+const DEFINITION_KEYS = ['type', 'nullable', 'unique', 'column']
 
 /**
  * Checks one column declaration at `path` (`users.columns.email`): a column type (`'string'`), or a
- * definition `{ type, nullable?, unique? }` with a column type and boolean flags.
+ * definition `{ type, nullable?, unique?, column? }` with a column type, boolean flags and, for a column the
+ * client names differently from the database, the database column as a non-empty string.
  *
  * @throws {Error} naming the path and the fix.
  */
 export function validateColumn(path: string, spec: unknown): void {
   if (typeof spec === 'string') return checkType(path, spec)
   if (!isObject(spec)) {
-    throw relationMapError(path, `expected a column type (${COLUMN_TYPES.join(', ')}) or { type, nullable?, unique? }, got ${describeValue(spec)}`)
+    throw relationMapError(path, `expected a column type (${COLUMN_TYPES.join(', ')}) or { type, nullable?, unique?, column? }, got ${describeValue(spec)}`)
   }
   for (const key of Object.keys(spec)) {
     if (!DEFINITION_KEYS.includes(key)) {
@@ -28,6 +29,9 @@ export function validateColumn(path: string, spec: unknown): void {
   for (const flag of ['nullable', 'unique']) {
     const value = spec[flag]
     if (value !== undefined && typeof value !== 'boolean') throw relationMapError(`${path}.${flag}`, `expected true or false, got ${describeValue(value)}`)
+  }
+  if (spec.column !== undefined && (typeof spec.column !== 'string' || spec.column === '')) {
+    throw relationMapError(`${path}.column`, `expected the database column's name, got ${describeValue(spec.column)}`)
   }
 }
 

@@ -1,5 +1,7 @@
 import type { RelationMap } from '../relation-map.ts'
 import { describeValue, isObject } from './describe-value.ts'
+import { databaseColumn } from './database-column.ts'
+import { checkKeyDefaults } from './check-key-defaults.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
 import { validateColumn } from './validate-column.ts'
 import { validateRelation } from './validate-relation.ts'
@@ -7,9 +9,10 @@ import { validateRelation } from './validate-relation.ts'
 const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'scopes', 'guard']
 
 /**
- * Checks a whole relation map, table by table: known keys only, `columns` with valid column types,
- * a `primaryKey` (default `id`) among the columns, valid relations whose tables the map defines, scopes
- * and `guard` that are functions. Found mistakes are bugs in the server's code, so they are plain
+ * Checks a whole relation map, table by table: known keys only, `columns` with valid column types and
+ * distinct database columns, a `primaryKey` (default `id`; a list of distinct columns for a composite key)
+ * among the columns, valid relations whose tables the map defines and whose keys do not default to a
+ * composite primary key, scopes and `guard` that are functions. Found mistakes are bugs in the server's code, so they are plain
  * `Error`s naming the path and the fix, never a `QueryParamsError`.
  *
  * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of …`
@@ -20,6 +23,7 @@ export function validateRelationMap(map: unknown): asserts map is RelationMap {
   }
   const tables = new Set(Object.keys(map))
   for (const [table, definition] of Object.entries(map)) validateTable(table, definition, tables)
+  checkKeyDefaults(map as RelationMap)
 }
 
 function validateTable(table: string, definition: unknown, tables: ReadonlySet<string>): void {
@@ -35,14 +39,8 @@ function validateTable(table: string, definition: unknown, tables: ReadonlySet<s
   }
   for (const [column, spec] of Object.entries(columns)) validateColumn(`${table}.columns.${column}`, spec)
 
-  if (primaryKey !== undefined && (typeof primaryKey !== 'string' || primaryKey === '')) {
-    throw relationMapError(`${table}.primaryKey`, `expected a column name, got ${describeValue(primaryKey)}`)
-  }
-  const key = primaryKey ?? 'id'
-  if (!Object.hasOwn(columns, key)) {
-    const fix = primaryKey === undefined ? `declare the key column in columns, and name it in primaryKey if it is not 'id'` : `add it to columns${didYouMean(key, Object.keys(columns))}`
-    throw relationMapError(`${table}.primaryKey`, `the primary key '${key}' is not among the columns of ${table}; ${fix}`)
-  }
+  const databaseColumns = checkDatabaseColumns(table, columns as RelationMap[string]['columns'])
+  checkPrimaryKey(table, primaryKey, databaseColumns)
 
   if (relations !== undefined) {
     if (!isObject(relations)) throw relationMapError(`${table}.relations`, `expected an object of relation definitions, got ${describeValue(relations)}`)
@@ -59,5 +57,49 @@ function validateTable(table: string, definition: unknown, tables: ReadonlySet<s
   }
   if (guard !== undefined && typeof guard !== 'function') {
     throw relationMapError(`${table}.guard`, `expected a function (query, { table, context }) => void, got ${describeValue(guard)}`)
+  }
+}
+
+/**
+ * The database column of each declared column, keyed by database column. Two client names for one database
+ * column, or a client name that is another column's database name, would make keys and guards ambiguous.
+ */
+function checkDatabaseColumns(table: string, columns: RelationMap[string]['columns']): Map<string, string> {
+  const byDatabaseColumn = new Map<string, string>()
+  for (const name of Object.keys(columns)) {
+    const column = databaseColumn({ [table]: { columns } }, table, name)
+    const other = byDatabaseColumn.get(column)
+    if (other !== undefined) {
+      throw relationMapError(`${table}.columns.${name}`, `the database column '${column}' is already declared as '${other}'; declare each database column once`)
+    }
+    byDatabaseColumn.set(column, name)
+  }
+  for (const [column, name] of byDatabaseColumn) {
+    const owner = byDatabaseColumn.get(name)
+    if (column !== name && owner !== undefined) {
+      throw relationMapError(`${table}.columns.${name}`, `the client name '${name}' is the database column of '${owner}'; keys and guards name database columns, so pick another client name`)
+    }
+  }
+  return byDatabaseColumn
+}
+
+function checkPrimaryKey(table: string, primaryKey: unknown, databaseColumns: ReadonlyMap<string, string>): void {
+  const path = `${table}.primaryKey`
+  if (Array.isArray(primaryKey)) {
+    if (primaryKey.length === 0) throw relationMapError(path, `expected a column name or a non-empty list of column names, got an empty array`)
+    primaryKey.forEach((key: unknown, index) => {
+      if (typeof key !== 'string' || key === '') throw relationMapError(`${path}.${index}`, `expected a column name, got ${describeValue(key)}`)
+      if (primaryKey.indexOf(key) !== index) throw relationMapError(`${path}.${index}`, `'${key}' is already in the key; list each key column once`)
+    })
+  } else if (primaryKey !== undefined && (typeof primaryKey !== 'string' || primaryKey === '')) {
+    throw relationMapError(path, `expected a column name or a list of column names, got ${describeValue(primaryKey)}`)
+  }
+  const keys: readonly string[] = primaryKey === undefined ? ['id'] : typeof primaryKey === 'string' ? [primaryKey] : primaryKey
+  for (const key of keys) {
+    if (databaseColumns.has(key)) continue
+    const aliased = [...databaseColumns].find(([, name]) => name === key)?.[0]
+    if (aliased !== undefined) throw relationMapError(path, `'${key}' is a client name; primaryKey names database columns, here '${aliased}'`)
+    const fix = primaryKey === undefined ? `declare the key column in columns, and name it in primaryKey if it is not 'id'` : `add it to columns${didYouMean(key, databaseColumns.keys())}`
+    throw relationMapError(path, `the primary key '${key}' is not among the columns of ${table}; ${fix}`)
   }
 }

@@ -1,9 +1,15 @@
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { RelationDefinition, RelationMap } from '../relation-map.ts'
 import type { ResolvedRelation } from './resolved-relation.ts'
 
-/** The primary key of a table of the map (default `id`). */
+/**
+ * The single-column primary key of a table of the map (default `id`), as a relation key defaults to it.
+ * The map check rejects relations whose key would default to a composite key, so this never sees one.
+ */
 export function primaryKeyOf(map: RelationMap, table: string): string {
-  return map[table]?.primaryKey ?? 'id'
+  const columns = primaryKeyColumns(map, table)
+  if (columns.length !== 1) throw new Error(`knex-query-params: ${table}.primaryKey: a composite key cannot be a relation's default key`)
+  return columns[0] as string
 }
 
 /**

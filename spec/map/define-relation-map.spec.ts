@@ -121,7 +121,7 @@ describe('defineRelationMap', () => {
 
     it('a column is a type or a definition object', () => {
       expect(messageFor(mapWith((m) => { columnsOf(m, 'users').name = 1 }))).to.equal(
-        `users.columns.name: expected a column type (${COLUMN_TYPES}) or { type, nullable?, unique? }, got 1`,
+        `users.columns.name: expected a column type (${COLUMN_TYPES}) or { type, nullable?, unique?, column? }, got 1`,
       )
     })
 
@@ -148,15 +148,15 @@ describe('defineRelationMap', () => {
 
     it('a column definition has no other keys', () => {
       expect(messageFor(mapWith((m) => { columnsOf(m, 'users').email = { type: 'string', nulable: false } }))).to.equal(
-        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique`,
+        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique, column`,
       )
     })
   })
 
   describe('primaryKey', () => {
     it('must be a column name', () => {
-      expect(messageFor(mapWith((m) => { (m.posts as MapTable).primaryKey = 5 }))).to.equal(`posts.primaryKey: expected a column name, got 5`)
-      expect(messageFor(mapWith((m) => { (m.posts as MapTable).primaryKey = '' }))).to.equal(`posts.primaryKey: expected a column name, got ''`)
+      expect(messageFor(mapWith((m) => { (m.posts as MapTable).primaryKey = 5 }))).to.equal(`posts.primaryKey: expected a column name or a list of column names, got 5`)
+      expect(messageFor(mapWith((m) => { (m.posts as MapTable).primaryKey = '' }))).to.equal(`posts.primaryKey: expected a column name or a list of column names, got ''`)
     })
 
     it('must be among the columns', () => {
@@ -171,6 +171,77 @@ describe('defineRelationMap', () => {
     it('defaults to id, which must then be among the columns', () => {
       expect(messageFor(mapWith((m) => { m.tags = { columns: { tag_id: 'integer', name: 'string' } } }))).to.equal(
         `tags.primaryKey: the primary key 'id' is not among the columns of tags; declare the key column in columns, and name it in primaryKey if it is not 'id'`,
+      )
+    })
+
+    it('names database columns, not client names', () => {
+      const aliased = mapWith((m) => { m.posts = { primaryKey: 'postId', columns: { postId: { type: 'integer', column: 'PostId' }, user_id: 'integer' } } })
+      expect(messageFor(aliased)).to.equal(`posts.primaryKey: 'postId' is a client name; primaryKey names database columns, here 'PostId'`)
+      expect(() => defineRelationMap(mapWith((m) => { m.posts = { primaryKey: 'PostId', columns: { postId: { type: 'integer', column: 'PostId' }, user_id: 'integer' } } }) as RelationMap)).not.to.throw()
+    })
+
+    it('may list the columns of a composite key: a non-empty list of distinct columns among the columns', () => {
+      const composite = (primaryKey: unknown) => mapWith((m) => {
+        m.tags = { primaryKey, columns: { tag_id: 'integer', post_id: 'integer', name: 'string' } }
+        relationOf(m, 'posts', 'tags').relatedKey = 'tag_id'
+      })
+      expect(() => defineRelationMap(composite(['tag_id', 'post_id']) as RelationMap)).not.to.throw()
+      expect(messageFor(composite([]))).to.equal(`tags.primaryKey: expected a column name or a non-empty list of column names, got an empty array`)
+      expect(messageFor(composite(['tag_id', 3]))).to.equal(`tags.primaryKey.1: expected a column name, got 3`)
+      expect(messageFor(composite(['tag_id', '']))).to.equal(`tags.primaryKey.1: expected a column name, got ''`)
+      expect(messageFor(composite(['tag_id', 'tag_id']))).to.equal(`tags.primaryKey.1: 'tag_id' is already in the key; list each key column once`)
+      expect(messageFor(composite(['tag_id', 'postid']))).to.equal(
+        `tags.primaryKey: the primary key 'postid' is not among the columns of tags; add it to columns (did you mean 'post_id'?)`,
+      )
+    })
+
+    it('a relation key may not default to a composite primary key', () => {
+      const compositeTags = (m: Record<string, Record<string, unknown>>): void => {
+        m.tags = { primaryKey: ['tag_id', 'post_id'], columns: { tag_id: 'integer', post_id: 'integer', name: 'string' } }
+      }
+      expect(messageFor(mapWith(compositeTags))).to.equal(
+        `posts.relations.tags.relatedKey: missing; it would default to the composite primary key of tags (tag_id, post_id), and a relation links through one column: name it`,
+      )
+      expect(messageFor(mapWith((m) => {
+        compositeTags(m)
+        ;(m.posts as MapTable).relations = { tags: { type: 'belongsToMany', table: 'tags', pivotTable: 'post_tag', foreignPivotKey: 'post_id', relatedPivotKey: 'tag_id', relatedKey: 'tag_id' } }
+        ;(m.tags as MapTable).relations = { posts: { type: 'hasMany', table: 'posts', foreignKey: 'tag_id' } }
+      }))).to.equal(
+        `tags.relations.posts.localKey: missing; it would default to the composite primary key of tags (tag_id, post_id), and a relation links through one column: name it`,
+      )
+      expect(messageFor(mapWith((m) => {
+        compositeTags(m)
+        ;(m.posts as MapTable).relations = { tag: { type: 'belongsTo', table: 'tags', foreignKey: 'tag_id' } }
+      }))).to.equal(
+        `posts.relations.tag.ownerKey: missing; it would default to the composite primary key of tags (tag_id, post_id), and a relation links through one column: name it`,
+      )
+      expect(messageFor(mapWith((m) => {
+        m.posts = { primaryKey: ['post_id', 'user_id'], columns: { post_id: 'integer', user_id: 'integer', title: 'string' } }
+      }))).to.equal(`images.relations.imageable.types.Post: table 'posts' has a composite primary key (post_id, user_id); a morphTo target is found by one key column`)
+    })
+  })
+
+  describe('column aliases', () => {
+    const withColumns = (columns: Record<string, unknown>) => mapWith((m) => { m.teams = { columns } })
+
+    it('column is a non-empty string', () => {
+      expect(() => defineRelationMap(withColumns({ id: 'integer', teamName: { type: 'string', column: 'TeamName' } }) as RelationMap)).not.to.throw()
+      expect(messageFor(withColumns({ id: 'integer', teamName: { type: 'string', column: '' } }))).to.equal(`teams.columns.teamName.column: expected the database column's name, got ''`)
+      expect(messageFor(withColumns({ id: 'integer', teamName: { type: 'string', column: 7 } }))).to.equal(`teams.columns.teamName.column: expected the database column's name, got 7`)
+    })
+
+    it('two client names for one database column are a mistake', () => {
+      expect(messageFor(withColumns({ id: 'integer', name: 'string', teamName: { type: 'string', column: 'name' } }))).to.equal(
+        `teams.columns.teamName: the database column 'name' is already declared as 'name'; declare each database column once`,
+      )
+      expect(messageFor(withColumns({ id: 'integer', a: { type: 'string', column: 'Name' }, b: { type: 'string', column: 'Name' } }))).to.equal(
+        `teams.columns.b: the database column 'Name' is already declared as 'a'; declare each database column once`,
+      )
+    })
+
+    it('a client name that is another column\'s database name is a mistake', () => {
+      expect(messageFor(withColumns({ id: 'integer', teamName: { type: 'string', column: 'TeamName' }, TeamName: { type: 'string', column: 'label' } }))).to.equal(
+        `teams.columns.TeamName: the client name 'TeamName' is the database column of 'teamName'; keys and guards name database columns, so pick another client name`,
       )
     })
   })

@@ -2,6 +2,7 @@ import { relationMap } from '../../../fixtures/relation-map.ts'
 import type { ColumnType, RelationMap } from '../../../lib/relation-map.ts'
 import { relatedTables, relationsOf } from '../../../lib/validate/relations-of.ts'
 import { columnType } from '../../../lib/validate/column-type.ts'
+import { primaryKeyOf } from '../../../lib/validate/resolve-relation.ts'
 
 /** The demo relation map, typed as the library sees it. */
 export const demoMap: RelationMap = relationMap
@@ -96,7 +97,7 @@ export function ownColumns(table: string): Array<{ column: string; type: ColumnT
 
 /** The primary key of a demo table. */
 export function primaryKey(table: string): string {
-  return demoMap[table]?.primaryKey ?? 'id'
+  return primaryKeyOf(demoMap, table)
 }
 
 /** The scope names of a demo table. */
