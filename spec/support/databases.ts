@@ -26,7 +26,8 @@ export const TEST_SERVER_VARIABLES = { postgres: 'TEST_POSTGRES_URL', mysql: 'TE
 
 const SERVER_ACQUIRE_TIMEOUT = 10_000
 
-function sqliteDatabase(): TestDatabase {
+/** A new SQLite database in memory, with the suite's settings. */
+export function sqliteDatabase(): TestDatabase {
   return {
     name: 'sqlite',
     engine: 'sqlite',
@@ -77,7 +78,8 @@ export function mysqlServerDatabase(serverUrl: string, name = uniqueTestDatabase
   }
 }
 
-function pgliteDatabase(): TestDatabase {
+/** A new embedded PGlite database in memory, with the suite's settings. */
+export function pgliteDatabase(): TestDatabase {
   const pglite = new PGlite({ parsers: { [pgliteTypes.DATE]: keepDateText } })
   // knex-pglite accepts a ready PGlite instance through a connection function (untyped in knex).
   const connection = (() => ({ pglite })) as unknown as Knex.ConnectionConfigProvider
