@@ -88,7 +88,7 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   }
 
   const links = foreignKeyLinks(snapshot, inMap, pivots, notices)
-  const pending: PendingRelation[] = [...belongsToRelations(links, keys), ...inverseRelations(links, keys), ...pivotRelations(pivots, inMap, keys)]
+  const pending: PendingRelation[] = [...belongsToRelations(links, keys, notices), ...inverseRelations(links, keys), ...pivotRelations(pivots, inMap, keys)]
   for (const table of exposed) {
     const names = taken.get(table.name) ?? new Set<string>()
     for (const relation of pending.filter((candidate) => candidate.owner === table.name)) {
@@ -132,7 +132,7 @@ const soleKey = (keys: ReadonlyMap<string, readonly string[]>, table: string): s
   return key?.length === 1 ? key[0] : undefined
 }
 
-function belongsToRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>): PendingRelation[] {
+function belongsToRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>, notices: IntrospectionNotice[]): PendingRelation[] {
   return links.map(({ from, key, column, referencedColumn }) => {
     const singular = inflectedWords(key.referencedTable, 'singular')
     const stem = foreignKeyStem(column)
@@ -140,7 +140,11 @@ function belongsToRelations(links: readonly Link[], keys: ReadonlyMap<string, re
     if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.ownerKey = referencedColumn
     const nullable = from.columns.find((candidate) => candidate.name === column)?.nullable ?? true
     if (!nullable && key.enforced) definition.required = true
-    return { owner: from.name, candidates: [...(stem === undefined ? [] : [stem]), singular, qualifiedWords(singular, 'by', [column])], definition }
+    if (!nullable && !key.enforced) {
+      const message = `${from.name}.${column}: NOT NULL, but the database does not enforce its foreign key to ${key.referencedTable}: the belongsTo is not required`
+      notices.push({ kind: 'unenforced-foreign-key', table: from.name, column, message })
+    }
+    return { owner: from.name, candidates: [...(stem === undefined ? [] : [stem]), singular, qualifiedWords(singular, 'by', column)], definition }
   })
 }
 
@@ -151,7 +155,7 @@ function inverseRelations(links: readonly Link[], keys: ReadonlyMap<string, read
     const words = inflectedWords(from.name, unique ? 'singular' : 'plural')
     const definition: RelationDefinition = { type: unique ? 'hasOne' : 'hasMany', table: from.name, foreignKey: column }
     if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.localKey = referencedColumn
-    const qualified = qualifiedWords(words, 'by', [column])
+    const qualified = qualifiedWords(words, 'by', column)
     const siblings = links.filter((link) => link.from.name === from.name && link.key.referencedTable === key.referencedTable).length
     if (siblings > 1) return { owner: key.referencedTable, candidates: [qualified], definition, ambiguous: `named by its key, since ${siblings} foreign keys of ${from.name} reference ${key.referencedTable}` }
     return { owner: key.referencedTable, candidates: [words, qualified], definition }
@@ -175,7 +179,7 @@ function pivotRelations(pivots: ReadonlyMap<string, Pivot>, inMap: ReadonlySet<s
       if (soleKey(keys, parent.referencedTable) !== parentKey) definition.parentKey = parentKey
       if (soleKey(keys, related.referencedTable) !== relatedKey) definition.relatedKey = relatedKey
       const words = inflectedWords(related.referencedTable, 'plural')
-      const candidates = [words, qualifiedWords(words, 'via', [table.name]), qualifiedWords(words, 'by', [definition.relatedPivotKey])]
+      const candidates = [words, qualifiedWords(words, 'via', table.name), qualifiedWords(words, 'by', definition.relatedPivotKey)]
       relations.push({ owner: parent.referencedTable, candidates, definition })
     }
   }

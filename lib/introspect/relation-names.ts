@@ -22,10 +22,10 @@ export function foreignKeyStem(column: string): string[] | undefined {
   return words.length > 1 && words.at(-1)?.toLowerCase() === 'id' ? words.slice(0, -1) : undefined
 }
 
-/** `words` + `by`/`via` + `more`, the connector capitalised when the words are (`Albums`, `By`, `Artist`, `Id`). */
-export function qualifiedWords(words: readonly string[], connector: 'by' | 'via', more: readonly string[]): string[] {
+/** `words` + `by`/`via` + the words of `identifier`, the connector capitalised when the words are (`Albums`, `By`, `Artist`, `Id`). */
+export function qualifiedWords(words: readonly string[], connector: 'by' | 'via', identifier: string): string[] {
   const capital = /^[A-Z]/.test(words[0] ?? '')
-  return [...words, capital ? connector[0]?.toUpperCase() + connector.slice(1) : connector, ...more]
+  return [...words, capital ? `${connector[0]?.toUpperCase() ?? ''}${connector.slice(1)}` : connector, ...nameWords(identifier)]
 }
 
 /**
@@ -33,7 +33,7 @@ export function qualifiedWords(words: readonly string[], connector: 'by' | 'via'
  * the last one with a number (`_2`, `_3`…); adds it to `taken`. `preferred` is the first candidate's name.
  *
  * @example
- * pickName([['user'], ['user', 'by', 'owner', 'id']], new Set(['user']), 'snake') // { name: 'user_by_owner_id', preferred: 'user' }
+ * pickName([['user'], qualifiedWords(['user'], 'by', 'owner_id')], new Set(['user']), 'snake') // { name: 'user_by_owner_id', preferred: 'user' }
  */
 export function pickName(candidates: ReadonlyArray<readonly string[]>, taken: Set<string>, naming: Naming): { name: string; preferred: string } {
   const names = candidates.map((words) => joinWords(words, naming))
