@@ -1,0 +1,15 @@
+import type { Knex } from 'knex'
+import type { SchemaTable } from '../../introspect/schema-snapshot.ts'
+
+/** Which tables a {@link CatalogReader} reads. */
+export interface CatalogScope {
+  /** The PostgreSQL schema, MySQL database or SQLite schema (`main`, an attached name); default: the connection's own. */
+  schema: string | undefined
+  /** Whether to read the table of this name. */
+  includes(table: string): boolean
+}
+
+/** Reads tables, columns, keys, uniques and foreign keys from one database's catalog. */
+export interface CatalogReader {
+  read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]>
+}

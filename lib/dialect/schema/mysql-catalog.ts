@@ -1,0 +1,104 @@
+import type { Knex } from 'knex'
+import type { SchemaForeignKey, SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
+import { columnTypeOf } from './column-type-of.ts'
+import { groupRows } from './group-rows.ts'
+
+interface TableRow { name: string; engine: string | null }
+interface ColumnRow { table_name: string; name: string; data_type: string; column_type: string; is_nullable: string }
+interface IndexRow { table_name: string; index_name: string; column_name: string | null }
+interface CheckRow { table_name: string; check_clause: string }
+interface ForeignKeyRow {
+  table_name: string
+  name: string
+  column_name: string
+  referenced_schema: string
+  referenced_table: string
+  referenced_column: string
+}
+
+const query = async <Row>(db: Knex, sql: string, bindings: readonly (string | null)[]): Promise<Row[]> =>
+  ((await db.raw(sql, bindings)) as [Row[]])[0]
+
+const IN_SCHEMA = 'table_schema = coalesce(?, database())'
+
+const TABLES = `select table_name as name, engine as engine from information_schema.tables
+  where ${IN_SCHEMA} and table_type = 'BASE TABLE' order by table_name`
+
+const COLUMNS = `select table_name as table_name, column_name as name, data_type as data_type, column_type as column_type,
+    is_nullable as is_nullable
+  from information_schema.columns where ${IN_SCHEMA} order by table_name, ordinal_position`
+
+// MySQL has no partial indexes; a functional key part has no column name.
+const INDEXES = `select table_name as table_name, index_name as index_name, column_name as column_name
+  from information_schema.statistics where ${IN_SCHEMA} and non_unique = 0
+  order by table_name, index_name, seq_in_index`
+
+// MariaDB stores JSON as LONGTEXT with a CHECK (json_valid(`column`)) named after the column.
+const CHECKS = `select tc.table_name as table_name, cc.check_clause as check_clause
+  from information_schema.table_constraints tc
+  join information_schema.check_constraints cc on cc.constraint_schema = tc.constraint_schema and cc.constraint_name = tc.constraint_name
+  where tc.${IN_SCHEMA} and tc.constraint_type = 'CHECK'`
+
+const FOREIGN_KEYS = `select table_name as table_name, constraint_name as name, column_name as column_name,
+    referenced_table_schema as referenced_schema, referenced_table_name as referenced_table, referenced_column_name as referenced_column
+  from information_schema.key_column_usage where ${IN_SCHEMA} and referenced_table_name is not null
+  order by table_name, constraint_name, ordinal_position`
+
+const JSON_CHECK = /^json_valid\(`((?:[^`]|``)+)`\)$/i
+
+function jsonColumns(checks: readonly CheckRow[]): Set<string> {
+  const columns = new Set<string>()
+  for (const check of checks) {
+    const column = JSON_CHECK.exec(check.check_clause.trim())?.[1]
+    if (column !== undefined) columns.add(`${check.table_name}.${column.replace(/``/g, '`')}`)
+  }
+  return columns
+}
+
+function foreignKeyOf(rows: readonly ForeignKeyRow[], schema: string, enforced: boolean): SchemaForeignKey {
+  const first = rows[0]
+  if (first === undefined) throw new Error('foreignKeyOf: no rows')
+  return {
+    name: first.name,
+    columns: rows.map((row) => row.column_name),
+    referencedTable: first.referenced_schema === schema ? first.referenced_table : `${first.referenced_schema}.${first.referenced_table}`,
+    referencedColumns: rows.map((row) => row.referenced_column),
+    enforced,
+  }
+}
+
+/**
+ * MySQL and MariaDB (mysql2, mysql): `information_schema` of one database, the connection's `database()` by
+ * default. `tinyint(1)` holds booleans; MariaDB's JSON (LONGTEXT checked by `json_valid`) reads as `json`.
+ * Foreign keys are enforced on InnoDB tables while the session's `foreign_key_checks` is on.
+ */
+export const mysqlCatalog: CatalogReader = {
+  async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
+    const bound = [scope.schema ?? null]
+    const [current] = await query<{ schema: string; checks: number | string }>(db, 'select coalesce(?, database()) as `schema`, @@foreign_key_checks as checks', bound)
+    const schema = current?.schema ?? ''
+    const tables = (await query<TableRow>(db, TABLES, bound)).filter((table) => scope.includes(table.name))
+    const columns = groupRows(await query<ColumnRow>(db, COLUMNS, bound), (row) => row.table_name)
+    const indexes = groupRows(await query<IndexRow>(db, INDEXES, bound), (row) => row.table_name)
+    const json = jsonColumns(await query<CheckRow>(db, CHECKS, bound))
+    const foreignKeys = groupRows(await query<ForeignKeyRow>(db, FOREIGN_KEYS, bound), (row) => row.table_name)
+    return tables.map(({ name, engine }) => {
+      const enforced = Number(current?.checks) === 1 && engine?.toLowerCase() === 'innodb'
+      const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).entries()]
+        .filter(([, rows]) => rows.every((row) => row.column_name !== null))
+        .map(([index, rows]) => [index, rows.map((row) => row.column_name ?? '')] as const)
+      return {
+        name,
+        columns: (columns.get(name) ?? []).map((row) => {
+          const dataType = json.has(`${name}.${row.name}`) ? 'json' : row.data_type.toLowerCase()
+          const type = row.column_type.toLowerCase().startsWith('tinyint(1)') ? 'boolean' : columnTypeOf(dataType)
+          return { name: row.name, dataType, type, nullable: row.is_nullable === 'YES' }
+        }),
+        primaryKey: [...(byIndex.find(([index]) => index === 'PRIMARY')?.[1] ?? [])],
+        uniques: byIndex.filter(([index]) => index !== 'PRIMARY').map(([, columns]) => [...columns]),
+        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema, enforced)),
+      }
+    })
+  },
+}

@@ -1,0 +1,106 @@
+import type { Knex } from 'knex'
+import type { SchemaForeignKey, SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
+import { columnTypeOf } from './column-type-of.ts'
+import { groupRows } from './group-rows.ts'
+
+interface ColumnRow { table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean }
+interface IndexRow { table_name: string; index_name: string; is_primary: boolean; column_name: string | null }
+interface ForeignKeyRow {
+  table_name: string
+  name: string
+  referenced_schema: string
+  referenced_table: string
+  column_name: string
+  referenced_column: string
+  enforced: boolean
+}
+
+const query = async <Row>(db: Knex, sql: string, bindings: readonly string[]): Promise<Row[]> =>
+  ((await db.raw(sql, bindings)) as { rows: Row[] }).rows
+
+const TABLES = `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = ? and c.relkind in ('r', 'p') and not c.relispartition order by c.relname`
+
+// A domain reads as its base type; an enum (or a domain over one) holds strings.
+const COLUMNS = `select c.relname as table_name, a.attname as name,
+    format_type(case when t.typtype = 'd' then t.typbasetype else a.atttypid end, null) as data_type,
+    (t.typtype = 'e' or coalesce(bt.typtype = 'e', false)) as is_enum,
+    not (a.attnotnull or (t.typtype = 'd' and t.typnotnull)) as nullable
+  from pg_attribute a
+  join pg_class c on c.oid = a.attrelid
+  join pg_namespace n on n.oid = c.relnamespace
+  join pg_type t on t.oid = a.atttypid
+  left join pg_type bt on bt.oid = t.typbasetype
+  where n.nspname = ? and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+  order by c.relname, a.attnum`
+
+// Unique indexes back both unique constraints and the primary key; partial and invalid ones guarantee nothing per column.
+const INDEXES = `select c.relname as table_name, ic.relname as index_name, i.indisprimary as is_primary, a.attname as column_name
+  from pg_index i
+  join pg_class c on c.oid = i.indrelid
+  join pg_namespace n on n.oid = c.relnamespace
+  join pg_class ic on ic.oid = i.indexrelid
+  cross join lateral unnest(i.indkey::int2[]) with ordinality as k(attnum, position)
+  left join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum and k.attnum > 0
+  where n.nspname = ? and i.indisunique and i.indisvalid and i.indpred is null and k.position <= i.indnkeyatts
+  order by c.relname, ic.relname, k.position`
+
+// NOT VALID constraints, and those whose checking triggers are disabled, do not hold for every row.
+const FOREIGN_KEYS = `select c.relname as table_name, con.conname as name, fn.nspname as referenced_schema, fc.relname as referenced_table,
+    a.attname as column_name, fa.attname as referenced_column,
+    con.convalidated and not exists (select 1 from pg_trigger tg where tg.tgconstraint = con.oid and tg.tgenabled = 'D') as enforced
+  from pg_constraint con
+  join pg_class c on c.oid = con.conrelid
+  join pg_namespace n on n.oid = c.relnamespace
+  join pg_class fc on fc.oid = con.confrelid
+  join pg_namespace fn on fn.oid = fc.relnamespace
+  cross join lateral unnest(con.conkey, con.confkey) with ordinality as k(attnum, fattnum, position)
+  join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
+  join pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = k.fattnum
+  where con.contype = 'f' and n.nspname = ?
+  order by c.relname, con.conname, k.position`
+
+function foreignKeyOf(rows: readonly ForeignKeyRow[], schema: string): SchemaForeignKey {
+  const first = rows[0]
+  if (first === undefined) throw new Error('foreignKeyOf: no rows')
+  return {
+    name: first.name,
+    columns: rows.map((row) => row.column_name),
+    referencedTable: first.referenced_schema === schema ? first.referenced_table : `${first.referenced_schema}.${first.referenced_table}`,
+    referencedColumns: rows.map((row) => row.referenced_column),
+    enforced: first.enforced,
+  }
+}
+
+/**
+ * PostgreSQL (pg, PGlite): `pg_catalog` of one schema, the connection's `current_schema()` by default.
+ * Reads ordinary and partitioned tables (not partitions, not views); a foreign key to another schema names
+ * its table `schema.table`.
+ */
+export const postgresCatalog: CatalogReader = {
+  async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
+    const schema = scope.schema ?? (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public'
+    const names = (await query<{ name: string }>(db, TABLES, [schema])).map((row) => row.name).filter((name) => scope.includes(name))
+    const columns = groupRows(await query<ColumnRow>(db, COLUMNS, [schema]), (row) => row.table_name)
+    const indexes = groupRows(await query<IndexRow>(db, INDEXES, [schema]), (row) => row.table_name)
+    const foreignKeys = groupRows(await query<ForeignKeyRow>(db, FOREIGN_KEYS, [schema]), (row) => row.table_name)
+    return names.map((name) => {
+      const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).values()]
+        .filter((rows) => rows.every((row) => row.column_name !== null))
+      const columnsOf = (rows: readonly IndexRow[]): string[] => rows.map((row) => row.column_name ?? '')
+      return {
+        name,
+        columns: (columns.get(name) ?? []).map((row) => ({
+          name: row.name,
+          dataType: row.data_type,
+          type: row.is_enum ? 'string' : columnTypeOf(row.data_type),
+          nullable: row.nullable,
+        })),
+        primaryKey: columnsOf(byIndex.find((rows) => rows[0]?.is_primary === true) ?? []),
+        uniques: byIndex.filter((rows) => rows[0]?.is_primary !== true).map(columnsOf),
+        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema)),
+      }
+    })
+  },
+}

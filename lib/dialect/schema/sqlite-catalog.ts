@@ -1,0 +1,83 @@
+import type { Knex } from 'knex'
+import type { SchemaColumn, SchemaForeignKey, SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
+import { bareTypeName, columnTypeOf } from './column-type-of.ts'
+import { groupRows } from './group-rows.ts'
+
+interface TableRow { name: string; wr: number }
+interface ColumnRow { name: string; type: string; notnull: number; pk: number; hidden: number }
+interface IndexRow { name: string; unique: number; origin: string; partial: number }
+interface IndexColumnRow { name: string | null }
+interface ForeignKeyRow { id: number; table: string; from: string; to: string | null }
+
+const query = async <Row>(db: Knex, sql: string, bindings: readonly string[]): Promise<Row[]> => (await db.raw(sql, bindings)) as Row[]
+
+async function columnRows(db: Knex, table: string, schema: string): Promise<ColumnRow[]> {
+  const rows = await query<ColumnRow>(db, 'select name, type, "notnull", pk, hidden from pragma_table_xinfo(?, ?) order by cid', [table, schema])
+  return rows.filter((row) => row.hidden !== 1)
+}
+
+const primaryKeyOf = (rows: readonly ColumnRow[]): string[] =>
+  rows.filter((row) => row.pk > 0).sort((a, b) => a.pk - b.pk).map((row) => row.name)
+
+function columnOf(row: ColumnRow, rowidAlias: boolean, withoutRowid: boolean): SchemaColumn {
+  const dataType = bareTypeName(row.type)
+  // An INTEGER PRIMARY KEY is the rowid, and a WITHOUT ROWID table's key is NOT NULL; other keys of a rowid table may hold NULL.
+  const keyNotNull = row.pk > 0 && (rowidAlias || withoutRowid)
+  return { name: row.name, dataType, type: columnTypeOf(dataType), nullable: row.notnull === 0 && !keyNotNull }
+}
+
+async function uniquesOf(db: Knex, table: string, schema: string): Promise<string[][]> {
+  const indexes = await query<IndexRow>(db, 'select name, "unique", origin, partial from pragma_index_list(?, ?)', [table, schema])
+  const uniques: string[][] = []
+  for (const index of indexes) {
+    if (index.unique !== 1 || index.origin === 'pk' || index.partial !== 0) continue
+    const columns = await query<IndexColumnRow>(db, 'select name from pragma_index_info(?, ?) order by seqno', [index.name, schema])
+    if (columns.every((column) => column.name !== null)) uniques.push(columns.map((column) => column.name ?? ''))
+  }
+  return uniques
+}
+
+async function foreignKeysOf(db: Knex, table: string, schema: string, enforced: boolean): Promise<SchemaForeignKey[]> {
+  const rows = await query<ForeignKeyRow>(db, 'select id, "table", "from", "to" from pragma_foreign_key_list(?, ?) order by id, seq', [table, schema])
+  const foreignKeys: SchemaForeignKey[] = []
+  for (const group of groupRows(rows, (row) => String(row.id)).values()) {
+    const referencedTable = group[0]?.table ?? ''
+    // `references t` without columns means t's primary key.
+    const referencedColumns = group.some((row) => row.to === null)
+      ? primaryKeyOf(await columnRows(db, referencedTable, schema))
+      : group.map((row) => row.to ?? '')
+    foreignKeys.push({ name: undefined, columns: group.map((row) => row.from), referencedTable, referencedColumns, enforced })
+  }
+  return foreignKeys
+}
+
+async function readTable(db: Knex, table: TableRow, schema: string, enforced: boolean): Promise<SchemaTable> {
+  const rows = await columnRows(db, table.name, schema)
+  const primaryKey = primaryKeyOf(rows)
+  const rowidAlias = table.wr === 0 && primaryKey.length === 1 && rows.some((row) => row.pk === 1 && row.type.toUpperCase() === 'INTEGER')
+  return {
+    name: table.name,
+    columns: rows.map((row) => columnOf(row, rowidAlias, table.wr === 1)),
+    primaryKey,
+    uniques: await uniquesOf(db, table.name, schema),
+    foreignKeys: await foreignKeysOf(db, table.name, schema, enforced),
+  }
+}
+
+/**
+ * SQLite (better-sqlite3, sqlite3): the `pragma_*` table functions of one schema (`main` by default).
+ * Foreign keys are enforced only while `PRAGMA foreign_keys` is on for the connection read; constraints
+ * have no names SQLite reports.
+ */
+export const sqliteCatalog: CatalogReader = {
+  async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
+    const schema = scope.schema ?? 'main'
+    const tables = await query<TableRow>(db, `select name, wr from pragma_table_list where schema = ? and type = 'table' and name not like 'sqlite\\_%' escape '\\'`, [schema])
+    const [setting] = await query<{ foreign_keys: number }>(db, 'select foreign_keys from pragma_foreign_keys', [])
+    const enforced = setting?.foreign_keys === 1
+    const read: SchemaTable[] = []
+    for (const table of tables) if (scope.includes(table.name)) read.push(await readTable(db, table, schema, enforced))
+    return read
+  },
+}

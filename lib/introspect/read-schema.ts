@@ -1,0 +1,33 @@
+import type { Knex } from 'knex'
+import { catalogReaderOf } from '../dialect/schema/catalog-reader-of.ts'
+import { sortTables } from '../dialect/schema/sort-table.ts'
+import type { ReadSchemaOptions } from './read-schema-options.ts'
+import type { SchemaSnapshot } from './schema-snapshot.ts'
+
+const MIGRATION_TABLES = /^knex_migrations/
+
+/**
+ * Reads the live schema of `db`'s database from its catalog: every table (or `options.tables`, minus
+ * `options.exclude`; knex's migration tables only when asked for) with its columns (database type, the map
+ * type that holds it, nullability), primary key (composite too), unique constraints and unique indexes
+ * (not partial, not on expressions) and foreign keys, with whether the database enforces each. On SQLite,
+ * PostgreSQL (pg, PGlite) and MySQL/MariaDB. It only reads the catalog, never a table's rows.
+ *
+ * @example
+ * const snapshot = await readSchema(db, { exclude: ['sessions'] })
+ * snapshot.tables.find((table) => table.name === 'Artist')?.primaryKey // ['ArtistId']
+ */
+export async function readSchema(db: Knex, options: ReadSchemaOptions = {}): Promise<SchemaSnapshot> {
+  const { tables, exclude = [], schema } = options
+  const wanted = tables === undefined ? undefined : new Set(tables)
+  const excluded = new Set(exclude)
+  const includes = (table: string): boolean =>
+    !excluded.has(table) && (wanted === undefined ? !MIGRATION_TABLES.test(table) : wanted.has(table))
+  const read = await catalogReaderOf(db.client).read(db, { schema, includes })
+  if (wanted !== undefined) {
+    const found = new Set(read.map((table) => table.name))
+    const missing = [...wanted].filter((table) => !found.has(table) && !excluded.has(table))
+    if (missing.length > 0) throw new Error(`readSchema: no table ${missing.map((table) => `'${table}'`).join(', ')} in the database`)
+  }
+  return { tables: sortTables(read) }
+}
