@@ -1,5 +1,7 @@
 import type { Knex } from 'knex'
 import { QueryParamsError } from '../errors/query-params-error.ts'
+import { clientColumn } from '../map/client-column.ts'
+import { databaseColumn } from '../map/database-column.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import type { Identifiers } from './identifiers.ts'
@@ -7,8 +9,10 @@ import { internalsOf } from './knex-internals.ts'
 
 /**
  * Sets the select list: `distinct` (with any `columns`) as `SELECT DISTINCT`, else the client's
- * `columns`, else the caller's own select, else every allow-listed column — never `*`. Adds the keys
- * eager loading needs (`keys`) when missing and returns those, to be removed from the rows later.
+ * `columns`, else the caller's own select, else every allow-listed column — never `*`. Columns are
+ * selected under the client's names (`"ArtistId" as "artistId"` for an aliased one). Adds the keys eager
+ * loading needs (`keyColumns`, database columns) when missing, under their client names when the map
+ * declares them, and returns those names, to be removed from the rows later.
  */
 export function applySelection(
   builder: Knex.QueryBuilder,
@@ -16,8 +20,10 @@ export function applySelection(
   ref: string,
   plan: QueryPlan,
   map: RelationMap,
-  keys: readonly string[],
+  keyColumns: readonly string[],
 ): string[] {
+  const keys = keyColumns.map((column) => clientColumn(map, plan.table, column) ?? column)
+  const columnList = (columns: readonly string[], stable = false): Knex.Raw => selectList(builder.client, names, ref, columns, map, plan.table, stable)
   if (plan.distinct !== undefined) {
     const selected = [...new Set([...plan.distinct, ...(plan.columns ?? [])])]
     const missing = keys.filter((key) => !selected.includes(key))
@@ -28,36 +34,57 @@ export function applySelection(
         allowed: selected,
       })
     }
-    builder.clearSelect().distinct(columnList(builder.client, names, ref, selected))
+    builder.clearSelect().distinct(columnList(selected))
     return []
   }
   if (plan.columns !== undefined) {
     const extra = keys.filter((key) => !plan.columns?.includes(key))
-    builder.clearSelect().select(columnList(builder.client, names, ref, [...new Set(plan.columns), ...extra]))
+    builder.clearSelect().select(columnList([...new Set(plan.columns), ...extra]))
     return extra
   }
   const callerColumns = callerSelection(builder)
   if (callerColumns !== undefined) {
     if (callerColumns.includes('*') || callerColumns.includes(`${ref}.*`)) return []
-    const extra = keys.filter((key) => !callerColumns.includes(key) && !callerColumns.includes(`${ref}.${key}`))
-    if (extra.length > 0) builder.select(columnList(builder.client, names, ref, extra))
+    const selectedAlready = (key: string, column: string): boolean => [key, column, `${ref}.${key}`, `${ref}.${column}`].some((name) => callerColumns.includes(name))
+    const extra = keys.filter((key, index) => !selectedAlready(key, keyColumns[index] ?? key))
+    if (extra.length > 0) builder.select(columnList(extra))
     return extra
   }
   const allowed = allowedColumns(map, plan.table)
   const extra = keys.filter((key) => !allowed.includes(key))
   const columns = extra.length === 0 ? allowed : [...allowed, ...extra]
-  builder.select(columnList(builder.client, names, ref, columns, columns === allowed))
+  builder.select(columnList(columns, columns === allowed))
   return extra
 }
 
 /** Column lists this library selected, by the raw fragment that holds them, as qualified names. */
 const listedColumns = new WeakMap<object, { ref: string; columns: readonly string[] }>()
 
-/** `"users"."id", "users"."name"` as one raw fragment: knex compiles it far faster than a list of names. */
-function columnList(client: Knex.Client, names: Identifiers, ref: string, columns: readonly string[], stable = false): Knex.Raw {
-  const raw = client.raw(names.columnList(ref, columns, stable))
+/**
+ * `"users"."id", "users"."name"` as one raw fragment: knex compiles it far faster than a list of names.
+ * `columns` are client names; an aliased one is selected as `"albums"."ArtistId" as "artistId"`.
+ */
+function selectList(client: Knex.Client, names: Identifiers, ref: string, columns: readonly string[], map: RelationMap, table: string, stable: boolean): Knex.Raw {
+  const list = hasAliases(map, table)
+    ? columns.map((name) => {
+        const column = databaseColumn(map, table, name)
+        return column === name ? names.column(ref, name) : names.columnAs(ref, column, name)
+      }).join(', ')
+    : names.columnList(ref, columns, stable)
+  const raw = client.raw(list)
   listedColumns.set(raw, { ref, columns })
   return raw
+}
+
+const aliasing = new WeakMap<RelationMap, Map<string, boolean>>()
+
+/** Whether any column of `table` is declared under another name than its database column (memoised per map object). */
+function hasAliases(map: RelationMap, table: string): boolean {
+  let byTable = aliasing.get(map)
+  if (byTable === undefined) aliasing.set(map, (byTable = new Map()))
+  let aliased = byTable.get(table)
+  if (aliased === undefined) byTable.set(table, (aliased = Object.keys(map[table]?.columns ?? {}).some((name) => databaseColumn(map, table, name) !== name)))
+  return aliased
 }
 
 const allowed = new WeakMap<RelationMap, Map<string, readonly string[]>>()

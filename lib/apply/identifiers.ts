@@ -57,6 +57,11 @@ export class Identifiers {
     return list
   }
 
+  /** `table.column` quoted and selected under another name: `"albums"."ArtistId" as "artistId"`. */
+  columnAs(table: string, column: string, name: string): string {
+    return this.client.alias(this.column(table, column), this.quote(name))
+  }
+
   /** A table in a `from` or `join`: `"users"`, or `"users" as "users_2"` when `alias` differs. */
   table(table: string, alias: string): string {
     const known = this.tables?.get(table)?.get(alias)

@@ -1,6 +1,6 @@
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
-import { primaryKeyOf } from '../validate/resolve-relation.ts'
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import { aliasFor } from './alias-scope.ts'
 import { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from './sql-writer.ts'
@@ -45,7 +45,7 @@ function writeRelatedValue(out: SqlWriter, ref: string, order: PlannedOrder, map
     if (relation.morph !== undefined) where.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
     out.guards?.writeAnd(where, relation.table, alias)
     if (relation.type !== 'belongsTo') needsLimit = true
-    keys.push(`${names.column(alias, primaryKeyOf(map, relation.table))} asc`)
+    for (const column of primaryKeyColumns(map, relation.table)) keys.push(`${names.column(alias, column)} asc`)
     previous = alias
   })
   out.text(`(select ${names.column(previous, order.column)} from ${from} where `).append(where)

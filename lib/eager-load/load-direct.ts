@@ -1,13 +1,15 @@
 import type { Knex } from 'knex'
 import type { RowGuards } from '../apply/row-guards.ts'
 import type { RelationMap } from '../relation-map.ts'
-import { primaryKeyOf } from '../validate/resolve-relation.ts'
+import { clientColumn } from '../map/client-column.ts'
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import { distinctKeys } from './distinct-keys.ts'
 import { fetchChunked } from './fetch-chunked.ts'
 import { groupByKey } from './group-by-key.ts'
 import { keyOf } from './key-of.ts'
+import { keyProperty } from './key-property.ts'
 import type { LoadedBatch } from './loaded-batch.ts'
 import { parentKeysFor } from './parent-keys-for.ts'
 import { PIVOT_ALIAS } from './pivot-alias.ts'
@@ -18,7 +20,8 @@ import type { Row } from './row.ts'
  * Loads one direct relation (belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany) for all
  * `parents` with one query per chunk of distinct parent keys, and attaches the related rows under
  * the relation's name: the first match (by the related primary key) or `null` for a to-one relation,
- * every match ordered by the related primary key for a to-many one.
+ * every match ordered by the related primary key (all its columns for a composite key) for a to-many one.
+ * Keys are read under the property the rows carry them as (see {@link keyProperty}).
  */
 export async function loadDirect(
   client: Knex.Client,
@@ -30,7 +33,8 @@ export async function loadDirect(
   guards?: RowGuards,
 ): Promise<LoadedBatch> {
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
-  const keys = distinctKeys(parents, parentKey)
+  const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
+  const keys = distinctKeys(parents, parentProperty)
   if (keys.length === 0) {
     for (const parent of parents) parent[name] = many ? [] : null
     return { table, rows: [], extra: [] }
@@ -38,8 +42,8 @@ export async function loadDirect(
 
   const nested = parentKeysFor(children)
   const selection = relatedSelection(map, table, pivot === undefined ? [relatedKey, ...nested] : nested)
-  const columns = selection.columns.map((column) => `${table}.${column}`)
-  const orderBy = `${table}.${primaryKeyOf(map, table)}`
+  const { columns } = selection
+  const orderBy = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
 
   const related = await fetchChunked(keys, chunkSize, (chunkKeys) => {
     const query = client.queryBuilder().from(table)
@@ -54,16 +58,17 @@ export async function loadDirect(
     if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
     guards?.applyTo(query, table, table)
     if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
-    return query.orderBy(orderBy)
+    for (const column of orderBy) query.orderBy(column)
+    return query
   })
 
-  const byKey = groupByKey(related, pivot === undefined ? relatedKey : PIVOT_ALIAS)
+  const byKey = groupByKey(related, pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS)
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent
   // matched. A group goes to its first parent as is; a later parent with the same key gets a copy. Each
   // parent is written once: driver rows are often dictionary-mode objects, where every write costs.
   const matched = new Set<Row[]>()
   for (const parent of parents) {
-    const key = keyOf(parent[parentKey])
+    const key = keyOf(parent[parentProperty])
     const matches = key === null ? undefined : byKey.get(key)
     if (matches === undefined) {
       parent[name] = many ? [] : null

@@ -1,13 +1,15 @@
 import type { Knex } from 'knex'
 import type { RowGuards } from '../apply/row-guards.ts'
 import type { RelationMap } from '../relation-map.ts'
-import { primaryKeyOf } from '../validate/resolve-relation.ts'
+import { clientColumn } from '../map/client-column.ts'
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { MorphTarget, MorphToResolved } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import { distinctKeys } from './distinct-keys.ts'
 import { fetchChunked } from './fetch-chunked.ts'
 import { groupByKey } from './group-by-key.ts'
 import { keyOf } from './key-of.ts'
+import { keyProperty } from './key-property.ts'
 import type { LoadedBatch } from './loaded-batch.ts'
 import { parentKeysFor } from './parent-keys-for.ts'
 import { relatedSelection } from './related-selection.ts'
@@ -27,7 +29,9 @@ export async function loadMorphTo(
   chunkSize: number,
   guards?: RowGuards,
 ): Promise<LoadedBatch[]> {
-  const { name, typeColumn, idColumn } = relation
+  const { name } = relation
+  const typeColumn = keyProperty(parents, map, relation.parentTable, relation.typeColumn)
+  const idColumn = keyProperty(parents, map, relation.parentTable, relation.idColumn)
   const targetByType = new Map<string, MorphTarget>(relation.targets.map((target) => [target.typeValue, target]))
   const parentsByTable = new Map<string, { target: MorphTarget; parents: Row[] }>()
   for (const parent of parents) {
@@ -45,13 +49,13 @@ export async function loadMorphTo(
     const keys = distinctKeys(group.parents, idColumn)
     if (keys.length === 0) continue
     const selection = relatedSelection(map, table, [group.target.key, ...parentKeysFor(children[table] ?? [])])
-    const columns = selection.columns.map((column) => `${table}.${column}`)
     const related = await fetchChunked(keys, chunkSize, (chunkKeys) => {
-      const query = client.queryBuilder().from(table).select(columns).whereIn(`${table}.${group.target.key}`, chunkKeys)
+      const query = client.queryBuilder().from(table).select(selection.columns).whereIn(`${table}.${group.target.key}`, chunkKeys)
       guards?.applyTo(query, table, table)
-      return query.orderBy(`${table}.${primaryKeyOf(map, table)}`)
+      for (const column of primaryKeyColumns(map, table)) query.orderBy(`${table}.${column}`)
+      return query
     })
-    const byKey = groupByKey(related, group.target.key)
+    const byKey = groupByKey(related, clientColumn(map, table, group.target.key) ?? group.target.key)
     const attached = new Set<Row>()
     for (const parent of group.parents) {
       const key = keyOf(parent[idColumn])

@@ -5,6 +5,7 @@ import type { WithNode } from '../validate/with-tree.ts'
 import type { EagerLoadOptions } from './eager-load-options.ts'
 import { knexClientOf } from './knex-client-of.ts'
 import { loadDirect } from './load-direct.ts'
+import { keyProperty } from './key-property.ts'
 import { loadMorphTo } from './load-morph-to.ts'
 import type { LoadedBatch } from './loaded-batch.ts'
 import { parentKeysFor } from './parent-keys-for.ts'
@@ -46,7 +47,7 @@ export async function loadWithTree(
     if (relation.parentTable !== table) {
       throw new Error(`knex-query-params: relation '${relation.name}' belongs to '${relation.parentTable}', not '${table}'`)
     }
-    requireParentColumns(parents, parentKeysFor([node]), table, relation.name)
+    requireParentColumns(parents, parentKeysFor([node]).map((column) => keyProperty(parents, map, table, column)), table, relation.name)
     const batches: LoadedBatch[] =
       relation.kind === 'direct'
         ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize, guards)]

@@ -1,7 +1,7 @@
 import type { RelationMap } from '../relation-map.ts'
 import { describeValue, isObject } from './describe-value.ts'
 import { databaseColumn } from './database-column.ts'
-import { checkKeyDefaults } from './check-key-defaults.ts'
+import { checkRelationKeys } from './check-relation-keys.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
 import { validateColumn } from './validate-column.ts'
 import { validateRelation } from './validate-relation.ts'
@@ -23,7 +23,7 @@ export function validateRelationMap(map: unknown): asserts map is RelationMap {
   }
   const tables = new Set(Object.keys(map))
   for (const [table, definition] of Object.entries(map)) validateTable(table, definition, tables)
-  checkKeyDefaults(map as RelationMap)
+  checkRelationKeys(map as RelationMap)
 }
 
 function validateTable(table: string, definition: unknown, tables: ReadonlySet<string>): void {

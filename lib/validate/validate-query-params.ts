@@ -2,11 +2,12 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { ApplyOptions } from '../options.ts'
 import { paramPath } from '../parse/param-source.ts'
 import type { QueryParams } from '../query-params.ts'
+import { databaseColumn } from '../map/database-column.ts'
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { RelationMap, Scope } from '../relation-map.ts'
 import { buildWithTree } from './build-with-tree.ts'
 import type { QueryPlan } from './query-plan.ts'
 import { columnFacts } from './column-facts.ts'
-import { primaryKeyOf } from './resolve-relation.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
 import { resolveOrder, type PlannedOrder } from './resolve-order.ts'
@@ -55,7 +56,7 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
   if (columns !== undefined) plan.columns = columns
   if (distinct !== undefined) plan.distinct = distinct
   paginate(plan, params, settings)
-  if (plan.distinct !== undefined) checkDistinct(plan, params)
+  if (plan.distinct !== undefined) checkDistinct(plan, params, map)
   addTieBreaker(plan, map)
   return plan
 }
@@ -64,7 +65,7 @@ function ownColumns(params: QueryParams, key: 'columns' | 'distinct', table: str
   return params[key]?.map((name, index) => {
     const segments = name.split('.')
     const bare = segments.length === 2 && segments[0] === table ? (segments[1] ?? '') : name
-    return resolveColumn(map, table, bare, paramPath(params, key, index)).column
+    return resolveColumn(map, table, bare, paramPath(params, key, index)).name
   })
 }
 
@@ -99,19 +100,21 @@ function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): voi
   if (offset !== undefined) plan.offset = offset
 }
 
+/** The client names of the columns a `distinct` query selects: the distinct ones, then the other selected ones. */
 function selectedByDistinct(plan: QueryPlan): string[] {
   return [...new Set([...(plan.distinct ?? []), ...(plan.columns ?? [])])]
 }
 
-function checkDistinct(plan: QueryPlan, params: QueryParams): void {
-  const selected = new Set(selectedByDistinct(plan))
+function checkDistinct(plan: QueryPlan, params: QueryParams, map: RelationMap): void {
+  const selected = selectedByDistinct(plan)
+  const columns = new Set(selected.map((name) => databaseColumn(map, plan.table, name)))
   plan.orders.forEach((order, index) => {
-    if (order.via.length > 0 || !selected.has(order.column)) {
+    if (order.via.length > 0 || !columns.has(order.column)) {
       const param = paramPath(params, 'orders', index, 'column')
       throw new QueryParamsError(`Parameter '${param}': with distinct, rows can only be ordered by the distinct (or selected) columns.`, {
         code: 'invalid_order',
         param,
-        allowed: [...selected],
+        allowed: selected,
       })
     }
   })
@@ -119,18 +122,26 @@ function checkDistinct(plan: QueryPlan, params: QueryParams): void {
 
 /**
  * Makes a paged order total. Without `distinct`, the primary key follows in the direction of the last order
- * (`created_at desc, id desc`, which one index on `created_at` serves), unless an order is already total
- * (the primary key, or a NOT NULL unique column). With `distinct`, the distinct columns not yet ordered follow.
+ * (`created_at desc, id desc`, which one index on `created_at` serves), each of its columns not yet ordered
+ * for a composite key, unless an order is already total (the primary key, or a NOT NULL unique column).
+ * With `distinct`, the selected columns not yet ordered follow: together they identify a row.
  */
 function addTieBreaker(plan: QueryPlan, map: RelationMap): void {
   if (plan.limit === undefined && plan.offset === undefined) return
   if (plan.distinct === undefined && plan.orders.some((order) => order.total)) return
   const ordered = new Set(plan.orders.filter((order) => order.via.length === 0).map((order) => order.column))
-  const tieBreakers = plan.distinct === undefined ? [primaryKeyOf(map, plan.table)] : selectedByDistinct(plan)
+  const key = primaryKeyColumns(map, plan.table)
+  const tieBreakers = plan.distinct === undefined ? key : distinctTieBreakers(plan, map, key)
   const direction = plan.orders.at(-1)?.direction ?? 'asc'
   for (const column of tieBreakers) {
     if (ordered.has(column)) continue
     const facts = columnFacts(map, plan.table, column)
     plan.orders.push({ via: [], column, direction, nullable: facts.nullable, total: facts.unique && !facts.nullable } satisfies PlannedOrder)
   }
+}
+
+/** The selected columns, or only the primary key when all its columns are selected: the whole key alone identifies a row. */
+function distinctTieBreakers(plan: QueryPlan, map: RelationMap, key: readonly string[]): readonly string[] {
+  const selected = selectedByDistinct(plan).map((name) => databaseColumn(map, plan.table, name))
+  return key.every((column) => selected.includes(column)) ? key : selected
 }
