@@ -23,7 +23,7 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
     if (map[table] === undefined) throw new Error(`knex-query-params: ${where}: table '${table}' is not in the relation map`)
     return table
   }
-  const parentPk = primaryKeyOf(map, parentTable)
+  const parentPk = (): string => primaryKeyOf(map, parentTable)
   switch (def.type) {
     case 'belongsTo':
       return {
@@ -35,19 +35,19 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
     case 'hasMany':
       return {
         kind: 'direct', name, type: def.type, many: def.type === 'hasMany', parentTable, table: requireTable(def.table),
-        parentKey: def.localKey ?? parentPk, relatedKey: def.foreignKey,
+        parentKey: def.localKey ?? parentPk(), relatedKey: def.foreignKey,
       }
     case 'belongsToMany':
       return {
         kind: 'direct', name, type: def.type, many: true, parentTable, table: requireTable(def.table),
-        parentKey: def.parentKey ?? parentPk, relatedKey: def.relatedKey ?? primaryKeyOf(map, def.table),
+        parentKey: def.parentKey ?? parentPk(), relatedKey: def.relatedKey ?? primaryKeyOf(map, def.table),
         pivot: { table: def.pivotTable, parentColumn: def.foreignPivotKey, relatedColumn: def.relatedPivotKey },
       }
     case 'morphOne':
     case 'morphMany':
       return {
         kind: 'direct', name, type: def.type, many: def.type === 'morphMany', parentTable, table: requireTable(def.table),
-        parentKey: def.localKey ?? parentPk, relatedKey: `${def.name}_id`,
+        parentKey: def.localKey ?? parentPk(), relatedKey: `${def.name}_id`,
         morph: { column: `${def.name}_type`, value: def.morphType },
       }
     case 'morphTo':
