@@ -16,7 +16,7 @@ import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
-import { CATALOG_CAMEL_MAP, CATALOG_MAP, withCatalog } from '../introspect/introspect-catalog.spec.ts'
+import { CATALOG_CAMEL_MAP, CATALOG_MAP, withCatalog } from '../introspect/support/catalog-maps.ts'
 import { compileErrors, importGeneratedMap } from './support/generated-module.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
