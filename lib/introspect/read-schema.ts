@@ -1,6 +1,5 @@
 import type { Knex } from 'knex'
-import { catalogReaderOf } from '../dialect/schema/catalog-reader-of.ts'
-import { sortTables } from '../dialect/schema/sort-table.ts'
+import { readCatalog } from './read-catalog.ts'
 import type { ReadSchemaOptions } from './read-schema-options.ts'
 import type { SchemaSnapshot } from './schema-snapshot.ts'
 
@@ -23,11 +22,11 @@ export async function readSchema(db: Knex, options: ReadSchemaOptions = {}): Pro
   const excluded = new Set(exclude)
   const includes = (table: string): boolean =>
     !excluded.has(table) && (wanted === undefined ? !MIGRATION_TABLES.test(table) : wanted.has(table))
-  const read = await catalogReaderOf(db.client).read(db, { schema, includes })
+  const read = await readCatalog(db, schema, includes)
   if (wanted !== undefined) {
     const found = new Set(read.map((table) => table.name))
     const missing = [...wanted].filter((table) => !found.has(table) && !excluded.has(table))
     if (missing.length > 0) throw new Error(`readSchema: no table ${missing.map((table) => `'${table}'`).join(', ')} in the database`)
   }
-  return { tables: sortTables(read) }
+  return { tables: read }
 }

@@ -1,20 +1,16 @@
 import type { Knex } from 'knex'
-import type { SchemaForeignKey, SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { SchemaTable } from '../../introspect/schema-snapshot.ts'
 import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { columnTypeOf } from './column-type-of.ts'
+import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
 
 interface TableRow { name: string; engine: string | null }
 interface ColumnRow { table_name: string; name: string; data_type: string; column_type: string; is_nullable: string }
 interface IndexRow { table_name: string; index_name: string; column_name: string | null }
 interface CheckRow { table_name: string; check_clause: string }
-interface ForeignKeyRow {
+interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
-  name: string
-  column_name: string
-  referenced_schema: string
-  referenced_table: string
-  referenced_column: string
 }
 
 const query = async <Row>(db: Knex, sql: string, bindings: readonly (string | null)[]): Promise<Row[]> =>
@@ -54,18 +50,6 @@ function jsonColumns(checks: readonly CheckRow[]): Set<string> {
     if (column !== undefined) columns.add(`${check.table_name}.${column.replace(/``/g, '`')}`)
   }
   return columns
-}
-
-function foreignKeyOf(rows: readonly ForeignKeyRow[], schema: string, enforced: boolean): SchemaForeignKey {
-  const first = rows[0]
-  if (first === undefined) throw new Error('foreignKeyOf: no rows')
-  return {
-    name: first.name,
-    columns: rows.map((row) => row.column_name),
-    referencedTable: first.referenced_schema === schema ? first.referenced_table : `${first.referenced_schema}.${first.referenced_table}`,
-    referencedColumns: rows.map((row) => row.referenced_column),
-    enforced,
-  }
 }
 
 /**

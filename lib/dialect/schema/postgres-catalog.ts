@@ -1,18 +1,14 @@
 import type { Knex } from 'knex'
-import type { SchemaForeignKey, SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { SchemaTable } from '../../introspect/schema-snapshot.ts'
 import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { columnTypeOf } from './column-type-of.ts'
+import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
 
 interface ColumnRow { table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean }
 interface IndexRow { table_name: string; index_name: string; is_primary: boolean; column_name: string | null }
-interface ForeignKeyRow {
+interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
-  name: string
-  referenced_schema: string
-  referenced_table: string
-  column_name: string
-  referenced_column: string
   enforced: boolean
 }
 
@@ -61,18 +57,6 @@ const FOREIGN_KEYS = `select c.relname as table_name, con.conname as name, fn.ns
   where con.contype = 'f' and n.nspname = ?
   order by c.relname, con.conname, k.position`
 
-function foreignKeyOf(rows: readonly ForeignKeyRow[], schema: string): SchemaForeignKey {
-  const first = rows[0]
-  if (first === undefined) throw new Error('foreignKeyOf: no rows')
-  return {
-    name: first.name,
-    columns: rows.map((row) => row.column_name),
-    referencedTable: first.referenced_schema === schema ? first.referenced_table : `${first.referenced_schema}.${first.referenced_table}`,
-    referencedColumns: rows.map((row) => row.referenced_column),
-    enforced: first.enforced,
-  }
-}
-
 /**
  * PostgreSQL (pg, PGlite): `pg_catalog` of one schema, the connection's `current_schema()` by default.
  * Reads ordinary and partitioned tables (not partitions, not views); a foreign key to another schema names
@@ -99,7 +83,7 @@ export const postgresCatalog: CatalogReader = {
         })),
         primaryKey: columnsOf(byIndex.find((rows) => rows[0]?.is_primary === true) ?? []),
         uniques: byIndex.filter((rows) => rows[0]?.is_primary !== true).map(columnsOf),
-        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema)),
+        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema, rows[0]?.enforced === true)),
       }
     })
   },

@@ -1,0 +1,67 @@
+import { databaseColumn } from '../map/database-column.ts'
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
+import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
+import { columnTypeFits } from './column-type-fits.ts'
+import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
+import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
+
+const specOf = (spec: ColumnSpec): { type: ColumnType; nullable: boolean; unique: boolean } =>
+  typeof spec === 'string' ? { type: spec, nullable: true, unique: false } : { type: spec.type, nullable: spec.nullable ?? true, unique: spec.unique ?? false }
+
+function isUnique(table: SchemaTable, columns: readonly string[]): boolean {
+  return [table.primaryKey, ...table.uniques].some((key) => key.length > 0 && key.every((column) => columns.includes(column)))
+}
+
+function checkColumn(path: string, spec: ColumnSpec, column: SchemaColumn, table: SchemaTable, isKey: boolean): RelationMapProblem[] {
+  const declared = specOf(spec)
+  const type = declared.type
+  const where = `${table.name}.${column.name}`
+  const problems: RelationMapProblem[] = []
+  if (column.type === undefined) {
+    problems.push(relationMapProblem('type_unknown', path, `${where} is ${column.dataType}, which no map type holds; '${type}' cannot be checked against it`))
+  } else if (!columnTypeFits(type, column.type)) {
+    problems.push(relationMapProblem('type_mismatch', path, `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would be a database error or compare wrongly`))
+  }
+  if (!declared.nullable && column.nullable) {
+    problems.push(relationMapProblem('not_null_not_enforced', path, `declared nullable: false, but ${where} may hold NULL: orders would leave its NULL rows out of order`))
+  } else if (declared.nullable && !column.nullable && !isKey) {
+    problems.push(relationMapProblem('not_null_undeclared', path, `${where} is NOT NULL; declare nullable: false so its orders need no NULL-ordering clause`))
+  }
+  if (declared.unique && !isUnique(table, [column.name])) {
+    problems.push(relationMapProblem('unique_not_enforced', path, `declared unique: true, but no unique constraint or index of ${table.name} is on ${column.name} alone`))
+  }
+  return problems
+}
+
+/**
+ * The problems of one table's columns and primary key against the database table: each declared column (by its
+ * database column) exists, holds the declared type, keeps a declared NOT NULL and unique; `primaryKey` (default
+ * `id`) exists and is unique in the database.
+ */
+export function checkColumns(map: RelationMap, name: string, table: SchemaTable): RelationMapProblem[] {
+  const definition = map[name]
+  if (definition === undefined) return []
+  const problems: RelationMapProblem[] = []
+  const key = primaryKeyColumns(map, name)
+  const columns = new Map(table.columns.map((column) => [column.name, column]))
+  for (const [clientName, spec] of Object.entries(definition.columns)) {
+    const path = `${name}.columns.${clientName}`
+    const columnName = databaseColumn(map, name, clientName)
+    const column = columns.get(columnName)
+    if (column === undefined) {
+      problems.push(relationMapProblem('missing_column', path, `${name} has no column '${columnName}'`))
+    } else {
+      problems.push(...checkColumn(path, spec, column, table, key.includes(columnName)))
+    }
+  }
+  const path = `${name}.primaryKey`
+  const missing = key.filter((column) => !columns.has(column))
+  if (missing.length > 0) {
+    const actual = table.primaryKey.length === 0 ? 'it has no primary key: set primaryKey to a unique column' : `its primary key is ${table.primaryKey.join(', ')}: set primaryKey to that`
+    const implied = definition.primaryKey === undefined ? ` (the default primaryKey); ${actual}` : ''
+    problems.push(relationMapProblem('missing_key', path, `${name} has no column ${missing.map((column) => `'${column}'`).join(', ')}${implied}`))
+  } else if (!isUnique(table, key)) {
+    problems.push(relationMapProblem('key_not_unique', path, `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading would mix rows up`))
+  }
+  return problems
+}

@@ -1,0 +1,47 @@
+import type { Knex } from 'knex'
+import { validateRelationMap } from '../map/validate-relation-map.ts'
+import type { RelationMap } from '../relation-map.ts'
+import type { CheckRelationMapOptions } from './check-relation-map-options.ts'
+import { checkColumns } from './check-columns.ts'
+import { checkRelationKeys } from './check-relation-keys.ts'
+import { readCatalog } from './read-catalog.ts'
+import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
+import { schemaLookup } from './schema-lookup.ts'
+
+function tablesOf(map: RelationMap): Set<string> {
+  const tables = new Set(Object.keys(map))
+  for (const definition of Object.values(map)) {
+    for (const relation of Object.values(definition.relations ?? {})) if (relation.type === 'belongsToMany') tables.add(relation.pivotTable)
+  }
+  return tables
+}
+
+/**
+ * Compares a relation map with the live schema of `db`'s database and lists every difference, in map order:
+ * missing tables and columns (an aliased column by its database column), keys that do not exist (`primaryKey`,
+ * also the default `id`; relation, pivot and morph keys), a NOT NULL or unique claim the database does not
+ * keep, a `required` belongsTo whose foreign key is nullable or not enforced, a declared type the column
+ * cannot hold. Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
+ * `warning`: slower, or not checkable) and the map `path`. An empty list means the map fits the database.
+ * Reads the catalog only. A map that is itself broken throws the plain `Error` `defineRelationMap` would.
+ *
+ * @example
+ * const problems = await checkRelationMap(db, relationMap)
+ * const errors = problems.filter((problem) => problem.level === 'error')
+ * if (errors.length > 0) throw new Error(errors.map((p) => `${p.path}: ${p.message}`).join('\n'))
+ */
+export async function checkRelationMap(db: Knex, map: RelationMap, options: CheckRelationMapOptions = {}): Promise<RelationMapProblem[]> {
+  validateRelationMap(map)
+  const wanted = tablesOf(map)
+  const schema = schemaLookup(await readCatalog(db, options.schema, (table) => wanted.has(table)))
+  const problems: RelationMapProblem[] = []
+  for (const name of Object.keys(map)) {
+    const table = schema.table(name)
+    if (table === undefined) {
+      problems.push(relationMapProblem('missing_table', name, `the database has no table '${name}'`))
+      continue
+    }
+    problems.push(...checkColumns(map, name, table), ...checkRelationKeys(map, name, schema))
+  }
+  return problems
+}
