@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { relationMap as fixtureMap } from '../../fixtures/relation-map.ts'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { checkRelationMap } from '../../lib/introspect/check-relation-map.ts'
 import { introspectRelationMap, introspectRelationMapWithNotices } from '../../lib/introspect/introspect-relation-map.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationDefinition, RelationMap, TableDefinition } from '../../lib/relation-map.ts'
@@ -80,6 +81,7 @@ for (const database of testDatabases()) {
         'pivot-table post_tag: not exposed, a pivot table linking posts and tags (belongsToMany); set exposePivots to expose it',
         'secret-column users.password: left out, its name looks secret',
       ])
+      expect(await checkRelationMap(database.knex, map)).to.deep.equal([])
     })
 
     it('lists tables and relations in a stable order', async () => {
