@@ -9,7 +9,7 @@ const LIBRARY = join(root, 'lib/index.ts')
 
 /**
  * The TypeScript errors of compiling `files` (generated relation-map modules) as a strict ESM project whose
- * `knex-query-params` is this repository's `lib/`; each directory needs a `package.json` with `"type": "module"`.
+ * `knex-query-params` is this repository's `lib/` (and `knex` its knex); each directory needs a `package.json` with `"type": "module"`.
  */
 export function compileErrors(files: readonly string[]): string[] {
   for (const directory of new Set(files.map((file) => dirname(file)))) writeFileSync(join(directory, 'package.json'), '{ "type": "module" }\n')
@@ -26,7 +26,7 @@ export function compileErrors(files: readonly string[]): string[] {
     skipLibCheck: true,
     types: ['node'],
     typeRoots: [join(root, 'node_modules/@types')],
-    paths: { 'knex-query-params': [LIBRARY] },
+    paths: { 'knex-query-params': [LIBRARY], knex: [join(root, 'node_modules/knex/types/index.d.ts')] },
   })
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
     const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
