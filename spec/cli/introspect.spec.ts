@@ -19,7 +19,7 @@ import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
-import { CATALOG_CAMEL_MAP, CATALOG_MAP, withCatalog } from '../introspect/support/catalog-maps.ts'
+import { CATALOG_MAP, catalogCamelMap, withCatalog } from '../introspect/support/catalog-maps.ts'
 import { compileErrors, importGeneratedMap } from './support/generated-module.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -99,7 +99,7 @@ for (const database of testDatabases()) {
         const plain: RelationMap = await importGeneratedMap(files[0] ?? '')
         const aliased: RelationMap = await importGeneratedMap(files[1] ?? '')
         expect(plain).to.deep.equal(CATALOG_MAP)
-        expect(aliased).to.deep.equal(CATALOG_CAMEL_MAP)
+        expect(aliased).to.deep.equal(catalogCamelMap())
         expect(defineRelationMap(plain)).to.equal(plain)
         expect(defineRelationMap(aliased)).to.equal(aliased)
 
