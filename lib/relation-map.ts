@@ -6,16 +6,19 @@ export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 
 /**
  * A column declared with more than its type. `nullable: false` says the column is NOT NULL, so its orders
  * need no NULL-ordering clause and an index on it can serve them; `unique: true` says no two rows share a
- * value, so it can end an order without a primary-key tie-breaker.
+ * value, so it can end an order without a primary-key tie-breaker. `column` declares the column under the
+ * client's name when the database spells it otherwise; relation keys and `primaryKey` still name the
+ * database column.
  *
  * @example
  * columns: { id: 'integer', created_at: { type: 'datetime', nullable: false }, email: { type: 'string', nullable: false, unique: true } }
+ * columns: { artistId: { type: 'integer', column: 'ArtistId' } }  // the client sends and receives artistId
  */
 export interface ColumnDefinition {
   type: ColumnType
   /** Whether the column may hold NULL; default `true` (the primary key is always NOT NULL). */
   nullable?: boolean
-  /** Whether the column's values are unique on their own; default `false` (the primary key always is). */
+  /** Whether the column's values are unique on their own; default `false` (a one-column primary key always is). */
   unique?: boolean
   /** The database column, when the client's name for it (the key in `columns`) differs: `artistId: { type: 'integer', column: 'ArtistId' }`. */
   column?: string

@@ -95,6 +95,12 @@ for (const db of testDatabases()) {
       expect(plain(await query)).to.deep.equal([{ trackId: 104 }, { trackId: 105 }, { trackId: 103 }, { trackId: 101 }])
     })
 
+    it('orders by a column of a morphOne relation through aliased keys (a correlated subquery)', async () => {
+      const query = music(db, 'alias_albums', 'columns[0]=albumId&orders[0][column]=note.body')
+      expectSql(db.name, 'aliases/order by morphOne column', query)
+      expect(plain(await query)).to.deep.equal([{ albumId: 11 }, { albumId: 10 }, { albumId: 12 }])
+    })
+
     it('eager-loads through aliased keys at every level, rows keyed by client names', async () => {
       const { result, queries } = await countQueries(db.knex, () => music(db, 'alias_artists', 'with[0]=albums.tracks&wheres[0][column]=artistId&wheres[0][value]=1'))
       expect(queries).to.have.length(3)
@@ -117,6 +123,14 @@ for (const db of testDatabases()) {
         },
       ])
       expectSql(db.name, 'aliases/eager hasMany', { toSQL: () => ({ sql: queries[1]?.sql ?? '', bindings: queries[1]?.bindings ?? [] }) })
+    })
+
+    it('filters and eager-loads belongsToMany through a pivot table, keyed by aliased columns on both sides', async () => {
+      const loaded = await music(db, 'alias_tracks', 'columns[0]=name&with[0]=playlists&wheres[0][column]=trackId&wheres[0][value]=103')
+      expect(plain(loaded)).to.deep.equal([{ name: 'Balls to the Wall', playlists: [{ playlistId: 1, name: 'Rock' }, { playlistId: 2, name: 'Short' }] }])
+      const filtered = music(db, 'alias_tracks', 'wheres[0][column]=playlists.name&wheres[0][value]=Short&columns[0]=trackId&orders[0][column]=trackId')
+      expectSql(db.name, 'aliases/belongsToMany filter', filtered)
+      expect(plain(await filtered)).to.deep.equal([{ trackId: 100 }, { trackId: 101 }, { trackId: 103 }, { trackId: 105 }])
     })
 
     it('eager-loads morph relations through aliased type and id columns', async () => {

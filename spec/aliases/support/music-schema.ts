@@ -24,6 +24,7 @@ export const musicMap = defineRelationMap({
       artist: { type: 'belongsTo', table: 'alias_artists', foreignKey: 'ArtistId', required: true },
       tracks: { type: 'hasMany', table: 'alias_tracks', foreignKey: 'AlbumId' },
       notes: { type: 'morphMany', table: 'alias_notes', name: 'Notable', morphType: 'Album' },
+      note: { type: 'morphOne', table: 'alias_notes', name: 'Notable', morphType: 'Album' },
     },
     guard: (query, { table }) => {
       query.whereNot(`${table}.Title`, 'Unreleased')
@@ -41,6 +42,7 @@ export const musicMap = defineRelationMap({
       album: { type: 'belongsTo', table: 'alias_albums', foreignKey: 'AlbumId' },
       playlists: { type: 'belongsToMany', table: 'alias_playlists', pivotTable: 'alias_playlist_tracks', foreignPivotKey: 'track_id', relatedPivotKey: 'playlist_id' },
       entries: { type: 'hasMany', table: 'alias_playlist_tracks', foreignKey: 'track_id' },
+      firstEntry: { type: 'hasOne', table: 'alias_playlist_tracks', foreignKey: 'track_id' },
     },
   },
   alias_playlists: {
