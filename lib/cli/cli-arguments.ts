@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
 import { CLIENT_NAMES, type ClientName } from '../dialect/knex-config-for.ts'
+import type { Naming } from '../introspect/relation-map-from-schema-options.ts'
 import { UsageError } from './usage-error.ts'
 
 /** What `knex-query-params explain` was asked to do. */
@@ -12,17 +13,47 @@ export interface ExplainArguments {
   strict: boolean
 }
 
-/** The parsed command line: help, or an `explain` command. */
-export type CliArguments = { command: 'help' } | ({ command: 'explain' } & ExplainArguments)
+/** Where `knex-query-params introspect` reads the schema: a URL, or a knexfile's configuration. */
+export type IntrospectSource = { connection: string; client?: ClientName } | { knexfile: string; env?: string }
+
+/** What `knex-query-params introspect` was asked to do. */
+export interface IntrospectArguments {
+  source: IntrospectSource
+  /** The file to write; standard output when absent. */
+  out?: string
+  naming: Naming
+  tables?: string[]
+  exclude?: string[]
+  exposePivots: boolean
+}
+
+/** The parsed command line: help, an `explain` or an `introspect` command. */
+export type CliArguments = { command: 'help' } | ({ command: 'explain' } & ExplainArguments) | ({ command: 'introspect' } & IntrospectArguments)
+
+const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
+
+const COMMAND_OPTIONS = {
+  explain: ['map', 'table', 'client', 'db', 'strict'],
+  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'expose-pivots'],
+} as const
 
 const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as readonly string[]).includes(name)
+const isNaming = (name: string): name is Naming => (NAMINGS as readonly string[]).includes(name)
+
+function clientName(value: string): ClientName {
+  if (!isClientName(value)) throw new UsageError(`Unknown --client '${value}'; expected one of ${CLIENT_NAMES.join(', ')}.`)
+  return value
+}
+
+const tableList = (value: string): string[] => value.split(',').map((name) => name.trim()).filter((name) => name !== '')
 
 /**
  * Reads the command line (without `node` and the script).
  *
- * @throws {UsageError} for an unknown command or option, or a missing request or `--map`.
+ * @throws {UsageError} for an unknown command or option, an option of the other command, or a missing argument.
  * @example
  * cliArguments(['explain', '/users?limit=2', '--map', './map.js']) // { command: 'explain', requests: ['/users?limit=2'], map: './map.js', strict: false }
+ * cliArguments(['introspect', '--connection', 'postgres://localhost/app']) // { command: 'introspect', source: { connection: 'postgres://localhost/app' }, naming: 'as-is', exposePivots: false }
  */
 export function cliArguments(argv: readonly string[]): CliArguments {
   let parsed
@@ -36,7 +67,15 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         table: { type: 'string' },
         client: { type: 'string' },
         db: { type: 'string' },
-        strict: { type: 'boolean', default: false },
+        strict: { type: 'boolean' },
+        connection: { type: 'string' },
+        knexfile: { type: 'string' },
+        env: { type: 'string' },
+        out: { type: 'string' },
+        naming: { type: 'string' },
+        tables: { type: 'string' },
+        exclude: { type: 'string' },
+        'expose-pivots': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -44,17 +83,54 @@ export function cliArguments(argv: readonly string[]): CliArguments {
     throw new UsageError((error as Error).message)
   }
   const { values, positionals } = parsed
-  const [command, ...requests] = positionals
+  const [command, ...rest] = positionals
   if (values.help || command === undefined || command === 'help') return { command: 'help' }
-  if (command !== 'explain') throw new UsageError(`Unknown command '${command}'; the command is 'explain'.`)
-  if (requests.length === 0) throw new UsageError("Missing the request to explain, e.g. '/users?limit=2'.")
+  if (command !== 'explain' && command !== 'introspect') throw new UsageError(`Unknown command '${command}'; the commands are 'explain' and 'introspect'.`)
+  const allowed: readonly string[] = COMMAND_OPTIONS[command]
+  const foreign = Object.keys(values).filter((option) => option !== 'help' && !allowed.includes(option))
+  if (foreign.length > 0) throw new UsageError(`--${foreign[0] ?? ''} is not an option of '${command}'.`)
+  if (command === 'introspect') {
+    if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}': introspect takes options only.`)
+    return { command, ...introspectArguments(values) }
+  }
+  if (rest.length === 0) throw new UsageError("Missing the request to explain, e.g. '/users?limit=2'.")
   if (values.map === undefined) throw new UsageError('Missing --map <file>: the module that exports the relation map.')
-  const result: CliArguments = { command: 'explain', requests, map: values.map, strict: values.strict }
+  const result: CliArguments = { command, requests: rest, map: values.map, strict: values.strict ?? false }
   if (values.table !== undefined) result.table = values.table
   if (values.db !== undefined) result.db = values.db
-  if (values.client !== undefined) {
-    if (!isClientName(values.client)) throw new UsageError(`Unknown --client '${values.client}'; expected one of ${CLIENT_NAMES.join(', ')}.`)
-    result.client = values.client
+  if (values.client !== undefined) result.client = clientName(values.client)
+  return result
+}
+
+interface IntrospectValues {
+  client?: string | undefined
+  connection?: string | undefined
+  knexfile?: string | undefined
+  env?: string | undefined
+  out?: string | undefined
+  naming?: string | undefined
+  tables?: string | undefined
+  exclude?: string | undefined
+  'expose-pivots'?: boolean | undefined
+}
+
+function introspectArguments(values: IntrospectValues): IntrospectArguments {
+  let source: IntrospectSource
+  if (values.connection !== undefined && values.knexfile !== undefined) throw new UsageError('Give --connection or --knexfile, not both.')
+  if (values.connection !== undefined) {
+    if (values.env !== undefined) throw new UsageError('--env picks an environment of --knexfile; with --connection there is none.')
+    source = values.client === undefined ? { connection: values.connection } : { connection: values.connection, client: clientName(values.client) }
+  } else if (values.knexfile !== undefined) {
+    if (values.client !== undefined) throw new UsageError('--client comes from the knexfile; give it only with --connection.')
+    source = values.env === undefined ? { knexfile: values.knexfile } : { knexfile: values.knexfile, env: values.env }
+  } else {
+    throw new UsageError('Missing the database: --connection <url> (with --client), or --knexfile <file> [--env <name>].')
   }
+  const naming = values.naming ?? 'as-is'
+  if (!isNaming(naming)) throw new UsageError(`Unknown --naming '${naming}'; expected one of ${NAMINGS.join(', ')}.`)
+  const result: IntrospectArguments = { source, naming, exposePivots: values['expose-pivots'] ?? false }
+  if (values.out !== undefined) result.out = values.out
+  if (values.tables !== undefined) result.tables = tableList(values.tables)
+  if (values.exclude !== undefined) result.exclude = tableList(values.exclude)
   return result
 }

@@ -1,9 +1,10 @@
 /** `knex-query-params --help`. */
 export const HELP_TEXT = `Usage: knex-query-params explain '<url or query string>'... --map <file> [options]
+       knex-query-params introspect (--connection <url> | --knexfile <file>) [options]
 
-Shows what a client's list query becomes: the parsed params, the SQL and bindings
-for each database, the eager-loading (with) queries, and with --db the rows and
-the query plan.
+explain: shows what a client's list query becomes: the parsed params, the SQL and
+bindings for each database, the eager-loading (with) queries, and with --db the
+rows and the query plan.
 
 Arguments:
   <url or query string>  '/users?wheres[0][column]=name&limit=2', or a query
@@ -19,11 +20,31 @@ Options:
                          the rows, the queries that ran, and EXPLAIN:
                          postgres://…, mysql://…, sqlite:<file> or <file>.sqlite
   --strict               reject unknown top-level parameters
+
+introspect: reads a database's tables, columns, keys and foreign keys and writes
+a relation map module (defineRelationMap) to review and commit. It only reads.
+
+Options:
+  --connection <url>     the database: postgres://…, mysql://…, sqlite:<file>
+                         or <file>.sqlite / .db (opened read-only)
+  --client <name>        pg, mysql or sqlite; checked against --connection
+  --knexfile <file>      take the connection from a knexfile instead
+  --env <name>           the knexfile's environment (default: NODE_ENV, else
+                         development)
+  --out <file>           write the module there (default: standard output)
+  --naming <style>       client names: as-is (default, the database's names),
+                         camel (artistId, with column: 'ArtistId') or snake
+  --tables <a,b>         only these tables
+  --exclude <c,d>        leave these tables out
+  --expose-pivots        also expose pivot tables as tables of their own
+
   -h, --help             this help
 
-Exit codes: 0 explained, 1 the request was rejected (a QueryParamsError, printed
-on stderr), 2 a usage error (arguments, map, database).
+Exit codes: 0 explained or generated, 1 a request was rejected (a
+QueryParamsError, printed on stderr), 2 a usage error (arguments, map,
+knexfile, database, output file).
 
-Example:
+Examples:
   npx knex-query-params explain '/users?with[0]=posts&limit=2' --map ./relation-map.js
+  npx knex-query-params introspect --client pg --connection postgres://localhost/app --naming camel --out relation-map.ts
 `

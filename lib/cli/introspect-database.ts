@@ -1,0 +1,75 @@
+import { writeFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import knex, { type Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import { clientOfUrl, CLIENT_LABELS, DIALECT_LABELS, readOnlyConfig } from '../dialect/knex-config-for.ts'
+import { introspectRelationMapWithNotices } from '../introspect/introspect-relation-map.ts'
+import type { RelationMapFromSchemaOptions } from '../introspect/relation-map-from-schema-options.ts'
+import type { IntrospectArguments } from './cli-arguments.ts'
+import type { CliIo } from './cli-io.ts'
+import { knexfileConfig } from './knexfile-config.ts'
+import { relationMapModule } from './relation-map-module.ts'
+import { UsageError } from './usage-error.ts'
+
+/** knex's own logging off: a failed connection is reported once, as a usage error. */
+const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined }
+
+const hidePassword = (text: string): string => text.replace(/\/\/[^@/]*@/g, '//…@')
+
+async function knexConfig(args: IntrospectArguments, cwd: string): Promise<Knex.Config> {
+  const source = args.source
+  if ('knexfile' in source) return knexfileConfig(source.knexfile, cwd, source.env)
+  const name = clientOfUrl(source.connection)
+  if (name === undefined) throw new UsageError(`Unknown database URL '${hidePassword(source.connection)}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`)
+  if (source.client !== undefined && source.client !== name) throw new UsageError(`--client ${source.client} does not match --connection, a ${CLIENT_LABELS[name]} database.`)
+  return readOnlyConfig(source.connection)
+}
+
+/**
+ * Generates the relation-map module of one database on an open connection: reads its schema, builds the
+ * map, and writes the module to `args.out` (relative to `cwd`; a summary line on `io.out`) or, without
+ * `out`, to `io.out`. Only reads the database.
+ *
+ * @throws {UsageError} when `tables`/`exclude` name a table the database lacks, or the file cannot be written.
+ * @example
+ * await introspectDatabase(db, { source: { connection: 'app.db' }, naming: 'camel', exposePivots: false }, io, process.cwd())
+ */
+export async function introspectDatabase(db: Knex, args: IntrospectArguments, io: CliIo, cwd: string): Promise<void> {
+  const options: RelationMapFromSchemaOptions = { naming: args.naming, exposePivots: args.exposePivots }
+  if (args.tables !== undefined) options.tables = args.tables
+  if (args.exclude !== undefined) options.exclude = args.exclude
+  const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
+    throw new UsageError((error as Error).message)
+  })
+  const text = relationMapModule(map, notices, { database: DIALECT_LABELS[dialectOf(db.client as Knex.Client).name], options })
+  if (args.out === undefined) {
+    io.out(text.trimEnd())
+    return
+  }
+  try {
+    writeFileSync(resolve(cwd, args.out), text)
+  } catch (error) {
+    throw new UsageError(`Cannot write ${args.out}: ${(error as Error).message}`)
+  }
+  const relations = Object.values(map).reduce((count, table) => count + Object.keys(table.relations ?? {}).length, 0)
+  io.out(`Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices (listed in its header).`)
+}
+
+/**
+ * `knex-query-params introspect`: connects to the database of `--connection` (SQLite opened read-only) or of
+ * the knexfile, and runs {@link introspectDatabase}.
+ *
+ * @throws {UsageError} when the database cannot be opened, or see {@link introspectDatabase}.
+ */
+export async function introspectCommand(args: IntrospectArguments, io: CliIo, cwd: string): Promise<void> {
+  const db = knex({ ...(await knexConfig(args, cwd)), log: QUIET })
+  try {
+    await db.raw('select 1').catch((error: unknown) => {
+      const where = 'knexfile' in args.source ? `of ${args.source.knexfile}` : hidePassword(args.source.connection)
+      throw new UsageError(`Cannot open the database ${where}: ${(error as Error).message}`)
+    })
+    await introspectDatabase(db, args, io, cwd)
+  } finally {
+    await db.destroy()
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * How generated names are spelled: `camel` gives every column and relation a camelCase client name
+ * (`artistId`, declared with `column: 'ArtistId'` where the database spells it differently), `snake` a
+ * snake_case one (`artist_id`), and `as-is` keeps each column's database name and builds relation names
+ * from the database's own words.
+ */
+export type Naming = 'camel' | 'snake' | 'as-is'
+
+/**
+ * What {@link relationMapFromSchema} and `introspectRelationMap` put in the map.
+ *
+ * @example
+ * const options: RelationMapFromSchemaOptions = { naming: 'camel', exclude: ['audit_log'], secretColumns: [...DEFAULT_SECRET_COLUMNS, /^ssn$/] }
+ */
+export interface RelationMapFromSchemaOptions {
+  /** Only these tables (default: every table but knex's migration tables). Relations to other tables are left out. */
+  tables?: readonly string[]
+  /** Tables to leave out. */
+  exclude?: readonly string[]
+  /** How client names are spelled; default `as-is`. Relation keys always name database columns. */
+  naming?: Naming
+  /**
+   * Columns left out of the allow-list because their names look secret; each pattern is tested against the
+   * column's name in snake_case, lower case (`PasswordHash` → `password_hash`). Default {@link DEFAULT_SECRET_COLUMNS}.
+   */
+  secretColumns?: readonly RegExp[]
+  /** Also expose each pivot table (linked by `belongsToMany`) as a table of its own; default `false`. */
+  exposePivots?: boolean
+}
+
+/** knex's migration bookkeeping, left out unless named in `tables`. */
+export const KNEX_MIGRATION_TABLES: readonly string[] = ['knex_migrations', 'knex_migrations_lock']
+
+/**
+ * The default {@link RelationMapFromSchemaOptions.secretColumns}: passwords and passphrases, `*_hash` and
+ * `hashed_*`, anything with `token`, `secret` or `credential` in it, `salt`, API, private and access keys,
+ * one-time-password seeds.
+ */
+export const DEFAULT_SECRET_COLUMNS: readonly RegExp[] = [
+  /(^|_)(password|passwd|passphrase|pwd)(_|$)/,
+  /(^|_)hash$|^hashed_/,
+  /token/,
+  /secret/,
+  /credential/,
+  /(^|_)salt$/,
+  /(^|_)(api|private|access|encryption|signing)_?key(_|$)/,
+  /(^|_)(otp|totp|mfa)(_|$)/,
+]

@@ -1,0 +1,195 @@
+import type { RelationDefinition, RelationMap, TableDefinition } from '../relation-map.ts'
+import { tableColumns } from './column-specs.ts'
+import { compareText } from './compare-text.ts'
+import { pivotOf, type Pivot } from './find-pivots.ts'
+import type { IntrospectionNotice } from './introspection-notice.ts'
+import { foreignKeyStem, inflectedWords, pickName, qualifiedWords } from './relation-names.ts'
+import { DEFAULT_SECRET_COLUMNS, type Naming, type RelationMapFromSchemaOptions } from './relation-map-from-schema-options.ts'
+import type { SchemaForeignKey, SchemaSnapshot, SchemaTable } from './schema-snapshot.ts'
+import { tableKey } from './table-key.ts'
+import { selectTables } from './select-tables.ts'
+
+/** A generated relation map and what it leaves out or decided on its own. */
+export interface GeneratedRelationMap {
+  map: RelationMap
+  /** In table order, then in the order the builder met them; the same for the same snapshot and options. */
+  notices: IntrospectionNotice[]
+}
+
+/** A relation waiting for its name: the names it would like, best first. */
+interface PendingRelation {
+  owner: string
+  candidates: string[][]
+  definition: RelationDefinition
+  /** Why the first candidate was skipped on purpose, if it was. */
+  ambiguous?: string
+}
+
+/** One single-column foreign key between two mapped tables. */
+interface Link {
+  from: SchemaTable
+  key: SchemaForeignKey
+  column: string
+  referencedColumn: string
+}
+
+/**
+ * Builds a relation map from a schema snapshot (see `readSchema`), without touching a database: the same
+ * snapshot and options always give the same map and notices.
+ *
+ * - Columns: every column a map type holds, except those whose names look secret; `nullable: false`,
+ *   `unique: true` and `column` (the database name, where the client name differs) as the schema says.
+ * - `primaryKey` when the key is not `id` (an array when composite); a table without a key uses a unique
+ *   NOT NULL constraint or is left out.
+ * - A `belongsTo` per single-column foreign key (named after the column without `_id`, else after the
+ *   referenced table in the singular; `required` when the column is NOT NULL and the key enforced), and its
+ *   inverse on the referenced table: `hasMany` named after the referencing table, `hasOne` when the column
+ *   is unique. A pivot table gives a `belongsToMany` on each side instead, and is itself left out unless
+ *   `options.exposePivots`.
+ * - Names that clash with a column or another relation take the next candidate (`posts_by_editor_id`), then a
+ *   number; every choice the developer should review is in `notices`.
+ *
+ * @throws {Error} when `options.tables` or `options.exclude` name a table the snapshot does not have.
+ * @example
+ * const { map, notices } = relationMapFromSchema(await readSchema(db), { naming: 'camel' })
+ */
+export function relationMapFromSchema(snapshot: SchemaSnapshot, options: RelationMapFromSchemaOptions = {}): GeneratedRelationMap {
+  const naming: Naming = options.naming ?? 'as-is'
+  const notices: IntrospectionNotice[] = []
+  const keys = new Map<string, readonly string[]>()
+  for (const table of selectTables(snapshot, options, notices)) {
+    const key = tableKey(table, notices)
+    if (key !== undefined) keys.set(table.name, key)
+  }
+  const tables = snapshot.tables.filter((table) => keys.has(table.name))
+  const pivots = new Map<string, Pivot>()
+  for (const table of tables) {
+    const pivot = pivotOf(table, (name) => keys.has(name) && name !== table.name)
+    if (pivot !== undefined) pivots.set(table.name, pivot)
+  }
+  const exposed = tables.filter((table) => options.exposePivots === true || !pivots.has(table.name))
+  if (options.exposePivots !== true) {
+    for (const { table, keys: [first, second] } of pivots.values()) {
+      const message = `${table.name}: not exposed, a pivot table linking ${first.referencedTable} and ${second.referencedTable} (belongsToMany); set exposePivots to expose it`
+      notices.push({ kind: 'pivot-table', table: table.name, message })
+    }
+  }
+  const inMap = new Set(exposed.map((table) => table.name))
+
+  const map: RelationMap = {}
+  const taken = new Map<string, Set<string>>()
+  for (const table of exposed) {
+    const key = keys.get(table.name) ?? []
+    const { columns } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices)
+    const primaryKey = key.length === 1 && key[0] === 'id' ? {} : { primaryKey: key.length === 1 ? (key[0] ?? '') : [...key] }
+    const definition: TableDefinition = { ...primaryKey, columns }
+    map[table.name] = definition
+    taken.set(table.name, new Set(Object.keys(columns)))
+  }
+
+  const links = foreignKeyLinks(snapshot, inMap, pivots, notices)
+  const pending: PendingRelation[] = [...belongsToRelations(links, keys, notices), ...inverseRelations(links, keys), ...pivotRelations(pivots, inMap, keys)]
+  for (const table of exposed) {
+    const names = taken.get(table.name) ?? new Set<string>()
+    for (const relation of pending.filter((candidate) => candidate.owner === table.name)) {
+      const { name, preferred } = pickName(relation.candidates, names, naming)
+      if (relation.ambiguous !== undefined) {
+        notices.push({ kind: 'relation-name-clash', table: table.name, message: `${table.name}: relation '${name}' ${relation.ambiguous}` })
+      } else if (name !== preferred) {
+        notices.push({ kind: 'relation-name-clash', table: table.name, message: `${table.name}: relation '${name}' renamed, since '${preferred}' names a column or another relation` })
+      }
+      const definition = map[table.name]
+      if (definition !== undefined) definition.relations = { ...definition.relations, [name]: relation.definition }
+    }
+  }
+  return { map, notices: sortNotices(notices, snapshot) }
+}
+
+function foreignKeyLinks(snapshot: SchemaSnapshot, inMap: ReadonlySet<string>, pivots: ReadonlyMap<string, Pivot>, notices: IntrospectionNotice[]): Link[] {
+  const links: Link[] = []
+  for (const table of snapshot.tables) {
+    if (!inMap.has(table.name)) continue
+    const sorted = [...table.foreignKeys].sort((left, right) => compareText(left.columns.join(), right.columns.join()) || compareText(left.referencedTable, right.referencedTable))
+    for (const key of sorted) {
+      const at = `${table.name}.${key.columns.join(', ')}`
+      if (key.columns.length !== 1) {
+        notices.push({ kind: 'multi-column-foreign-key', table: table.name, message: `${at}: the foreign key to ${key.referencedTable} spans ${key.columns.length} columns; a map relation has one key column, so it is left out` })
+        continue
+      }
+      if (!inMap.has(key.referencedTable)) {
+        const why = pivots.has(key.referencedTable) ? 'a pivot table' : 'not in the map'
+        notices.push({ kind: 'foreign-key-outside-map', table: table.name, message: `${at}: no relation, it references ${key.referencedTable}, ${why}` })
+        continue
+      }
+      links.push({ from: table, key, column: key.columns[0] ?? '', referencedColumn: key.referencedColumns[0] ?? '' })
+    }
+  }
+  return links
+}
+
+const soleKey = (keys: ReadonlyMap<string, readonly string[]>, table: string): string | undefined => {
+  const key = keys.get(table)
+  return key?.length === 1 ? key[0] : undefined
+}
+
+function belongsToRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>, notices: IntrospectionNotice[]): PendingRelation[] {
+  return links.map(({ from, key, column, referencedColumn }) => {
+    const singular = inflectedWords(key.referencedTable, 'singular')
+    const stem = foreignKeyStem(column)
+    const definition: RelationDefinition = { type: 'belongsTo', table: key.referencedTable, foreignKey: column }
+    if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.ownerKey = referencedColumn
+    const nullable = from.columns.find((candidate) => candidate.name === column)?.nullable ?? true
+    if (!nullable && key.enforced) definition.required = true
+    if (!nullable && !key.enforced) {
+      const message = `${from.name}.${column}: NOT NULL, but the database does not enforce its foreign key to ${key.referencedTable}: the belongsTo is not required`
+      notices.push({ kind: 'unenforced-foreign-key', table: from.name, column, message })
+    }
+    return { owner: from.name, candidates: [...(stem === undefined ? [] : [stem]), singular, qualifiedWords(singular, 'by', column)], definition }
+  })
+}
+
+function inverseRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>): PendingRelation[] {
+  const ordered = [...links].sort((left, right) => compareText(left.from.name, right.from.name) || compareText(left.column, right.column))
+  return ordered.map(({ from, key, column, referencedColumn }) => {
+    const unique = soleKey(keys, from.name) === column || from.uniques.some((columns) => columns.length === 1 && columns[0] === column)
+    const words = inflectedWords(from.name, unique ? 'singular' : 'plural')
+    const definition: RelationDefinition = { type: unique ? 'hasOne' : 'hasMany', table: from.name, foreignKey: column }
+    if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.localKey = referencedColumn
+    const qualified = qualifiedWords(words, 'by', column)
+    const siblings = links.filter((link) => link.from.name === from.name && link.key.referencedTable === key.referencedTable).length
+    if (siblings > 1) return { owner: key.referencedTable, candidates: [qualified], definition, ambiguous: `named by its key, since ${siblings} foreign keys of ${from.name} reference ${key.referencedTable}` }
+    return { owner: key.referencedTable, candidates: [words, qualified], definition }
+  })
+}
+
+function pivotRelations(pivots: ReadonlyMap<string, Pivot>, inMap: ReadonlySet<string>, keys: ReadonlyMap<string, readonly string[]>): PendingRelation[] {
+  const relations: PendingRelation[] = []
+  for (const { table, keys: [first, second] } of pivots.values()) {
+    for (const [parent, related] of [[first, second], [second, first]] as const) {
+      if (!inMap.has(parent.referencedTable) || !inMap.has(related.referencedTable)) continue
+      const definition: RelationDefinition = {
+        type: 'belongsToMany',
+        table: related.referencedTable,
+        pivotTable: table.name,
+        foreignPivotKey: parent.columns[0] ?? '',
+        relatedPivotKey: related.columns[0] ?? '',
+      }
+      const parentKey = parent.referencedColumns[0] ?? ''
+      const relatedKey = related.referencedColumns[0] ?? ''
+      if (soleKey(keys, parent.referencedTable) !== parentKey) definition.parentKey = parentKey
+      if (soleKey(keys, related.referencedTable) !== relatedKey) definition.relatedKey = relatedKey
+      const words = inflectedWords(related.referencedTable, 'plural')
+      const candidates = [words, qualifiedWords(words, 'via', table.name), qualifiedWords(words, 'by', definition.relatedPivotKey)]
+      relations.push({ owner: parent.referencedTable, candidates, definition })
+    }
+  }
+  return relations
+}
+
+function sortNotices(notices: readonly IntrospectionNotice[], snapshot: SchemaSnapshot): IntrospectionNotice[] {
+  const order = new Map(snapshot.tables.map((table, index) => [table.name, index]))
+  return notices
+    .map((notice, index) => ({ notice, index }))
+    .sort((left, right) => (order.get(left.notice.table) ?? -1) - (order.get(right.notice.table) ?? -1) || left.index - right.index)
+    .map(({ notice }) => notice)
+}

@@ -1,0 +1,45 @@
+import { expect } from 'chai'
+import { cliArguments } from '../../lib/cli/cli-arguments.ts'
+import { UsageError } from '../../lib/cli/usage-error.ts'
+
+describe('knex-query-params introspect: arguments', () => {
+  it('reads --connection (with an optional --client), --out, --naming, --tables, --exclude, --expose-pivots', () => {
+    expect(cliArguments(['introspect', '--client', 'pg', '--connection', 'postgres://u@h/db', '--out', 'map.ts', '--naming', 'camel', '--tables', 'a, b,', '--exclude', 'c', '--expose-pivots'])).to.deep.equal({
+      command: 'introspect',
+      source: { connection: 'postgres://u@h/db', client: 'pg' },
+      out: 'map.ts',
+      naming: 'camel',
+      tables: ['a', 'b'],
+      exclude: ['c'],
+      exposePivots: true,
+    })
+    expect(cliArguments(['introspect', '--connection', 'app.db'])).to.deep.equal({ command: 'introspect', source: { connection: 'app.db' }, naming: 'as-is', exposePivots: false })
+  })
+
+  it('reads --knexfile with an optional --env', () => {
+    expect(cliArguments(['introspect', '--knexfile', 'knexfile.ts', '--env', 'staging', '--naming', 'snake'])).to.deep.equal({
+      command: 'introspect',
+      source: { knexfile: 'knexfile.ts', env: 'staging' },
+      naming: 'snake',
+      exposePivots: false,
+    })
+  })
+
+  const usage: Array<[string[], string]> = [
+    [['introspect'], 'Missing the database: --connection <url> (with --client), or --knexfile <file> [--env <name>].'],
+    [['introspect', '--connection', 'a.db', '--knexfile', 'k.js'], 'Give --connection or --knexfile, not both.'],
+    [['introspect', '--connection', 'a.db', '--env', 'x'], '--env picks an environment of --knexfile; with --connection there is none.'],
+    [['introspect', '--knexfile', 'k.js', '--client', 'pg'], '--client comes from the knexfile; give it only with --connection.'],
+    [['introspect', '--connection', 'a.db', '--client', 'oracle'], "Unknown --client 'oracle'; expected one of pg, mysql, sqlite."],
+    [['introspect', '--connection', 'a.db', '--naming', 'kebab'], "Unknown --naming 'kebab'; expected one of camel, snake, as-is."],
+    [['introspect', '--connection', 'a.db', '--map', 'm.ts'], "--map is not an option of 'introspect'."],
+    [['introspect', 'extra', '--connection', 'a.db'], "Unexpected argument 'extra': introspect takes options only."],
+    [['explain', '/users', '--map', 'm.ts', '--out', 'x'], "--out is not an option of 'explain'."],
+    [['generate'], "Unknown command 'generate'; the commands are 'explain' and 'introspect'."],
+  ]
+  for (const [argv, message] of usage) {
+    it(`rejects ${argv.join(' ')}`, () => {
+      expect(() => cliArguments(argv)).to.throw(UsageError, message)
+    })
+  }
+})
