@@ -27,7 +27,23 @@ export interface ServerDatabase {
   drop(): Promise<void>
 }
 
-const created = new Set<string>()
+const created = new Map<string, { dialect: ServerDialect; serverUrl: string }>()
+
+/**
+ * Drops every server database this process created and has not dropped yet (for an interrupted run:
+ * databases made by single specs, not only the run's main ones). Tries each before throwing the first error.
+ */
+export async function dropCreatedDatabases(): Promise<void> {
+  const errors: unknown[] = []
+  for (const [name, { dialect, serverUrl }] of [...created]) {
+    try {
+      await serverDatabase(dialect, serverUrl, name).drop()
+    } catch (error) {
+      errors.push(error)
+    }
+  }
+  if (errors.length > 0) throw errors[0]
+}
 
 /**
  * A fresh name `kqp_test_<pid>_<random>` for one run's database; `suffix` (lower-case letters, digits,
@@ -109,7 +125,7 @@ export function serverDatabase(dialect: ServerDialect, serverUrl: string, name: 
       await withAdmin(dialect, serverUrl, async (admin) => {
         await admin.raw(dialect === 'mysql' ? 'create database ?? character set utf8mb4' : 'create database ??', [name])
       })
-      created.add(name)
+      created.set(name, { dialect, serverUrl })
     },
     async drop() {
       if (!created.has(name)) return

@@ -1,4 +1,5 @@
 import type { TestDatabase } from './databases.ts'
+import { dropCreatedDatabases } from './server-database.ts'
 
 /**
  * Creates the run's own `kqp_test_…` database on every configured server (SQLite and PGlite need none).
@@ -39,7 +40,8 @@ export async function dropTestDatabases(databases: readonly TestDatabase[]): Pro
 }
 
 /**
- * Drops the run's databases when the process is interrupted (Ctrl-C, `kill`), then exits with 130/143.
+ * Drops the run's databases, and any other database this process created (a spec's own), when the
+ * process is interrupted (Ctrl-C, `kill`), then exits with 130/143.
  * Call once, after {@link createTestDatabases}; a second signal exits at once.
  */
 export function dropTestDatabasesOnSignal(databases: readonly TestDatabase[]): void {
@@ -47,13 +49,15 @@ export function dropTestDatabasesOnSignal(databases: readonly TestDatabase[]): v
     process.once(signal, () => {
       process.once(signal, () => process.exit(code))
       console.error(`\n${signal}: dropping the test databases of this run`)
-      dropTestDatabases(databases).then(
-        () => process.exit(code),
-        (error: unknown) => {
-          console.error(String(error))
-          process.exit(code)
-        },
-      )
+      dropTestDatabases(databases)
+        .then(dropCreatedDatabases)
+        .then(
+          () => process.exit(code),
+          (error: unknown) => {
+            console.error(String(error))
+            process.exit(code)
+          },
+        )
     })
   }
 }
