@@ -5,8 +5,10 @@
  * (and a `require()` consumer) against SQLite with plain `node`. Exits non-zero on any error.
  *
  * The projects share one `node_modules` in the temporary directory: the tarball is installed by npm
- * (offline, peers left to the project), while the peer dependencies (`knex`, the drivers, the frameworks of
- * the subpath exports), their `@types` and `@types/node` are linked from this repository's `node_modules`,
+ * (peers left to the project) from npm's cache where it can; on a fresh machine the cache holds the
+ * lockfile's tarballs but not the registry metadata of the package's own dependencies, which npm then
+ * fetches. The peer dependencies (`knex`, the drivers, the frameworks of the subpath exports), their
+ * `@types` and `@types/node` are linked from this repository's `node_modules`,
  * so no native module is rebuilt. Every subpath export is type-checked and imported too. `KEEP_CONSUMERS=1` keeps the directory.
  */
 import { execFile, execFileSync } from 'node:child_process'
@@ -176,7 +178,7 @@ try {
   const dependencies = { 'knex-query-params': `file:./${tarball}` }
   writeFileSync(join(temp, 'package.json'), `${JSON.stringify({ name: 'consumers', private: true, dependencies }, null, 2)}\n`)
   timed('npm install <tarball>', () =>
-    run(npm, ['install', '--offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--ignore-scripts'], temp))
+    run(npm, ['install', '--prefer-offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--ignore-scripts'], temp))
   const modules = realpathSync(join(root, 'node_modules'))
   const peers = Object.keys(manifest.peerDependencies ?? {})
   const linked = ['@types/node', ...peers, ...peers.map((name) => `@types/${name}`)].filter((name) => existsSync(join(modules, name)))
