@@ -13,11 +13,11 @@ export interface PageWindow {
 }
 
 /**
- * A rewrite of a page query into an equivalent form the database plans better. It receives a plain clone
- * of the query as it stands when it is compiled (to change freely) and returns the query to compile
+ * A rewrite of a page query into an equivalent form the database plans better. It receives the query as it
+ * stands when it is compiled (not to be changed: it clones it to rewrite) and returns the query to compile
  * instead, or `undefined` to keep the query as it is.
  */
-export type PageRewrite = (plain: Knex.QueryBuilder, page: PageWindow) => Knex.QueryBuilder | undefined
+export type PageRewrite = (query: Knex.QueryBuilder, page: PageWindow) => Knex.QueryBuilder | undefined
 
 type ToSql = (this: Knex.QueryBuilder, method?: string, tz?: unknown) => Knex.Sql
 
@@ -45,12 +45,15 @@ function plainStatement(statement: KnexStatement, ref: string): boolean {
   }
 }
 
-/** The page `builder` reads when compiled as `method`, or `undefined` when it is not a plain page. */
+/**
+ * The page `builder` reads when compiled as `method`, or `undefined` when it is not a plain page: a `select`
+ * (or `first`) with a limit, without a row lock or a `withSchema` table, and only plain statements.
+ */
 function pageOf(builder: Knex.QueryBuilder, method: string | undefined, ref: string): PageWindow | undefined {
   const internals = internalsOf(builder)
   if (method !== 'select' && method !== 'first') return undefined
-  const { limit, offset, lock } = internals._single
-  if (typeof limit !== 'number' || lock !== undefined) return undefined
+  const { limit, offset, lock, schema } = internals._single
+  if (typeof limit !== 'number' || lock !== undefined || schema !== undefined) return undefined
   if (!internals._statements.every((statement) => plainStatement(statement, ref))) return undefined
   return { limit, offset: typeof offset === 'number' ? offset : 0 }
 }
@@ -65,7 +68,7 @@ export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewri
   const methods: { toSQL: ToSql } = {
     toSQL(method, tz) {
       const page = pageOf(this, method ?? internalsOf(this)._method ?? 'select', ref)
-      const rewritten = page === undefined ? undefined : rewrite(this.clone(), page)
+      const rewritten = page === undefined ? undefined : rewrite(this, page)
       return compile.call(rewritten ?? this, method, tz)
     },
   }
@@ -81,10 +84,10 @@ export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewri
 export function pageRewriteFor(dialect: Dialect, names: Identifiers, ref: string, keys: readonly string[], cutoff: OrderCutoff | undefined): PageRewrite | undefined {
   const deferFrom = dialect.deferredPageOffset
   if (cutoff === undefined && deferFrom === undefined) return undefined
-  return (plain, page) => {
-    if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(plain, cutoff, page)
-    const ordered = internalsOf(plain)._statements.some((statement) => statement.grouping === 'order')
-    if (deferFrom !== undefined && ordered && page.offset >= deferFrom) return deferredPage(plain, names, ref, keys)
-    return undefined
+  return (query, page) => {
+    if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(query.clone(), cutoff, page)
+    if (deferFrom === undefined || page.offset < deferFrom) return undefined
+    const ordered = internalsOf(query)._statements.some((statement) => statement.grouping === 'order')
+    return ordered ? deferredPage(query.clone(), names, ref, keys) : undefined
   }
 }

@@ -92,6 +92,15 @@ for (const db of testDatabases()) {
       await samePage(query)
     })
 
+    it('leaves a page with a row lock, an aggregate or the caller\'s own join as it is', () => {
+      const deep = `${NEWEST}&limit=20&offset=400`
+      const locked = apply(deep).forUpdate()
+      const joined = apply(deep, pageMap, db.knex('pg_posts').join('pg_users', 'pg_users.id', 'pg_posts.user_id'))
+      for (const query of db.name === 'sqlite' ? [joined] : [locked, joined]) expect(query.toSQL().sql).to.equal(query.clone().toSQL().sql)
+      const counted = apply(deep).clearSelect().count({ total: '*' })
+      expect(counted.toSQL().sql).to.equal(counted.clone().toSQL().sql)
+    })
+
     it('takes conditions the caller adds after applyQueryParams into the rewritten page', async () => {
       const query = apply(`${NEWEST}&limit=20&offset=300`).whereNot('pg_posts.kind', 'draft')
       if (deferring) expect(query.toSQL().sql).to.match(/ from \(select .* where .*\) as .kqp_page. cross join /)
