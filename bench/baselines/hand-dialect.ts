@@ -12,7 +12,7 @@ export interface HandDialect {
   orderBy(query: Knex.QueryBuilder, column: string, direction: 'asc' | 'desc'): Knex.QueryBuilder
   /** How the library writes a relation filter in a query without a limit: `key in (select …)` or a correlated `exists`. */
   unpagedFilter: 'exists' | 'in'
-  /** A page: bound `limit ?` / `offset ?`, or the numbers written into the SQL on SQLite, as the library does. */
+  /** A page, as the library writes it: bound `limit ?` / `offset ?`. */
   page(query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder
 }
 
@@ -41,6 +41,6 @@ export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> 
     datetime: (iso) => new Date(iso).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', ''),
     orderBy: (query, column, direction) => query.orderBy(column, direction),
     unpagedFilter: 'in',
-    page: (query, limit, offset) => query.limit(limit, { skipBinding: true }).offset(offset, { skipBinding: true }),
+    page: boundPage,
   },
 }

@@ -80,8 +80,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
-  if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
-  if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
+  if (plan.limit !== undefined) builder.limit(plan.limit)
+  if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, [primaryKeyOf(relationMap, table)], cutoff)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   attachEagerLoading(builder, table, plan.with, relationMap, strip, guards)

@@ -50,13 +50,6 @@ export interface Dialect {
    */
   readonly bareRelation: 'exists' | 'scalar'
   /**
-   * Whether a page's limit and offset are written into the SQL as numbers (knex's `skipBinding`; they are
-   * validated integers) instead of being bound. SQLite runs the same statement 15–27% slower with
-   * `limit ?` than with `limit 20` (median of 300 paired rounds on figure 6's queries: a newest-first page,
-   * an order through a join, `relationsExists`); it also cannot size a deferred page's key list otherwise.
-   */
-  readonly inlinePage: boolean
-  /**
    * The offset from which a page is read as a deferred join on the primary key (the keys of the page found
    * first, then their rows), or `undefined` to keep the plain offset. MariaDB prices skipping many entries of a
    * secondary index above a full scan and sorts the whole table (2.3 s for page 500 of 1M rows, 23 ms

@@ -22,7 +22,6 @@ export const mysql: Dialect = {
   filteredRelation: 'in',
   bareRelation: 'scalar',
   deferredPageOffset: 300,
-  inlinePage: false,
   cutoffJoinedOrder: true,
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),

@@ -20,7 +20,6 @@ export const postgres: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   filteredRelation: 'exists',
   bareRelation: 'exists',
-  inlinePage: false,
   cutoffJoinedOrder: false,
   nullsSortLargest: true,
   wideInteger: '?::bigint',

@@ -33,7 +33,6 @@ export const sqlite: Dialect = {
   filteredRelation: 'by-selectivity',
   bareRelation: 'exists',
   deferredPageOffset: 300,
-  inlinePage: true,
   cutoffJoinedOrder: false,
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
