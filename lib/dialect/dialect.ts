@@ -52,10 +52,10 @@ export interface Dialect {
   /**
    * The offset from which a page is read as a deferred join on the primary key (the keys of the page found
    * first, then their rows), or `undefined` to keep the plain offset. MariaDB prices skipping many entries of a
-   * secondary index above a full scan and sorts the whole table (2.3 s for page 500 of 1M rows, 23 ms
-   * deferred); SQLite reads each skipped row from the table (×2 at offset 9,980). From an offset of 300 the
-   * deferred form wins on both (measured crossover between 200 and 500). PostgreSQL keeps the plain offset:
-   * there the deferred join was slower (28.8 ms against 20.0 ms on 2M rows).
+   * secondary index above a full scan and sorts the whole table (0.3–2.3 s for page 500 of 1M rows, 2–4 ms
+   * deferred); SQLite reads each skipped row from the table (×1.5–2.2 at offset 9,980). Measured crossovers
+   * (`bench/deferred-page-threshold.ts`): between 200 and 300 on MariaDB, between 500 and 1,000 on SQLite.
+   * PostgreSQL keeps the plain offset: neither form was reliably faster there.
    */
   readonly deferredPageOffset?: number
   /**

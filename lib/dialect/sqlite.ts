@@ -32,7 +32,7 @@ export const sqlite: Dialect = {
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   filteredRelation: 'by-selectivity',
   bareRelation: 'exists',
-  deferredPageOffset: 300,
+  deferredPageOffset: 1000,
   cutoffJoinedOrder: false,
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../../../lib/relation-map.ts'
 
-/** Rows of `pg_posts`: enough for pages past the deferred-page offset (300) with room to spare. */
-export const PAGE_POSTS = 1_200
+/** Rows of `pg_posts`: enough for filtered pages past the deferred-page offsets (300 on MariaDB, 1,000 on SQLite). */
+export const PAGE_POSTS = 3_000
 const USERS = 60
 const TEAMS = 6
 const TAGS = 12
@@ -52,7 +52,7 @@ const stamp = (minutes: number): string => new Date(Date.UTC(2024, 0, 1) + minut
 
 /**
  * Creates the page data set in tables of its own: 6 teams, 60 users (12 distinct names, one user in 7
- * hidden), 1,200 posts (`created_at` with ties, 8 of kind `rare`), 2 tags per post.
+ * hidden), 3,000 posts (`created_at` with ties, 8 of kind `rare`), 2 tags per post.
  */
 export async function createPageDataSet(db: Knex): Promise<void> {
   await dropPageDataSet(db)
@@ -89,7 +89,7 @@ export async function createPageDataSet(db: Knex): Promise<void> {
   const posts = Array.from({ length: PAGE_POSTS }, (_, index) => ({
     user_id: 1 + ((index * 13) % USERS),
     editor_id: index % 3 === 0 ? null : 1 + ((index * 7) % USERS),
-    kind: index % 150 === 7 ? 'rare' : (KINDS[index % KINDS.length] ?? 'note'),
+    kind: index < 1_200 && index % 150 === 7 ? 'rare' : (KINDS[index % KINDS.length] ?? 'note'),
     title: `post ${index + 1}`,
     created_at: stamp(((index * 389) % PAGE_POSTS) - (index % 5 === 0 ? 1 : 0)),
   }))
