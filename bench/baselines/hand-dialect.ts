@@ -10,7 +10,13 @@ export interface HandDialect {
   /** An ISO 8601 UTC instant as the database compares it. */
   datetime(iso: string): string
   orderBy(query: Knex.QueryBuilder, column: string, direction: 'asc' | 'desc'): Knex.QueryBuilder
+  /** How the library writes a relation filter in a query without a limit: `key in (select …)` or a correlated `exists`. */
+  unpagedFilter: 'exists' | 'in'
+  /** A page, as the library writes it: bound `limit ?` / `offset ?`. */
+  page(query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder
 }
+
+const boundPage = (query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder => query.limit(limit).offset(offset)
 
 export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> = {
   mysql: {
@@ -18,17 +24,23 @@ export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> 
     boolean: (value) => (value ? 1 : 0),
     datetime: (iso) => new Date(iso).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', ''),
     orderBy: (query, column, direction) => query.orderBy(column, direction),
+    unpagedFilter: 'in',
+    page: boundPage,
   },
   postgres: {
     like: (query, column, pattern) => query.where(column, 'ilike', pattern),
     boolean: (value) => value,
     datetime: (iso) => new Date(iso).toISOString(),
     orderBy: (query, column, direction) => query.orderBy(column, direction, direction === 'asc' ? 'first' : 'last'),
+    unpagedFilter: 'exists',
+    page: boundPage,
   },
   sqlite: {
     like: (query, column, pattern) => query.whereRaw("?? like ? escape '\\'", [column, pattern]),
     boolean: (value) => (value ? 1 : 0),
     datetime: (iso) => new Date(iso).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', ''),
     orderBy: (query, column, direction) => query.orderBy(column, direction),
+    unpagedFilter: 'in',
+    page: boundPage,
   },
 }

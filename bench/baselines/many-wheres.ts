@@ -43,9 +43,11 @@ const TEMPLATES: ReadonlyArray<(i: number) => { client: ClientWhere; hand: HandW
   (i) => ({
     client: { column: 'posts.title', operator: 'like', value: `%t${i}%`, boolean: 'and' },
     hand: (where, dialect, db) =>
-      where.whereExists(function (this: Knex.QueryBuilder) {
-        dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', `%t${i}%`)
-      }),
+      dialect.unpagedFilter === 'in'
+        ? where.whereIn('users.id', dialect.like(db('posts').select('posts.user_id'), 'posts.title', `%t${i}%`))
+        : where.whereExists(function (this: Knex.QueryBuilder) {
+            dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', `%t${i}%`)
+          }),
   }),
   (i) => ({
     client: { column: 'updated_at', operator: '<', value: `2030-02-${String((i % 28) + 1).padStart(2, '0')}T12:00:00.000Z`, boolean: 'and' },

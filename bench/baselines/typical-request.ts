@@ -40,7 +40,7 @@ export function handTypicalQuery(db: Knex, dialect: HandDialect): Knex.QueryBuil
     .whereExists(function (this: Knex.QueryBuilder) {
       this.select(db.raw('1')).from('comments').where('comments.user_id', db.ref('users.id'))
     })
-  dialect.orderBy(query, 'users.name', 'asc')
-  dialect.orderBy(query, 'users.created_at', 'desc')
-  return query.orderBy('users.id', 'asc').limit(20).offset(20)
+  // Both order columns are NOT NULL (no NULL-ordering clause); the key breaks ties in the last order's direction.
+  query.orderBy('users.name', 'asc').orderBy('users.created_at', 'desc')
+  return dialect.page(query.orderBy('users.id', 'desc'), 20, 20)
 }

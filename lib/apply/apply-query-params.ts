@@ -18,6 +18,10 @@ import { writeCondition } from './write-condition.ts'
 import { writeOrders } from './write-orders.ts'
 import { internalsOf } from './knex-internals.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
+import { chooseBySelectivity } from './relation-filter-form.ts'
+import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
+import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
+import { primaryKeyOf } from '../validate/resolve-relation.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
@@ -60,19 +64,26 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     groupWheres(builder, before)
   }
   if (plan.wheres.length > 0 || plan.exists.length > 0) {
-    builder.whereRaw(clientConditions(plan, ref, new SqlWriter(names, dialect, settings.like, guards)).toRaw(builder.client))
+    const paged = plan.limit !== undefined || typeof internalsOf(builder)._single.limit === 'number'
+    const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
+    const writer = new SqlWriter(names, dialect, settings.like, guards, choose)
+    builder.whereRaw(clientConditions(plan, ref, writer).toRaw(builder.client))
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
+  let cutoff: OrderCutoff | undefined
   if (plan.orders.length > 0) {
     const orders = new SqlWriter(names, dialect, settings.like, guards)
     const joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins)
+    if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins)
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
+  const rewrite = pageRewriteFor(dialect, names, ref, [primaryKeyOf(relationMap, table)], cutoff)
+  if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   attachEagerLoading(builder, table, plan.with, relationMap, strip, guards)
   return builder
 }

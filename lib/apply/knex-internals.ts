@@ -12,7 +12,7 @@ export interface KnexStatement {
 /** The parts of a knex builder's internal state this library reads; knex's typings do not expose them. */
 export interface KnexInternals {
   _statements: KnexStatement[]
-  _single: { table?: unknown }
+  _single: { table?: unknown; schema?: unknown; limit?: unknown; offset?: unknown; lock?: unknown }
   _method?: string
 }
 

@@ -31,23 +31,26 @@ export class OrderJoins {
     return via.every((relation) => relation.type === 'belongsTo')
   }
 
+  /** Whether every hop of `via` is an inner join: a `required` belongsTo to a table without a guard. */
+  innerPath(via: readonly DirectRelation[]): boolean {
+    return via.every((relation) => relation.required === true && this.map[relation.table]?.guard === undefined)
+  }
+
   /** The name the last table of `via` is joined as, joining the hops not joined yet. */
   aliasOf(via: readonly DirectRelation[]): string {
     let previous = this.ref
     let path = ''
-    let inner = true
-    for (const relation of via) {
+    via.forEach((relation, index) => {
       path += `.${relation.name}`
-      inner &&= relation.required === true && this.map[relation.table]?.guard === undefined
       let alias = this.aliases.get(path)
       if (alias === undefined) {
         alias = aliasFor(relation.table, this.taken)
         this.taken.add(alias)
         this.aliases.set(path, alias)
-        writeJoinHop(this.out, inner ? 'inner' : 'left', relation, alias, previous)
+        writeJoinHop(this.out, this.innerPath(via.slice(0, index + 1)) ? 'inner' : 'left', relation, alias, previous)
       }
       previous = alias
-    }
+    })
     return previous
   }
 }
@@ -62,6 +65,11 @@ export function writeJoinHop(out: SqlWriter, kind: 'inner' | 'left', relation: D
 }
 
 const orderJoinStatements = new WeakSet<object>()
+
+/** Whether `statement` is the join `addOrderJoins` added for orders only. */
+export function isOrderJoin(statement: object): boolean {
+  return orderJoinStatements.has(statement)
+}
 
 /** Adds the joins written in `joins` to `builder` as one raw join, remembered as joins for orders only. */
 export function addOrderJoins(builder: Knex.QueryBuilder, joins: OrderJoins): void {

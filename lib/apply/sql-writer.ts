@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
+import type { RelationFilterChooser } from './relation-filter-form.ts'
 import type { RowGuards } from './row-guards.ts'
 
 /**
@@ -18,12 +19,15 @@ export class SqlWriter {
   readonly like: 'insensitive' | 'sensitive'
   /** The row guards every table this fragment reaches must meet; `undefined` when the map has none. */
   readonly guards: RowGuards | undefined
+  /** Picks each relation filter's form where the dialect decides per condition (`filteredRelation: 'by-selectivity'`). */
+  readonly chooseFilterForm: RelationFilterChooser | undefined
 
-  constructor(names: Identifiers, dialect: Dialect, like: 'insensitive' | 'sensitive', guards?: RowGuards) {
+  constructor(names: Identifiers, dialect: Dialect, like: 'insensitive' | 'sensitive', guards?: RowGuards, chooseFilterForm?: RelationFilterChooser) {
     this.names = names
     this.dialect = dialect
     this.like = like
     this.guards = guards
+    this.chooseFilterForm = chooseFilterForm
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -41,7 +45,7 @@ export class SqlWriter {
 
   /** A writer for a separate fragment, with the same quoting and dialect. */
   fresh(): SqlWriter {
-    return new SqlWriter(this.names, this.dialect, this.like, this.guards)
+    return new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm)
   }
 
   /** Appends another writer's text and bindings. */

@@ -1,6 +1,7 @@
 import type { Condition } from '../validate/condition.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
+import type { RelationFilterForm } from './relation-filter-form.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeTest } from './write-test.ts'
 
@@ -16,7 +17,7 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       writeTest(out, out.names.column(ref, condition.column), condition.test)
       return
     case 'exists':
-      if (condition.inner !== null && out.dialect.filteredRelation === 'in') {
+      if (condition.inner !== null && filterForm(out, condition.inner) === 'in') {
         writeInSubquery(out, condition.relation, condition.inner, ref, scope)
         return
       }
@@ -33,7 +34,7 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         const table = out.names.table(target.table, alias)
         const key = out.names.column(alias, target.key)
         out.text(`${typeColumn} = `).bind(target.typeValue)
-        if (inner !== null && out.dialect.filteredRelation === 'in') {
+        if (inner !== null && filterForm(out, inner) === 'in') {
           out.text(` and ${idColumn} in (select ${key} from ${table} where `)
           writeCondition(out, inner, alias, new Set([...scope, alias]))
           out.guards?.writeAnd(out, target.table, alias)
@@ -62,6 +63,13 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       out.text(')')
     }
   }
+}
+
+/** The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides. */
+function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
+  const { filteredRelation } = out.dialect
+  if (filteredRelation !== 'by-selectivity') return filteredRelation
+  return out.chooseFilterForm?.(inner) ?? 'in'
 }
 
 /** Opens a correlated existence test: `exists (`, or `(` for the dialect's scalar form of bare existence. */

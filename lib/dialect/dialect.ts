@@ -31,13 +31,16 @@ export interface Dialect {
    */
   readonly wideInteger?: string
   /**
-   * How a relation filter whose related rows must meet a condition is written: a correlated `exists`, or
-   * `key in (select …)`. Bare existence (`relationsExists` without a condition) is always an `exists`,
-   * which stops at the first related row. Chosen by measurement (`bench/filter-forms.ts`): SQLite runs a
-   * correlated `exists` once per base row and MariaDB does not flatten nested ones, while both build the
-   * `in` list once from an index; PostgreSQL plans both forms as the same semi-join.
+   * How a relation filter whose related rows must meet a condition is written: a correlated `exists`,
+   * `key in (select …)`, or `by-selectivity`, chosen per condition: `in` when the related condition is
+   * selective by declaration (equality or `in` on a primary key or `unique` column, through any hops) or the
+   * query has no limit, else `exists`. Bare existence (`relationsExists` without a condition) is written as
+   * {@link bareRelation} says. Chosen by measurement (`bench/filter-forms.ts`, figures 3 and 6): SQLite runs
+   * a correlated `exists` once per base row but stops when a page is full, while it builds the `in` list
+   * whole before returning a row; MariaDB does not flatten nested `exists`, and builds the `in` list once
+   * from an index; PostgreSQL plans both forms as the same semi-join.
    */
-  readonly filteredRelation: 'exists' | 'in'
+  readonly filteredRelation: 'exists' | 'in' | 'by-selectivity'
   /**
    * How bare existence (`relationsExists`, a relation without a condition) is written: a correlated `exists`,
    * or `(select 1 … limit 1) is not null`, the same test as a scalar subquery. MariaDB turns a correlated
@@ -46,6 +49,22 @@ export interface Dialect {
    * the first related row.
    */
   readonly bareRelation: 'exists' | 'scalar'
+  /**
+   * The offset from which a page is read as a deferred join on the primary key (the keys of the page found
+   * first, then their rows), or `undefined` to keep the plain offset. MariaDB prices skipping many entries of a
+   * secondary index above a full scan and sorts the whole table (0.3–2.3 s for page 500 of 1M rows, 2–4 ms
+   * deferred); SQLite reads each skipped row from the table (×1.5–2.2 at offset 9,980). Measured crossovers
+   * (`bench/deferred-page-threshold.ts`): between 200 and 300 on MariaDB, between 500 and 1,000 on SQLite.
+   * PostgreSQL keeps the plain offset: neither form was reliably faster there.
+   */
+  readonly deferredPageOffset?: number
+  /**
+   * Whether a page whose first order is a NOT NULL column reached through inner-joined belongsTo hops gets a
+   * cutoff condition (the value of the page's last row, found by an index walk of the ordered table). MySQL
+   * and MariaDB cannot read an index in the order of a joined table's column and sort the whole join
+   * (28 s for `order by author.name` over 1M posts); SQLite and PostgreSQL walk the joined table's index.
+   */
+  readonly cutoffJoinedOrder: boolean
   /**
    * How to read the planner's estimate of a query's row count, where the database exposes one: `sql` wraps
    * the query (`explain (format json) …`), `read` takes the estimate from the result.

@@ -21,6 +21,8 @@ export const mysql: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',
   bareRelation: 'scalar',
+  deferredPageOffset: 300,
+  cutoffJoinedOrder: true,
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

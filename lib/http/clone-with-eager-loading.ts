@@ -2,12 +2,14 @@ import type { Knex } from 'knex'
 
 /**
  * A `.clone()` that keeps what awaiting the original does. `applyQueryParams` attaches eager loading as
- * the builder's own `then`, which knex's `clone()` does not copy; this copies it, so the clone still
- * resolves to rows with their relations.
+ * the builder's own `then`, and a page rewrite (deferred join, order cutoff) as its own `toSQL`, which knex's
+ * `clone()` does not copy; this copies both, so the clone still resolves to the same rows with their relations.
  */
 export function cloneWithEagerLoading(builder: Knex.QueryBuilder): Knex.QueryBuilder {
   const clone = builder.clone()
-  const then = Object.getOwnPropertyDescriptor(builder, 'then')
-  if (then !== undefined) Object.defineProperty(clone, 'then', then)
+  for (const name of ['then', 'toSQL']) {
+    const own = Object.getOwnPropertyDescriptor(builder, name)
+    if (own !== undefined) Object.defineProperty(clone, name, own)
+  }
   return clone
 }

@@ -10,8 +10,9 @@ import { createPlanDataSet, dropPlanDataSet, planMap } from './support/plan-data
 /**
  * Plan shapes on a data set of 40,000 analysed rows, caught without timing anything: the list queries a
  * client sends most read an index in order, with no sort of the whole table (PostgreSQL `Sort`, MariaDB
- * `Using filesort`, SQLite `USE TEMP B-TREE FOR …ORDER BY`), and a selective many-to-many filter on SQLite
- * starts from the related table instead of scanning the base table.
+ * `Using filesort`, SQLite `USE TEMP B-TREE FOR …ORDER BY`), a deep page skips index entries (a deferred
+ * join on SQLite and MariaDB), and a selective many-to-many filter on SQLite starts from the related table
+ * instead of scanning the base table.
  */
 
 const NEWEST = 'orders[0][column]=created_at&orders[0][direction]=desc&limit=20'
@@ -68,6 +69,28 @@ for (const db of testDatabases()) {
       expect(ascending.every((row) => row.published_at === null), 'NULLs are the smallest values, first ascending').to.equal(true)
       const oldest = await plan('orders[0][column]=published_at&limit=20')
       expect(sorts(oldest), oldest.text).to.deep.equal([])
+    })
+
+    it('a deep page (offset 9,980) skips entries of the created_at index: a deferred join on SQLite and MariaDB, never a scan or sort of the table', async () => {
+      const request = `${NEWEST}&page=500`
+      const shown = await plan(request)
+      const plain = await explainPlan(db.knex, db.name, query(request).clone())
+      if (db.name === 'mysql') {
+        const derived = shown.lines.find((line) => line.startsWith('DERIVED plan_events'))
+        expect(derived, shown.text).to.match(/key=plan_events_created_at extra=Using index$/)
+        expect(shown.lines.filter((line) => /type=ALL/.test(line) && !/<derived/.test(line)), shown.text).to.deep.equal([])
+        expect(plain.text, 'the plain offset, for contrast, scans and sorts the table').to.match(/plan_events type=ALL .*Using filesort/)
+      } else if (db.name === 'sqlite') {
+        expect(shown.text, shown.text).to.match(/SCAN plan_events USING COVERING INDEX plan_events_created_at/)
+        expect(shown.text, shown.text).to.match(/SEARCH plan_events USING INTEGER PRIMARY KEY/)
+        expect(plain.text, plain.text).to.match(/SCAN plan_events USING INDEX plan_events_created_at/)
+      } else {
+        expect(sorts(shown), shown.text).to.deep.equal([])
+        expect(shown.text, 'PostgreSQL keeps the plain offset').to.equal(plain.text)
+      }
+      const rows = (await query(request)) as Array<{ id: number }>
+      expect(rows).to.have.length(20)
+      expect(rows).to.deep.equal(await query(request).clone())
     })
 
     if (db.name === 'sqlite') {

@@ -20,7 +20,7 @@ export const planMap = {
       tags: { type: 'belongsToMany', table: 'plan_tags', pivotTable: 'plan_event_tag', foreignPivotKey: 'event_id', relatedPivotKey: 'tag_id' },
     },
   },
-  plan_tags: { columns: { id: 'integer', name: { type: 'string', nullable: false } } },
+  plan_tags: { columns: { id: 'integer', name: { type: 'string', nullable: false, unique: true } } },
 } satisfies RelationMap
 
 const TABLES = ['plan_event_tag', 'plan_tags', 'plan_events']
@@ -45,7 +45,7 @@ export async function createPlanDataSet(db: Knex, name: TestDatabaseName): Promi
   await db.schema.createTable('plan_tags', (table) => {
     table.increments('id')
     table.string('name', 20).notNullable()
-    table.index(['name'], 'plan_tags_name')
+    table.unique(['name'], { indexName: 'plan_tags_name' })
   })
   await db.schema.createTable('plan_event_tag', (table) => {
     table.integer('event_id').unsigned().notNullable()

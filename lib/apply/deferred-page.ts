@@ -1,0 +1,42 @@
+import type { Knex } from 'knex'
+import type { Identifiers } from './identifiers.ts'
+import { internalsOf } from './knex-internals.ts'
+
+/** The name of the derived table holding a deferred page's keys, and the prefix of its key columns. */
+export const DEFERRED_PAGE = 'kqp_page'
+const KEY_COLUMN = 'kqp_key_'
+
+/**
+ * `query` (a plain builder: a clone, changed in place) as a deferred join on the key columns `keys` of `ref`:
+ * an inner query with every condition, join, order, limit and offset of `query` that selects only the keys,
+ * and an outer query that joins the base table back to those keys, selects the columns and repeats the
+ * order. The inner query decides the rows, so they are those of `query` by construction; skipping `offset`
+ * entries of an index that holds the key (every secondary index in InnoDB and SQLite) costs no table reads.
+ * The keys come first, and stay first through `cross join … on` (an inner join that keeps its join order on
+ * SQLite, the same as `inner join` on MySQL/MariaDB): not knowing that a bound limit is small, SQLite would
+ * otherwise walk the whole base table in index order to spare itself sorting the page. `undefined` when the
+ * base table is not a plain name.
+ *
+ * ```sql
+ * select posts.id, posts.title
+ * from (select posts.id as kqp_key_0 from posts where … order by posts.created_at desc, posts.id desc limit ? offset ?) as kqp_page
+ * cross join posts on posts.id = kqp_page.kqp_key_0
+ * order by posts.created_at desc, posts.id desc
+ * ```
+ */
+export function deferredPage(query: Knex.QueryBuilder, names: Identifiers, ref: string, keys: readonly string[]): Knex.QueryBuilder | undefined {
+  const { table } = internalsOf(query)._single
+  if (typeof table !== 'string') return undefined
+  const keyColumn = (index: number): string => `${KEY_COLUMN}${index}`
+  const inner = query.clone().clearSelect()
+  inner.select(query.client.raw(keys.map((key, index) => `${names.column(ref, key)} as ${names.table(keyColumn(index), keyColumn(index))}`).join(', ')))
+  const outer = query.clear('where').clear('limit').clear('offset').from(inner.as(DEFERRED_PAGE))
+  outer.crossJoin(table, function (this: Knex.JoinClause) {
+    keys.forEach((key, index) => this.on(`${ref}.${key}`, '=', `${DEFERRED_PAGE}.${keyColumn(index)}`))
+  })
+  const statements = internalsOf(outer)._statements
+  const join = statements.pop()
+  const firstJoin = statements.findIndex((statement) => statement.grouping === 'join')
+  if (join !== undefined) statements.splice(firstJoin === -1 ? statements.length : firstJoin, 0, join)
+  return outer
+}

@@ -1,0 +1,59 @@
+import type { Knex } from 'knex'
+import type { PlannedOrder } from '../validate/resolve-order.ts'
+import type { Identifiers } from './identifiers.ts'
+import { internalsOf } from './knex-internals.ts'
+import { OrderJoins } from './order-joins.ts'
+import type { PageWindow } from './page-rewrite.ts'
+
+/** A first order by a column reached through inner-joined belongsTo hops, as the cutoff condition needs it. */
+export interface OrderCutoff {
+  /** The ordered value as the query reads it: `"users"."name"`. */
+  value: string
+  direction: 'asc' | 'desc'
+  /** The hops walked from the ordered table back to the base table: `users straight_join posts on …`. */
+  walk: string
+  /** The ordered table alone (`users`), where the largest (or smallest) value is read. */
+  orderedTable: string
+}
+
+/**
+ * The cutoff of a first order by `order` (see {@link withOrderCutoff}), or `undefined` when it does not apply:
+ * the order must go through belongsTo hops that are all inner joins (`required`, no guard) to a NOT NULL
+ * column, so every base row has exactly one value and no NULL sorts anywhere.
+ */
+export function orderCutoffOf(names: Identifiers, table: string, ref: string, order: PlannedOrder | undefined, joins: OrderJoins | undefined): OrderCutoff | undefined {
+  if (order === undefined || joins === undefined || order.via.length === 0 || order.nullable) return undefined
+  if (!OrderJoins.joinable(order.via) || !joins.innerPath(order.via)) return undefined
+  const aliases = order.via.map((_, index) => joins.aliasOf(order.via.slice(0, index + 1)))
+  const last = order.via.length - 1
+  let walk = names.table(order.via[last]?.table ?? '', aliases[last] ?? '')
+  for (let index = last; index >= 0; index--) {
+    const relation = order.via[index]
+    const alias = aliases[index]
+    if (relation === undefined || alias === undefined) return undefined
+    const parent = index === 0 ? ref : (aliases[index - 1] ?? '')
+    const parentTable = index === 0 ? names.table(table, ref) : names.table(order.via[index - 1]?.table ?? '', parent)
+    walk += ` straight_join ${parentTable} on ${names.column(parent, relation.parentKey)} = ${names.column(alias, relation.relatedKey)}`
+  }
+  return { value: names.column(aliases[last] ?? '', order.column), direction: order.direction, walk, orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? '') }
+}
+
+/**
+ * `plain` (changed in place) bounded by the value of the last row of the page in the first order:
+ * `users.name <= coalesce((select users.name from users straight_join posts on … where <the same conditions>
+ * order by users.name limit 1 offset <offset + limit − 1>), (select max(users.name) from users))`.
+ * MySQL/MariaDB cannot read one index in the order of a column of a joined table and sort the whole join;
+ * the subquery finds the bound by walking the ordered column's index (`straight_join` keeps that table
+ * first) and the page then joins and sorts only the rows up to it. Ties with the bound are kept (`<=`), and
+ * when the query has fewer rows than the page the subquery is NULL and the largest value keeps every row.
+ */
+export function withOrderCutoff(plain: Knex.QueryBuilder, cutoff: OrderCutoff, page: PageWindow): Knex.QueryBuilder {
+  const { client } = plain
+  const { value, direction } = cutoff
+  const bound = client.queryBuilder().select(client.raw(value)).fromRaw(cutoff.walk)
+  const conditions = internalsOf(plain)._statements.filter((statement) => statement.grouping === 'where')
+  internalsOf(bound)._statements.push(...conditions)
+  bound.orderByRaw(`${value} ${direction}`).limit(1).offset(page.offset + page.limit - 1)
+  const extreme = `(select ${direction === 'asc' ? 'max' : 'min'}(${value}) from ${cutoff.orderedTable})`
+  return plain.whereRaw(`${value} ${direction === 'asc' ? '<=' : '>='} coalesce(?, ${extreme})`, [bound])
+}

@@ -1,0 +1,59 @@
+import { expect } from 'chai'
+import { applyQuery, idsOf } from '../support/apply-query.ts'
+import { testDatabases } from '../support/databases.ts'
+import { expectSql } from '../support/snapshot.ts'
+
+/**
+ * The form of each relation filter. SQLite chooses per condition: `key in (select …)` when the related
+ * condition is selective by declaration (equality or `in` on a primary key or `unique` column, through any
+ * hops) or the query reads every match, a correlated `exists` for a page over a broad condition, which
+ * stops once the page is full. MariaDB always writes `in`, PostgreSQL `exists`. The rows never depend on it.
+ */
+
+const BROAD = 'wheres[0][column]=posts.title&wheres[0][operator]=like&wheres[0][value]=%25s%25'
+const SELECTIVE = 'wheres[0][column]=author.email&wheres[0][value]=alice@EXAMPLE.com'
+const SELECTIVE_TWO_HOPS = 'wheres[0][column]=posts.author.email&wheres[0][operator]=in&wheres[0][value][0]=alice@EXAMPLE.com&wheres[0][value][1]=eve@example.com'
+const MIXED_OR = `${BROAD}&wheres[1][column]=ownedTeam.id&wheres[1][value]=2&wheres[1][boolean]=or`
+
+for (const db of testDatabases()) {
+  const form = (sql: string): string[] => [...sql.matchAll(/\b(in|exists) \(select /g)].map((match) => match[1] ?? '')
+  const expected = (sqlite: string[]): string[] => (db.name === 'sqlite' ? sqlite : sqlite.map(() => (db.name === 'mysql' ? 'in' : 'exists')))
+
+  describe(`relation filter form per condition (${db.name})`, () => {
+    it('a page over a broad condition (like) is a correlated exists on SQLite; every match is an in list', async () => {
+      const paged = applyQuery(db, 'users', `${BROAD}&limit=3`)
+      const all = applyQuery(db, 'users', `${BROAD}&orders[0][column]=id`)
+      expectSql(db.name, 'relations/filter-form/broad page', paged)
+      expect(form(paged.toSQL().sql)).to.deep.equal(expected(['exists']))
+      expect(form(all.toSQL().sql)).to.deep.equal(db.name === 'postgres' ? ['exists'] : ['in'])
+      const every = idsOf(await all)
+      expect(every.length).to.be.greaterThan(3)
+      expect(idsOf(await paged)).to.deep.equal(every.slice(0, 3))
+    })
+
+    it('a page over equality on a unique column is an in list (the list is short)', async () => {
+      const query = applyQuery(db, 'posts', `${SELECTIVE}&limit=2&orders[0][column]=id&orders[0][direction]=desc`)
+      expectSql(db.name, 'relations/filter-form/unique equality page', query)
+      expect(form(query.toSQL().sql)).to.deep.equal(expected(['in']))
+      const alice = (await db.knex('posts').where('user_id', 1).orderBy('id', 'desc').limit(2).select('id')) as Array<{ id: number }>
+      expect(idsOf(await query)).to.deep.equal(alice.map((row) => row.id))
+    })
+
+    it('selectivity carries through hops: an in on a unique column two hops away makes both hops in lists', async () => {
+      const query = applyQuery(db, 'users', `${SELECTIVE_TWO_HOPS}&limit=5`)
+      expectSql(db.name, 'relations/filter-form/unique two hops page', query)
+      expect(form(query.toSQL().sql)).to.deep.equal(expected(['in', 'in']))
+      const authors = (await db.knex('posts').distinct('user_id').whereIn('user_id', [1, 5]).orderBy('user_id')) as Array<{ user_id: number }>
+      expect(authors.length).to.be.greaterThan(0)
+      expect(idsOf(await query)).to.deep.equal(authors.map((row) => Number(row.user_id)))
+    })
+
+    it('chooses per condition inside one or-group, with the rows of the unpaged query', async () => {
+      const paged = applyQuery(db, 'users', `${MIXED_OR}&limit=4`)
+      expectSql(db.name, 'relations/filter-form/mixed or page', paged)
+      expect(form(paged.toSQL().sql)).to.deep.equal(expected(['exists', 'in']))
+      const every = idsOf(await applyQuery(db, 'users', `${MIXED_OR}&orders[0][column]=id`))
+      expect(idsOf(await paged)).to.deep.equal(every.slice(0, 4))
+    })
+  })
+}
