@@ -21,7 +21,7 @@ import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity } from './relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
-import { primaryKeyOf } from '../validate/resolve-relation.ts'
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
@@ -82,7 +82,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   }
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
-  const rewrite = pageRewriteFor(dialect, names, ref, [primaryKeyOf(relationMap, table)], cutoff)
+  const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   attachEagerLoading(builder, table, plan.with, relationMap, strip, guards)
   return builder
