@@ -24,6 +24,8 @@ export interface IntrospectArguments {
   naming: Naming
   tables?: string[]
   exclude?: string[]
+  /** The PostgreSQL schema or MySQL database to read; default the connection's own. */
+  schema?: string
   exposePivots: boolean
 }
 
@@ -34,7 +36,7 @@ const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
   explain: ['map', 'table', 'client', 'db', 'strict'],
-  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'expose-pivots'],
+  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'schema', 'expose-pivots'],
 } as const
 
 const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as readonly string[]).includes(name)
@@ -75,6 +77,7 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         naming: { type: 'string' },
         tables: { type: 'string' },
         exclude: { type: 'string' },
+        schema: { type: 'string' },
         'expose-pivots': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -111,6 +114,7 @@ interface IntrospectValues {
   naming?: string | undefined
   tables?: string | undefined
   exclude?: string | undefined
+  schema?: string | undefined
   'expose-pivots'?: boolean | undefined
 }
 
@@ -132,5 +136,6 @@ function introspectArguments(values: IntrospectValues): IntrospectArguments {
   if (values.out !== undefined) result.out = values.out
   if (values.tables !== undefined) result.tables = tableList(values.tables)
   if (values.exclude !== undefined) result.exclude = tableList(values.exclude)
+  if (values.schema !== undefined) result.schema = values.schema
   return result
 }

@@ -36,6 +36,8 @@ Options:
                          camel (artistId, with column: 'ArtistId') or snake
   --tables <a,b>         only these tables
   --exclude <c,d>        leave these tables out
+  --schema <name>        the PostgreSQL schema (or MySQL database) to read
+                         (default: the connection's own)
   --expose-pivots        also expose pivot tables as tables of their own
 
   -h, --help             this help

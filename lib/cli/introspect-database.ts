@@ -3,8 +3,7 @@ import { resolve } from 'node:path'
 import knex, { type Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { clientOfUrl, CLIENT_LABELS, DIALECT_LABELS, readOnlyConfig } from '../dialect/knex-config-for.ts'
-import { introspectRelationMapWithNotices } from '../introspect/introspect-relation-map.ts'
-import type { RelationMapFromSchemaOptions } from '../introspect/relation-map-from-schema-options.ts'
+import { introspectRelationMapWithNotices, type IntrospectOptions } from '../introspect/introspect-relation-map.ts'
 import type { IntrospectArguments } from './cli-arguments.ts'
 import type { CliIo } from './cli-io.ts'
 import { knexfileConfig } from './knexfile-config.ts'
@@ -35,7 +34,8 @@ async function knexConfig(args: IntrospectArguments, cwd: string): Promise<Knex.
  * await introspectDatabase(db, { source: { connection: 'app.db' }, naming: 'camel', exposePivots: false }, io, process.cwd())
  */
 export async function introspectDatabase(db: Knex, args: IntrospectArguments, io: CliIo, cwd: string): Promise<void> {
-  const options: RelationMapFromSchemaOptions = { naming: args.naming, exposePivots: args.exposePivots }
+  const options: IntrospectOptions = { naming: args.naming, exposePivots: args.exposePivots }
+  if (args.schema !== undefined) options.schema = args.schema
   if (args.tables !== undefined) options.tables = args.tables
   if (args.exclude !== undefined) options.exclude = args.exclude
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {

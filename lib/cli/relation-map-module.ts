@@ -1,5 +1,5 @@
 import type { IntrospectionNotice } from '../introspect/introspection-notice.ts'
-import type { RelationMapFromSchemaOptions } from '../introspect/relation-map-from-schema-options.ts'
+import type { IntrospectOptions } from '../introspect/introspect-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { typescriptLiteral, type LiteralValue } from './typescript-literal.ts'
 
@@ -7,7 +7,7 @@ import { typescriptLiteral, type LiteralValue } from './typescript-literal.ts'
 export interface ModuleSource {
   /** The database, as the CLI names it (`PostgreSQL`), without its URL. */
   database: string
-  options: RelationMapFromSchemaOptions
+  options: IntrospectOptions
 }
 
 const TO_ADD_BY_HAND = [
@@ -19,8 +19,9 @@ const TO_ADD_BY_HAND = [
 
 const commentSafe = (text: string): string => text.replace(/\*\//g, '*\\/')
 
-function settings(options: RelationMapFromSchemaOptions): string {
+function settings(options: IntrospectOptions): string {
   const parts = [`naming: ${options.naming ?? 'as-is'}`]
+  if (options.schema !== undefined) parts.push(`schema: ${options.schema}`)
   if (options.tables !== undefined) parts.push(`tables: ${options.tables.join(', ')}`)
   if (options.exclude !== undefined) parts.push(`exclude: ${options.exclude.join(', ')}`)
   if (options.exposePivots === true) parts.push('pivots exposed')

@@ -16,6 +16,16 @@ describe('knex-query-params introspect: arguments', () => {
     expect(cliArguments(['introspect', '--connection', 'app.db'])).to.deep.equal({ command: 'introspect', source: { connection: 'app.db' }, naming: 'as-is', exposePivots: false })
   })
 
+  it('reads --schema, the PostgreSQL schema or MySQL database to read', () => {
+    expect(cliArguments(['introspect', '--connection', 'postgres://u@h/db', '--schema', 'billing'])).to.deep.equal({
+      command: 'introspect',
+      source: { connection: 'postgres://u@h/db' },
+      naming: 'as-is',
+      schema: 'billing',
+      exposePivots: false,
+    })
+  })
+
   it('reads --knexfile with an optional --env', () => {
     expect(cliArguments(['introspect', '--knexfile', 'knexfile.ts', '--env', 'staging', '--naming', 'snake'])).to.deep.equal({
       command: 'introspect',

@@ -277,3 +277,27 @@ function withoutDeletedAt(rows: unknown): unknown {
 function stripDeleted(rows: unknown): unknown {
   return (rows as Array<{ images?: Array<{ id: number }> }>).map((row) => ({ ...row, images: row.images?.filter((image) => image.id !== 1) }))
 }
+
+for (const database of testDatabases().filter((candidate) => candidate.name === 'postgres')) {
+  describe(`knex-query-params introspect --schema (${database.label})`, function () {
+    this.timeout(60_000)
+
+    it('reads the named PostgreSQL schema instead of the connection’s own, and says so in the header', async () => {
+      await withCatalog(database, async (catalog) => {
+        await catalog.knex.raw('create schema kqp_other')
+        await catalog.knex.raw('create table kqp_other.things (id serial primary key, label text not null)')
+        const result = output()
+        const args: IntrospectArguments = { source: { connection: catalog.server?.url ?? 'pglite' }, naming: 'as-is', exposePivots: false, schema: 'kqp_other' }
+        const code = catalog.server === undefined
+          ? (await introspectDatabase(catalog.knex, args, result.io, root), 0)
+          : await runCli(['introspect', '--connection', catalog.server.url, '--schema', 'kqp_other'], result.io, root)
+        expect(result.err).to.deep.equal([])
+        expect(code).to.equal(0)
+        const text = result.out.join('\n')
+        expect(text).to.include('(naming: as-is; schema: kqp_other)')
+        expect(text).to.include(`  things: {\n    columns: {\n      id: 'integer',\n      label: { type: 'string', nullable: false },\n    },\n  },`)
+        expect(text).not.to.include('Album')
+      })
+    })
+  })
+}
