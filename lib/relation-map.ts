@@ -92,6 +92,31 @@ export type RelationType = RelationDefinition['type']
 /** A named scope: it receives the query builder and adds its own clauses. */
 export type Scope = (query: Knex.QueryBuilder) => void
 
+/** The function of a declared aggregate. */
+export type AggregateFunction = 'count' | 'sum' | 'avg' | 'min' | 'max'
+
+/**
+ * A named aggregate over the related rows of one relation, which a client asks for in `with` and may order
+ * and filter by: `fn` over `column` (a column of the related table, by its client name; `count` may leave it
+ * out to count rows), restricted by `scope`, the name of a scope of the related table, when given. The
+ * related table's guard always applies. The value is added to each row under the snake_case of the name.
+ *
+ * @example
+ * aggregates: {
+ *   postsViewsSum: { relation: 'posts', fn: 'sum', column: 'views' },        // posts_views_sum
+ *   publishedPostsCount: { relation: 'posts', fn: 'count', scope: 'published' },
+ * }
+ */
+export interface AggregateDefinition {
+  /** A relation of this table (not `morphTo`). */
+  relation: string
+  fn: AggregateFunction
+  /** A column of the related table; required for `sum`, `avg`, `min` and `max` (`sum` and `avg` need a numeric one). */
+  column?: string
+  /** A scope of the related table (its `scopes`) that restricts the rows aggregated; it may add only where conditions. */
+  scope?: string
+}
+
 /** What a {@link Guard} is told about where it applies. */
 export interface GuardInfo<Context = unknown> {
   /** The name or alias this table's columns must be qualified with at this position (`users_2` when a table repeats). */
@@ -122,6 +147,11 @@ export interface TableDefinition<Context = unknown> {
   columns: Record<string, ColumnSpec>
   /** Relations a client may filter through, test for existence, or eager-load. */
   relations?: Record<string, RelationDefinition>
+  /**
+   * Named aggregates over related rows, asked for with `with[i]=<name>` (see {@link AggregateDefinition}).
+   * Every to-many relation also has `<relation>Count`, and every direct relation `<relation>Exists`, without declaring them.
+   */
+  aggregates?: Record<string, AggregateDefinition>
   /** Named scopes a client may apply with `scopes[i]`. */
   scopes?: Record<string, Scope>
   /** The rows of this table a caller may see, applied on every path (see {@link Guard}). */

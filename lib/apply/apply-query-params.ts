@@ -8,6 +8,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
+import { selectAggregates } from './select-aggregates.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
 import { groupWheres, statementCount } from './group-wheres.ts'
 import { Identifiers } from './identifiers.ts'
@@ -71,6 +72,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
+  selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan.aggregates)
   let cutoff: OrderCutoff | undefined
   if (plan.orders.length > 0) {
     const orders = new SqlWriter(names, dialect, settings.like, guards)
@@ -84,7 +86,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
-  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards)
+  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, plan.aggregates)
   return builder
 }
 

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex'
 import { loadWithTree } from '../eager-load/load-with-tree.ts'
+import { convertAggregates } from '../eager-load/convert-aggregates.ts'
 import type { Row } from '../eager-load/row.ts'
 import { stripColumns } from '../eager-load/strip-columns.ts'
 import type { RelationMap } from '../relation-map.ts'
+import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import { internalsOf } from './knex-internals.ts'
 import type { RowGuards } from './row-guards.ts'
@@ -11,7 +13,7 @@ type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown,
 
 /**
  * Makes awaiting `builder` resolve to its rows with `nodes` eager-loaded and the key columns in
- * `strip` (selected only for matching) removed. Works for `select` and `.first()`; other methods
+ * `strip` (selected only for matching) removed, and the `aggregates` of the rows given their JSON types. Works for `select` and `.first()`; other methods
  * (`count`, `pluck`, `del`…) resolve as knex would. A `.clone()` of the builder is a plain knex builder.
  */
 export function attachEagerLoading(
@@ -21,8 +23,9 @@ export function attachEagerLoading(
   map: RelationMap,
   strip: readonly string[],
   guards: RowGuards,
+  aggregates: readonly PlannedAggregate[] = [],
 ): void {
-  if (nodes.length === 0 && strip.length === 0) return
+  if (nodes.length === 0 && strip.length === 0 && aggregates.length === 0) return
   const run = (Object.getPrototypeOf(builder) as { then: Then }).then
   // A method, not a function assigned to a name: loaders that keep function names (tsx, esbuild
   // `keepNames`) would otherwise pay a `defineProperty` for it on every request.
@@ -31,6 +34,7 @@ export function attachEagerLoading(
       const rows = run.call(this).then(async (result) => {
         const loaded = rowsOf(this, result)
         if (loaded !== undefined) {
+          convertAggregates(loaded, aggregates)
           await loadWithTree(this.client, table, loaded, nodes, map, { guards })
           stripColumns(loaded, strip)
         }

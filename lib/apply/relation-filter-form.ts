@@ -33,5 +33,7 @@ export function selectiveByDeclaration(map: RelationMap, condition: Condition): 
       return condition.inner !== null && selectiveByDeclaration(map, condition.inner)
     case 'morphExists':
       return condition.branches.every(({ inner }) => inner !== null && selectiveByDeclaration(map, inner))
+    case 'aggregate':
+      return false
   }
 }

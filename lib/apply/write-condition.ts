@@ -2,6 +2,7 @@ import type { Condition } from '../validate/condition.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
+import { writeAggregateTest } from './write-aggregate-test.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeTest } from './write-test.ts'
 
@@ -15,6 +16,9 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
   switch (condition.kind) {
     case 'test':
       writeTest(out, out.names.column(ref, condition.column), condition.test)
+      return
+    case 'aggregate':
+      writeAggregateTest(out, condition.aggregate, condition.test, ref, scope)
       return
     case 'exists':
       if (condition.inner !== null && filterForm(out, condition.inner) === 'in') {

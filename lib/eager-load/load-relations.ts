@@ -8,11 +8,15 @@ import { buildWithTree } from '../validate/build-with-tree.ts'
 import { knexClientOf } from './knex-client-of.ts'
 import type { LoadRelationsOptions } from './load-relations-options.ts'
 import { loadWithTree } from './load-with-tree.ts'
+import { loadAggregates } from './load-aggregates.ts'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import type { Row } from './row.ts'
 
 /**
- * Eager-loads relation paths (`['posts.comments', 'team']`, `['*']`) onto rows you fetched yourself,
- * in place, with one `WHERE key IN (…)` query per relation per level. The rows must carry the key
+ * Eager-loads relation paths (`['posts.comments', 'team']`, `['*']`) and aggregates (`['postsCount',
+ * 'posts.commentsCount']`) onto rows you fetched yourself, in place, with one `WHERE key IN (…)` query per
+ * relation per level (and one per level for its aggregates). The rows must carry the key
  * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). Each related table's `guard`
  * applies to its query, with `options.context`. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
@@ -34,11 +38,14 @@ export async function loadRelations<Rec extends object, Map extends RelationMap<
   limits: LoadRelationsOptions<Context> = {},
 ): Promise<Array<Rec & LoadedRelations<Map, Table>>> {
   ensureValidRelationMap(relationMap)
+  const aggregates: PlannedAggregate[] = []
   const nodes = buildWithTree(relationMap, table, paths, (index) => (index === undefined ? 'with' : `with[${index}]`), {
     maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
-  })
-  const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
+  }, aggregates)
+  const client = knexClientOf(db)
+  const guards = RowGuards.of(relationMap, limits.context, client)
   await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
+  await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, dialectOf(client).maxInBindings, guards)
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }

@@ -4,6 +4,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import type { EagerLoadOptions } from './eager-load-options.ts'
 import { knexClientOf } from './knex-client-of.ts'
+import { loadAggregates } from './load-aggregates.ts'
 import { loadDirect } from './load-direct.ts'
 import { keyProperty } from './key-property.ts'
 import { loadMorphTo } from './load-morph-to.ts'
@@ -19,7 +20,8 @@ import { stripColumns } from './strip-columns.ts'
  * primary key (hasMany, belongsToMany, morphMany). Runs one query per relation per level (per target
  * table for morphTo), `WHERE key IN (…)` over the distinct parent keys, split into chunks of
  * `chunkSize` keys; nested nodes load on the related rows of all parents at once. Related rows carry
- * only their table's allow-listed columns. `source` is the knex instance, transaction or client the
+ * only their table's allow-listed columns, plus the aggregates asked for on them (`posts.commentsCount`, see
+ * `loadAggregates`). `source` is the knex instance, transaction or client the
  * main query ran on, so that these queries run on the same connection or transaction.
  *
  * The parent rows must carry the columns {@link parentKeysFor} names; a missing one throws.
@@ -54,6 +56,7 @@ export async function loadWithTree(
         : await loadMorphTo(client, relation, parents, node.children, map, chunkSize, guards)
     for (const batch of batches) {
       await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, guards === undefined ? { chunkSize } : { chunkSize, guards })
+      await loadAggregates(client, batch.table, batch.rows, node.aggregates?.[batch.table] ?? [], map, chunkSize, guards)
       stripColumns(batch.rows, batch.extra)
     }
   }

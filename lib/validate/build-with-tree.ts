@@ -1,5 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { aggregatesOf, findAggregate } from './aggregates-of.ts'
+import type { PlannedAggregate } from './planned-aggregate.ts'
 import { relatedTables, relationsOf } from './relations-of.ts'
 import { unknownRelation } from './unknown-relation.ts'
 import type { WithNode } from './with-tree.ts'
@@ -13,7 +15,10 @@ export interface WithLimits {
 /**
  * Builds the eager-loading tree of `with` paths such as `posts.comments`, `*` (every relation of the
  * table) or `posts.*`. Paths sharing a prefix share nodes. After a `morphTo`, a segment applies to
- * every target table that has it. Unknown relations are `unknown_relation`; caps are `limit_exceeded`.
+ * every target table that has it. A last segment may name an aggregate of its table (`postsCount`,
+ * `posts.commentsCount`, a declared one): those of the base table go to `aggregates`, the others onto the
+ * node whose rows get them. Aggregates count towards `maxWith` and `maxWithDepth` as relations do. Unknown
+ * relations are `unknown_relation` (listing the relations and aggregates allowed); caps are `limit_exceeded`.
  */
 export function buildWithTree(
   map: RelationMap,
@@ -21,6 +26,7 @@ export function buildWithTree(
   paths: readonly string[],
   param: (index?: number) => string,
   limits: WithLimits,
+  aggregates: PlannedAggregate[] = [],
 ): WithNode[] {
   if (paths.length > limits.maxWith) {
     throw new QueryParamsError(`Parameter '${param()}' lists more than ${limits.maxWith} relations.`, {
@@ -37,17 +43,20 @@ export function buildWithTree(
         param: param(index),
       })
     }
-    addPath(map, table, roots, segments, 0, () => param(index))
+    addPath(map, table, roots, segments, 0, () => param(index), aggregates)
   })
   return roots
 }
 
 /** Adds `segments` from position `at` under `nodes` (relations of `table`); `param` names the path in errors. */
-function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: readonly string[], at: number, param: () => string): void {
+function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: readonly string[], at: number, param: () => string, aggregates: PlannedAggregate[]): void {
   const head = segments[at] ?? ''
   const relations = relationsOf(map, table)
   if (head !== '*' && !relations.has(head)) {
-    throw unknownRelation(param(), head, table, ['*', ...relations.keys()])
+    const aggregate = at === segments.length - 1 ? findAggregate(map, table, head) : undefined
+    if (aggregate === undefined) throw unknownRelation(param(), head, table, ['*', ...relations.keys(), ...aggregatesOf(map, table).names])
+    if (!aggregates.some((each) => each.key === aggregate.key)) aggregates.push(aggregate)
+    return
   }
   const names = head === '*' ? [...relations.keys()] : [head]
   const last = at === segments.length - 1
@@ -70,7 +79,9 @@ function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: r
     }
     for (const related in node.children) {
       try {
-        addPath(map, related, node.children[related] ?? [], segments, at + 1, param)
+        const below = node.aggregates?.[related] ?? []
+        addPath(map, related, node.children[related] ?? [], segments, at + 1, param, below)
+        if (below.length > 0) (node.aggregates ??= {})[related] = below
         added++
       } catch (error) {
         if (!(error instanceof QueryParamsError)) throw error

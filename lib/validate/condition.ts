@@ -1,3 +1,4 @@
+import type { PlannedAggregate } from './planned-aggregate.ts'
 import type { DirectRelation, MorphTarget, MorphToResolved } from './resolved-relation.ts'
 import type { UtcInstant } from './utc-instant.ts'
 
@@ -15,9 +16,10 @@ export type Test =
 /**
  * A validated condition, ready to apply: a test on a column of the current table, or the existence
  * of related rows (optionally satisfying an inner condition). `morphTo` branches into one existence
- * check per target table.
+ * check per target table. An `aggregate` condition tests an aggregate of the base row (`postsCount >= 5`).
  */
 export type Condition =
   | { kind: 'test'; table: string; column: string; test: Test }
   | { kind: 'exists'; relation: DirectRelation; inner: Condition | null }
   | { kind: 'morphExists'; relation: MorphToResolved; branches: Array<{ target: MorphTarget; inner: Condition | null }> }
+  | { kind: 'aggregate'; aggregate: PlannedAggregate; test: Test }

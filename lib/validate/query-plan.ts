@@ -1,5 +1,6 @@
 import type { Scope } from '../relation-map.ts'
 import type { Condition } from './condition.ts'
+import type { PlannedAggregate } from './planned-aggregate.ts'
 import type { PlannedOrder } from './resolve-order.ts'
 import type { WithNode } from './with-tree.ts'
 
@@ -15,4 +16,6 @@ export interface QueryPlan {
   limit?: number
   offset?: number
   with: WithNode[]
+  /** Aggregates of the base row asked for in `with` (`postsCount`), added to the select list. */
+  aggregates: PlannedAggregate[]
 }

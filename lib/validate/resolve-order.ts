@@ -6,10 +6,13 @@ import { checkRelationDepth } from './check-relation-depth.ts'
 import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
 import { resolveColumn } from './resolve-column.ts'
+import type { PlannedAggregate } from './planned-aggregate.ts'
 import type { DirectRelation } from './resolved-relation.ts'
 
-/** An order by a column of the base table (`via` empty) or of a to-one related table. */
+/** An order by a column of the base table (`via` empty) or of a to-one related table, or by an aggregate of the base row. */
 export interface PlannedOrder {
+  /** An order by this aggregate of the base row (`postsCount`); `via` is then empty and `column` is `''`. */
+  aggregate?: PlannedAggregate
   via: DirectRelation[]
   column: string
   direction: 'asc' | 'desc'

@@ -11,6 +11,8 @@ import { columnFacts } from './column-facts.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
 import { resolveOrder, type PlannedOrder } from './resolve-order.ts'
+import type { PlannedAggregate } from './planned-aggregate.ts'
+import { resolveAggregateOrder, resolveAggregateWhere } from './resolve-aggregate-reference.ts'
 import { WhereParamPaths } from './where-param-paths.ts'
 
 type Settings = Required<Omit<ApplyOptions, 'table' | 'context'>>
@@ -24,12 +26,16 @@ type Settings = Required<Omit<ApplyOptions, 'table' | 'context'>>
 export function validateQueryParams(params: QueryParams, table: string, map: RelationMap, settings: Settings): QueryPlan {
   const definition = map[table]
   if (definition === undefined) throw new Error(`knex-query-params: table '${table}' is not in the relation map`)
+  const aggregates: PlannedAggregate[] = []
   const plan: QueryPlan = {
     table,
-    wheres: (params.wheres ?? []).map((where, index) => ({
-      boolean: where.boolean,
-      condition: resolveWhere(map, table, where, new WhereParamPaths(params, index), settings.maxRelationDepth),
-    })),
+    wheres: (params.wheres ?? []).map((where, index) => {
+      const paths = new WhereParamPaths(params, index)
+      return {
+        boolean: where.boolean,
+        condition: resolveAggregateWhere(map, table, where, paths) ?? resolveWhere(map, table, where, paths, settings.maxRelationDepth),
+      }
+    }),
     exists: (params.relationsExists ?? []).map((path, index) =>
       resolveExists(map, table, path, paramPath(params, 'relationsExists', index), settings.maxRelationDepth),
     ),
@@ -45,10 +51,13 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
       }
       return scope
     }),
-    orders: (params.orders ?? []).map((order, index) =>
-      resolveOrder(map, table, order.column, order.direction, paramPath(params, 'orders', index, 'column'), settings.maxRelationDepth),
+    orders: (params.orders ?? []).map(
+      (order, index) =>
+        resolveAggregateOrder(map, table, order.column, order.direction) ??
+        resolveOrder(map, table, order.column, order.direction, paramPath(params, 'orders', index, 'column'), settings.maxRelationDepth),
     ),
-    with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings),
+    with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings, aggregates),
+    aggregates,
   }
   capRelationFilters(plan, params, settings.maxRelationFilters)
   const columns = ownColumns(params, 'columns', table, map)
@@ -57,6 +66,12 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
   if (distinct !== undefined) plan.distinct = distinct
   paginate(plan, params, settings)
   if (plan.distinct !== undefined) checkDistinct(plan, params, map)
+  if (plan.distinct !== undefined && plan.aggregates.length > 0) {
+    throw new QueryParamsError(`Parameter 'with': aggregates (${plan.aggregates.map((each) => each.name).join(', ')}) cannot be combined with distinct.`, {
+      code: 'invalid_distinct',
+      param: 'distinct',
+    })
+  }
   addTieBreaker(plan, map)
   return plan
 }

@@ -1,3 +1,4 @@
+import type { PlannedAggregate } from './planned-aggregate.ts'
 import type { ResolvedRelation } from './resolved-relation.ts'
 
 /**
@@ -7,4 +8,6 @@ import type { ResolvedRelation } from './resolved-relation.ts'
 export interface WithNode {
   relation: ResolvedRelation
   children: Record<string, WithNode[]>
+  /** Aggregates to add to the loaded rows (`posts.commentsCount`), keyed by the related table as `children` is. */
+  aggregates?: Record<string, PlannedAggregate[]>
 }

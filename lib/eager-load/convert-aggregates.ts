@@ -1,0 +1,32 @@
+import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import type { Row } from './row.ts'
+
+/**
+ * Gives each aggregate on `rows` its JSON type on every database, in place: a count is a number (PostgreSQL
+ * returns `bigint` as a string), an exists a boolean (MySQL and SQLite return 0/1), a sum, avg, min or max
+ * of a numeric column a number or `null` (PostgreSQL and MySQL return `numeric`/`decimal` as strings); a
+ * min or max of another type is left as the driver returns that column type.
+ */
+export function convertAggregates(rows: readonly Row[], aggregates: readonly PlannedAggregate[]): void {
+  if (aggregates.length === 0) return
+  for (const row of rows) {
+    for (const aggregate of aggregates) {
+      const { key } = aggregate
+      if (!(key in row)) continue
+      row[key] = aggregateValue(aggregate, row[key])
+    }
+  }
+}
+
+/** One aggregate's value as its JSON type (see {@link convertAggregates}). */
+export function aggregateValue(aggregate: PlannedAggregate, value: unknown): unknown {
+  switch (aggregate.kind) {
+    case 'count':
+      return value === null || value === undefined ? 0 : Number(value)
+    case 'exists':
+      return value === true || (value !== false && value !== null && value !== undefined && Number(value) === 1)
+    default:
+      if (value === null || value === undefined) return null
+      return aggregate.type === 'integer' || aggregate.type === 'number' ? Number(value) : value
+  }
+}

@@ -1,0 +1,75 @@
+import type { Knex } from 'knex'
+import { Identifiers } from '../apply/identifiers.ts'
+import type { RowGuards } from '../apply/row-guards.ts'
+import { SqlWriter } from '../apply/sql-writer.ts'
+import { writeAggregate } from '../apply/write-aggregate.ts'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import type { RelationMap } from '../relation-map.ts'
+import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import { aggregateValue } from './convert-aggregates.ts'
+import { distinctKeys } from './distinct-keys.ts'
+import { fetchChunked } from './fetch-chunked.ts'
+import { keyOf } from './key-of.ts'
+import { keyProperty } from './key-property.ts'
+import { requireParentColumns } from './require-parent-columns.ts'
+import type { Row } from './row.ts'
+
+const KEY = 'kqp_key'
+
+/**
+ * Adds `aggregates` (`comments_count`…) to `rows` of `table`, in place, with one query per parent key column
+ * per chunk of distinct keys: the aggregates as correlated subqueries (see `writeAggregate`) on the rows of
+ * `table` whose key is among those of `rows`. The guard of `table` itself does not apply (the rows are already
+ * the caller's); those of the related tables do, inside each aggregate. A row without a key gets a count of 0,
+ * `false`, or `null`. Used for `with[i]=posts.commentsCount` and by `loadRelations`.
+ *
+ * ```sql
+ * select "posts"."id" as "kqp_key", (select count(*) from "comments" where "comments"."post_id" = "posts"."id") as "comments_count"
+ * from "posts" where "posts"."id" in (?, ?, …)
+ * ```
+ */
+export async function loadAggregates(
+  client: Knex.Client,
+  table: string,
+  rows: readonly Row[],
+  aggregates: readonly PlannedAggregate[],
+  map: RelationMap,
+  chunkSize: number,
+  guards?: RowGuards,
+): Promise<void> {
+  if (rows.length === 0 || aggregates.length === 0) return
+  const byParentKey = new Map<string, PlannedAggregate[]>()
+  for (const aggregate of aggregates) {
+    const list = byParentKey.get(aggregate.relation.parentKey) ?? []
+    list.push(aggregate)
+    byParentKey.set(aggregate.relation.parentKey, list)
+  }
+  const dialect = dialectOf(client)
+  for (const [parentKey, group] of byParentKey) {
+    const property = keyProperty(rows, map, table, parentKey)
+    requireParentColumns(rows, [property], table, group[0]?.name ?? '')
+    const keys = distinctKeys(rows, property)
+    const found = await fetchChunked(keys, chunkSize, (chunkKeys) => {
+      const query = client.queryBuilder().from(table)
+      const names = Identifiers.for(query)
+      const out = new SqlWriter(names, dialect, 'insensitive', guards)
+      out.text(`${names.column(table, parentKey)} as ${names.table(KEY, KEY)}`)
+      for (const aggregate of group) {
+        out.text(', ')
+        writeAggregate(out, aggregate, table, new Set([table]), map, client)
+        out.text(` as ${names.table(aggregate.key, aggregate.key)}`)
+      }
+      return query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys)
+    })
+    const byKey = new Map<string, Row>()
+    for (const row of found) {
+      const key = keyOf(row[KEY])
+      if (key !== null) byKey.set(key, row)
+    }
+    for (const row of rows) {
+      const key = keyOf(row[property])
+      const values = key === null ? undefined : byKey.get(key)
+      for (const aggregate of group) row[aggregate.key] = aggregateValue(aggregate, values?.[aggregate.key] ?? null)
+    }
+  }
+}
