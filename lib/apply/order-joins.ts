@@ -36,6 +36,13 @@ export class OrderJoins {
     return via.every((relation) => relation.required === true && this.map[relation.table]?.guard === undefined)
   }
 
+  /** A name for another joined table (`kqp_aggregate`, `kqp_aggregate_2`…), unused by the query so far. */
+  reserve(name: string): string {
+    const alias = aliasFor(name, this.taken)
+    this.taken.add(alias)
+    return alias
+  }
+
   /** The name the last table of `via` is joined as, joining the hops not joined yet. */
   aliasOf(via: readonly DirectRelation[]): string {
     let previous = this.ref

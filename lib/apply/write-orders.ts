@@ -4,19 +4,24 @@ import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import { aliasFor } from './alias-scope.ts'
 import { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from './sql-writer.ts'
+import { joinAggregate } from './join-aggregate.ts'
 import { writeAggregate } from './write-aggregate.ts'
 
 /**
  * Writes the planned orders as the list after `order by`. A column reached through belongsTo hops is read
  * from the joins of `joins` (`"teams"."name"`); through a hasOne or morphOne hop, or without `joins`, it
  * becomes a correlated scalar subquery (`(select teams.name from teams where teams.id = users.team_id)`);
- * neither can multiply rows. An aggregate of the row is written as its correlated subquery. NULLs sort as the smallest values on every database; a value that cannot be
+ * neither can multiply rows. An aggregate of the row is read from its grouped join (see `joinAggregate`), or,
+ * without `joins`, written as its correlated subquery. NULLs sort as the smallest values on every database; a value that cannot be
  * NULL gets no NULL-ordering clause, so an index can serve the order.
  */
 export function writeOrders(out: SqlWriter, ref: string, orders: readonly PlannedOrder[], map: RelationMap, joins?: OrderJoins): void {
   orders.forEach((order, index) => {
     if (index > 0) out.text(', ')
-    if (order.aggregate !== undefined) writeAggregate(out, order.aggregate, ref, new Set([ref]), map)
+    if (order.aggregate !== undefined) {
+      if (joins !== undefined) out.text(joinAggregate(joins, order.aggregate, ref, map))
+      else writeAggregate(out, order.aggregate, ref, new Set([ref]), map)
+    }
     else if (order.via.length === 0) out.text(out.names.column(ref, order.column))
     else if (joins !== undefined && OrderJoins.joinable(order.via)) out.text(out.names.column(joins.aliasOf(order.via), order.column))
     else writeRelatedValue(out, ref, order, map)

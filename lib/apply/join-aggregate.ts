@@ -1,0 +1,44 @@
+import type { RelationMap } from '../relation-map.ts'
+import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import { aggregateRows } from './aggregate-rows.ts'
+import type { OrderJoins } from './order-joins.ts'
+
+const DERIVED = 'kqp_aggregate'
+const joined = new WeakMap<OrderJoins, Map<string, string>>()
+
+/**
+ * Joins `aggregate` of the rows of `ref` as a grouped derived table (once per aggregate, shared by every order
+ * by it) and returns the value to order by:
+ *
+ * ```sql
+ * left join (select "comments"."post_id" as "kqp_key", count(*) as "kqp_value" from "comments" group by "comments"."post_id")
+ *   as "kqp_aggregate" on "kqp_aggregate"."kqp_key" = "posts"."id"
+ * -- order by coalesce("kqp_aggregate"."kqp_value", ?) desc
+ * ```
+ *
+ * An order needs the aggregate of every row the query keeps, not only of the page: one pass over the related
+ * table, grouped, beats one index probe per base row on every database by ×4 to ×8 (figure 12). The join is
+ * on the grouped key, so it neither drops nor multiplies rows; `countQuery` leaves it out with the other order
+ * joins. A count of no rows is 0, an exists is whether a group exists, the others are NULL.
+ */
+export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, ref: string, map: RelationMap): string {
+  const { out } = joins
+  const { names } = out
+  let byKey = joined.get(joins)
+  if (byKey === undefined) joined.set(joins, (byKey = new Map()))
+  let alias = byKey.get(aggregate.key)
+  if (alias === undefined) {
+    alias = joins.reserve(DERIVED)
+    byKey.set(aggregate.key, alias)
+    const rows = aggregateRows(out, aggregate, new Set(), map)
+    const value = aggregate.kind === 'exists' ? 'count(*)' : rows.value
+    if (out.sql !== '') out.text(' ')
+    out.text(`left join (select ${rows.key} as ${names.table('kqp_key', 'kqp_key')}, ${value} as ${names.table('kqp_value', 'kqp_value')} from ${rows.from}`)
+    if (rows.conditions.sql !== '') out.text(' where ').append(rows.conditions)
+    out.text(` group by ${rows.key}) as ${names.table(alias, alias)} on ${names.column(alias, 'kqp_key')} = ${names.column(ref, aggregate.relation.parentKey)}`)
+  }
+  const value = names.column(alias, 'kqp_value')
+  if (aggregate.kind === 'count') return `coalesce(${value}, 0)`
+  if (aggregate.kind === 'exists') return `(${names.column(alias, 'kqp_key')} is not null)`
+  return value
+}
