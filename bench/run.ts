@@ -5,6 +5,7 @@ import { EAGER_DATASET, LARGE_DATASET } from './data/dataset-spec.ts'
 import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers.ts'
 import { demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
+import { aggregatesAtScale } from './aggregates-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
@@ -157,6 +158,16 @@ if (wants(7)) {
     await figure(`7. guard cost (${dialect})`, () =>
       withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await guardCost(database, budgets.guards, log)))
+      }),
+    )
+  }
+}
+
+if (wants(12)) {
+  for (const dialect of allDialects) {
+    await figure(`12. relation counts at scale (${dialect})`, () =>
+      withDataset(dialect, scaleRecipe(), async (database) => {
+        results.push(...(await aggregatesAtScale(database, budgets.scale, log)))
       }),
     )
   }

@@ -10,10 +10,13 @@ export { primaryKeyColumns } from './map/primary-key-columns.ts'
 export { databaseColumn } from './map/database-column.ts'
 export { clientColumn } from './map/client-column.ts'
 export type { ColumnRecord, ColumnValues, LoadedRelations, TableRecord } from './map/table-record.ts'
+export type { AggregateRecord, SnakeCase } from './map/aggregate-record.ts'
 export type { QueryParamsErrorCode, QueryParamsErrorDetails } from './errors/query-params-error.ts'
 export { OPERATORS } from './query-params.ts'
 export type { BooleanOperator, ClientScalar, Direction, Operator, Order, QueryParamKey, QueryParams, WhereDescription } from './query-params.ts'
 export type {
+  AggregateDefinition,
+  AggregateFunction,
   BelongsToManyRelation,
   BelongsToRelation,
   ColumnDefinition,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { APPLY_DEFAULTS } from '../options.ts'
 import type { LoadedRelations } from '../map/table-record.ts'
+import type { AggregateRecord } from '../map/aggregate-record.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { RowGuards } from '../apply/row-guards.ts'
@@ -36,7 +37,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap<
   paths: readonly string[],
   relationMap: Map,
   limits: LoadRelationsOptions<Context> = {},
-): Promise<Array<Rec & LoadedRelations<Map, Table>>> {
+): Promise<Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>> {
   ensureValidRelationMap(relationMap)
   const aggregates: PlannedAggregate[] = []
   const nodes = buildWithTree(relationMap, table, paths, (index) => (index === undefined ? 'with' : `with[${index}]`), {
@@ -47,5 +48,5 @@ export async function loadRelations<Rec extends object, Map extends RelationMap<
   const guards = RowGuards.of(relationMap, limits.context, client)
   await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
   await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, dialectOf(client).maxInBindings, guards)
-  return rows as Array<Rec & LoadedRelations<Map, Table>>
+  return rows as Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>
 }

@@ -1,4 +1,5 @@
 import type { ColumnType, RelationMap } from '../relation-map.ts'
+import type { AggregateRecord } from './aggregate-record.ts'
 
 /**
  * The value a driver returns for each column type. Booleans come back as `0`/`1` from SQLite and MySQL;
@@ -74,7 +75,8 @@ export type LoadedRelations<Map extends RelationMap, Table extends keyof Map> = 
 
 /**
  * A row of `Table` as the library returns it for a literal map from `defineRelationMap`: its allow-listed
- * columns ({@link ColumnRecord}) and its relations as optional properties ({@link LoadedRelations}). Pass
+ * columns ({@link ColumnRecord}), its relations as optional properties ({@link LoadedRelations}) and the
+ * aggregates a client may ask for, optional too ({@link AggregateRecord}). Pass
  * it to knex to type the results: `applyQueryParams(db<TableRecord<typeof map, 'users'>>('users'), …)`.
  * For a map typed only as `RelationMap`, it is `Record<string, unknown>`. A union of tables gives a union of
  * records (what a `morphTo` loads).
@@ -85,5 +87,5 @@ export type LoadedRelations<Map extends RelationMap, Table extends keyof Map> = 
  * users[0]?.posts?.[0]?.title  // string | null | undefined
  */
 export type TableRecord<Map extends RelationMap, Table extends keyof Map> = Table extends keyof Map
-  ? ColumnRecord<Map, Table> & LoadedRelations<Map, Table>
+  ? ColumnRecord<Map, Table> & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>
   : never

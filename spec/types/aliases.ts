@@ -21,7 +21,7 @@ const map = defineRelationMap({
 })
 
 type Album = TableRecord<typeof map, 'albums'>
-type _albumColumns = Expect<Equal<keyof Album, 'albumId' | 'title' | 'artistId' | 'created_at' | 'entries'>>
+type _albumColumns = Expect<Equal<keyof Album, 'albumId' | 'title' | 'artistId' | 'created_at' | 'entries' | 'entries_count' | 'entries_exists'>>
 type _aliasedKey = Expect<Equal<Album['albumId'], number>>
 type _aliasedNullable = Expect<Equal<Album['title'], string | null>>
 type _aliasedNotNull = Expect<Equal<Album['artistId'], number>>
