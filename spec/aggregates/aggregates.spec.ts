@@ -64,6 +64,23 @@ for (const db of testDatabases()) {
       })
     })
 
+    it('morphMany count and morphOne exists: with[0]=imagesCount&with[1]=avatarExists (the morph type bound)', async () => {
+      const query = applyQuery(db, 'users', 'with[0]=imagesCount&with[1]=avatarExists&orders[0][column]=imagesCount&orders[0][direction]=desc&orders[1][column]=id')
+      expectSql(db.name, 'aggregates/morph', query)
+      const images = (id: number): number => demoData.images.filter((image) => image.imageable_type === 'User' && image.imageable_id === id).length
+      const rows = rowsOf(await query)
+      const expected = [...userIds].sort((a, b) => images(b) - images(a) || a - b)
+      expect(rows.map((row) => [row.id, row.images_count, row.avatar_exists])).to.deep.equal(expected.map((id) => [id, images(id), images(id) > 0]))
+    })
+
+    it("a caller's select('*') gets no join (it would widen the rows): the order is by the scalar subquery", async () => {
+      const query = applyQuery(db, 'users', 'orders[0][column]=postsCount&orders[0][direction]=desc&limit=3', {}, db.knex('users').select('*'))
+      expect(query.toSQL().sql).not.to.include('join')
+      const rows = rowsOf(await query)
+      expect(rows.map((row) => row.id)).to.deep.equal([...userIds].sort((a, b) => postsCount(b) - postsCount(a) || b - a).slice(0, 3))
+      expect(Object.keys(rows[0] ?? {}).filter((key) => key.startsWith('kqp'))).to.deep.equal([])
+    })
+
     it('nested: posts.commentsCount and posts.tagsCount on each loaded post (belongsToMany counted through the pivot)', async () => {
       const { result, queries } = await countQueries(db.knex, () => applyQuery(db, 'users', 'with[0]=posts.commentsCount&with[1]=posts.tagsCount&orders[0][column]=id'))
       expect(queries).to.have.length(3)
