@@ -1,8 +1,10 @@
+import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 
 /**
  * One line per relation of a `with` tree, indented by level, saying which query would load it:
- * `posts (hasMany): from posts where posts.user_id in (users.id of the rows)`.
+ * `posts (hasMany): from posts where posts.user_id in (users.id of the rows)`, and under it the aggregates its
+ * rows get (`posts.commentsCount`): `comments_count (count of comments): one query on posts for the keys of the loaded rows`.
  *
  * @example
  * describeEagerLoading(plan.with) // ['posts (hasMany): from posts where posts.user_id in (users.id of the rows)']
@@ -24,6 +26,16 @@ export function describeEagerLoading(nodes: readonly WithNode[], depth = 0): str
       lines.push(`${indent}${relation.name} (${relation.type}): from ${relation.table} ${relation.pivot === undefined ? 'where ' : ''}${match}${morph}`)
     }
     for (const children of Object.values(node.children)) lines.push(...describeEagerLoading(children, depth + 1))
+    for (const [table, aggregates] of Object.entries(node.aggregates ?? {})) {
+      for (const aggregate of aggregates) lines.push(`${indent}  ${describeAggregate(aggregate)}: one query on ${table} for the keys of the loaded rows`)
+    }
   }
   return lines
+}
+
+/** `comments_count (count of comments)`, `posts_views_sum (sum of posts.views, scope published)`. */
+export function describeAggregate(aggregate: PlannedAggregate): string {
+  const { relation } = aggregate
+  const over = aggregate.column === undefined ? relation.table : `${relation.table}.${aggregate.column}`
+  return `${aggregate.key} (${aggregate.kind} of ${over}${aggregate.scope === undefined ? '' : `, scope ${aggregate.scope}`})`
 }

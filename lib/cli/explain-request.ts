@@ -7,7 +7,7 @@ import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import type { CliIo } from './cli-io.ts'
-import { describeEagerLoading } from './describe-eager-loading.ts'
+import { describeAggregate, describeEagerLoading } from './describe-eager-loading.ts'
 import { explainOnDatabase } from './explain-on-database.ts'
 import { printSql } from './print-sql.ts'
 import { tableOfRequest } from './table-of-request.ts'
@@ -58,6 +58,10 @@ export async function explainRequest(request: string, settings: ExplainSettings,
     }
   }
   const plan = validateQueryParams(params, table, settings.map, withDefaults(APPLY_DEFAULTS, {}))
+  if (plan.aggregates.length > 0) {
+    io.out('Aggregates (with): in the select list as correlated subqueries (above); an order by one joins it grouped:')
+    for (const aggregate of plan.aggregates) io.out(`  ${describeAggregate(aggregate)}`)
+  }
   if (plan.with.length > 0) {
     io.out('Eager loading (with): after the main query, one query per relation and level, for the keys of the rows found (run with --db to see them):')
     for (const line of describeEagerLoading(plan.with)) io.out(`  ${line}`)

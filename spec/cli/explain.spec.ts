@@ -86,6 +86,17 @@ describe('knex-query-params explain (the CLI)', function () {
     expect(run.stdout).to.include('    tags (belongsToMany): from tags join post_tag on post_tag.tag_id = tags.id where post_tag.post_id in (posts.id of the rows)\n')
   })
 
+  it('prints the aggregates: in the SQL, listed, and those of loaded rows under their relation', async () => {
+    const query = 'with[0]=postsCount&with[1]=postsViewsSum&with[2]=posts.commentsCount&orders[0][column]=postsCount&orders[0][direction]=desc&limit=5'
+    const run = await cli('explain', `/users?${query}`, '--map', MAP, '--client', 'pg')
+    expect(run.code).to.equal(0)
+    const expected = nativeSql('pg', 'users', query)
+    expect(expected.sql).to.include('as "posts_count"').and.to.include('left join (select "posts"."user_id" as "kqp_key", count(*) as "kqp_value"')
+    expect(run.stdout).to.include(`  SQL:      ${expected.sql}\n`)
+    expect(run.stdout).to.include('Aggregates (with): in the select list as correlated subqueries (above); an order by one joins it grouped:\n  posts_count (count of posts)\n  posts_views_sum (sum of posts.views)\n')
+    expect(run.stdout).to.include('  posts (hasMany): from posts where posts.user_id in (users.id of the rows)\n    comments_count (count of comments): one query on posts for the keys of the loaded rows\n')
+  })
+
   it('with --db on a SQLite file: the SQL, the queries that really ran, the rows and EXPLAIN, leaving the file untouched', async () => {
     const hash = createHash('sha256').update(readFileSync(file)).digest('hex')
     const modified = statSync(file).mtimeMs
