@@ -72,16 +72,17 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
-  selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan.aggregates)
   let cutoff: OrderCutoff | undefined
+  let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {
     const orders = new SqlWriter(names, dialect, settings.like, guards)
-    const joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
+    joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins)
     if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins)
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
+  selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, joins)
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)

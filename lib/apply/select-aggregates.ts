@@ -1,18 +1,23 @@
 import type { Knex } from 'knex'
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import type { QueryPlan } from '../validate/query-plan.ts'
+import { joinAggregate } from './join-aggregate.ts'
+import type { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeAggregate } from './write-aggregate.ts'
 
 /**
- * Adds each aggregate of the row known as `ref` to the select list of `builder` under its key, as one raw
- * fragment: `(select count(*) from "comments" where …) as "comments_count"`. `out` is an empty writer.
+ * Adds each aggregate of the plan to the select list of `builder` (the rows of `ref`) under its key, as one raw
+ * fragment: `(select count(*) from "comments" where …) as "comments_count"`. An aggregate an order joined
+ * (see `joinAggregate`) is read from its join instead, so it is not computed twice: MariaDB evaluates a
+ * select-list subquery for every row it sorts. `out` is an empty writer.
  */
-export function selectAggregates(builder: Knex.QueryBuilder, out: SqlWriter, ref: string, aggregates: readonly PlannedAggregate[]): void {
+export function selectAggregates(builder: Knex.QueryBuilder, out: SqlWriter, ref: string, plan: QueryPlan, joins: OrderJoins | undefined): void {
   const map = out.guards?.map
-  if (aggregates.length === 0 || map === undefined) return
-  aggregates.forEach((aggregate, index) => {
+  if (plan.aggregates.length === 0 || map === undefined) return
+  plan.aggregates.forEach((aggregate, index) => {
     if (index > 0) out.text(', ')
-    writeAggregate(out, aggregate, ref, new Set([ref]), map)
+    if (joins !== undefined && plan.orders.some((order) => order.aggregate?.key === aggregate.key)) out.text(joinAggregate(joins, aggregate, ref, map))
+    else writeAggregate(out, aggregate, ref, new Set([ref]), map)
     out.text(` as ${out.names.table(aggregate.key, aggregate.key)}`)
   })
   builder.select(out.toRaw(builder.client))
