@@ -72,11 +72,12 @@ export function findAggregate(map: RelationMap, table: string, name: string): Pl
  * table) that is not a column of `table` but an aggregate of it. Columns win over aggregates.
  */
 export function aggregateColumn(map: RelationMap, table: string, name: string): PlannedAggregate | undefined {
+  const columns = map[table]?.columns ?? {}
+  if (Object.hasOwn(columns, name)) return undefined
   const segments = name.split('.')
   if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
   const bare = segments.length === 1 ? (segments[0] ?? '') : undefined
   if (bare === undefined) return undefined
-  const columns = map[table]?.columns ?? {}
   if (Object.hasOwn(columns, bare) || Object.hasOwn(columns, snakeCase(bare))) return undefined
   return findAggregate(map, table, bare)
 }
