@@ -82,7 +82,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
-  selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, joins)
+  selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { joinAggregate } from './join-aggregate.ts'
 import type { OrderJoins } from './order-joins.ts'
@@ -11,9 +12,8 @@ import { writeAggregate } from './write-aggregate.ts'
  * (see `joinAggregate`) is read from its join instead, so it is not computed twice: MariaDB evaluates a
  * select-list subquery for every row it sorts. `out` is an empty writer.
  */
-export function selectAggregates(builder: Knex.QueryBuilder, out: SqlWriter, ref: string, plan: QueryPlan, joins: OrderJoins | undefined): void {
-  const map = out.guards?.map
-  if (plan.aggregates.length === 0 || map === undefined) return
+export function selectAggregates(builder: Knex.QueryBuilder, out: SqlWriter, ref: string, plan: QueryPlan, map: RelationMap, joins: OrderJoins | undefined): void {
+  if (plan.aggregates.length === 0) return
   plan.aggregates.forEach((aggregate, index) => {
     if (index > 0) out.text(', ')
     if (joins !== undefined && plan.orders.some((order) => order.aggregate?.key === aggregate.key)) out.text(joinAggregate(joins, aggregate, ref, map))
