@@ -105,6 +105,14 @@ for (const db of testDatabases()) {
       expect(rows[0]).not.to.have.property('posts_views_sum')
     })
 
+    it('a deep page (deferred on MySQL and SQLite) keeps the aggregates, the join and the order', async () => {
+      const query = applyQuery(db, 'users', 'with[0]=postsCount&with[1]=teamExists&orders[0][column]=postsCount&orders[0][direction]=desc&limit=2&offset=1000')
+      expect(rowsOf(await query)).to.deep.equal([])
+      const rows = rowsOf(await applyQuery(db, 'users', 'with[0]=postsCount&orders[0][column]=postsCount&orders[0][direction]=desc&limit=2&offset=1'))
+      const expected = [...userIds].sort((a, b) => postsCount(b) - postsCount(a) || b - a).slice(1, 3)
+      expect(rows.map((row) => [row.id, row.posts_count])).to.deep.equal(expected.map((id) => [id, postsCount(id)]))
+    })
+
     it('filters by a count and by an exists, without selecting them', async () => {
       const query = applyQuery(db, 'users', `${where(0, 'postsCount', '>=', '3')}&${where(1, 'teamExists', '=', 'true')}`)
       expectSql(db.name, 'aggregates/where', query)
