@@ -85,7 +85,10 @@ for (const database of testDatabases()) {
         heading: { type: 'string', column: 'headline' },
         views_count: { type: 'integer', column: 'views', nullable: false },
       })
-      const problems = await checkRelationMap(database.knex, { ...map, posts: { ...map.posts, columns: Object.fromEntries(Object.entries(map.posts?.columns ?? {}).filter(([name]) => name !== 'views')) } })
+      // users.aggregates.postsViewsSum names the client column views, which this map renames: left out here.
+      const users = { ...map.users, columns: map.users?.columns ?? {} }
+      delete users.aggregates
+      const problems = await checkRelationMap(database.knex, { ...map, users, posts: { ...map.posts, columns: Object.fromEntries(Object.entries(map.posts?.columns ?? {}).filter(([name]) => name !== 'views')) } })
       expect(found(problems)).to.deep.equal([error('missing_column', 'posts.columns.subtitle'), error('missing_column', 'posts.columns.heading')])
       expect(problems.map((problem) => problem.message)).to.deep.equal([`posts has no column 'subtitle'`, `posts has no column 'headline'`])
     })

@@ -3,10 +3,10 @@ import type { ColumnSpec, RelationDefinition, RelationMap, TableDefinition } fro
 /** A relation map's data, cloned so that a test can edit it into what the generator should give. */
 export type EditableMap = Record<string, TableDefinition>
 
-/** A deep copy of `map` without its scopes and guards (functions a schema cannot state). */
+/** A deep copy of `map` without its scopes, guards (functions) and declared aggregates, which a schema cannot state. */
 export function editableCopy(map: RelationMap): EditableMap {
   const tables: EditableMap = {}
-  for (const [name, { scopes: _scopes, guard: _guard, ...definition }] of Object.entries(map)) tables[name] = structuredClone(definition)
+  for (const [name, { scopes: _scopes, guard: _guard, aggregates: _aggregates, ...definition }] of Object.entries(map)) tables[name] = structuredClone(definition)
   return tables
 }
 
