@@ -184,16 +184,20 @@ for (const db of testDatabases()) {
     })
 
     describe('errors', () => {
-      it('an unknown relation is unknown_relation with allowed (incl. *)', () => {
+      it('an unknown relation is unknown_relation with allowed (incl. * and the aggregates)', () => {
         expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=posts&with[1]=friends'), {
           code: 'unknown_relation',
           param: 'with[1]',
-          allowed: ['*', 'team', 'posts', 'comments', 'ownedTeam', 'avatar', 'images'],
+          allowed: [
+            '*', 'team', 'posts', 'comments', 'ownedTeam', 'avatar', 'images',
+            'postsViewsSum', 'postsRatingAvg', 'publishedPostsCount', 'teamExists', 'postsCount', 'postsExists', 'commentsCount',
+            'commentsExists', 'ownedTeamExists', 'avatarExists', 'imagesCount', 'imagesExists',
+          ],
         })
         expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=posts.likes'), {
           code: 'unknown_relation',
           param: 'with[0]',
-          allowed: ['*', 'author', 'comments', 'tags', 'images'],
+          allowed: ['*', 'author', 'comments', 'tags', 'images', 'authorExists', 'commentsCount', 'commentsExists', 'tagsCount', 'tagsExists', 'imagesCount', 'imagesExists'],
         })
       })
 
