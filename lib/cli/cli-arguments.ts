@@ -11,6 +11,10 @@ export interface ExplainArguments {
   client?: ClientName
   db?: string
   strict: boolean
+  /** `--context '<json>'`: the guards' context as JSON. */
+  context?: string
+  /** `--context-module <file>`: a module exporting the guards' context. */
+  contextModule?: string
 }
 
 /** Where `knex-query-params introspect` reads the schema: a URL, or a knexfile's configuration. */
@@ -35,7 +39,7 @@ export type CliArguments = { command: 'help' } | ({ command: 'explain' } & Expla
 const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
-  explain: ['map', 'table', 'client', 'db', 'strict'],
+  explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
   introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'schema', 'expose-pivots'],
 } as const
 
@@ -70,6 +74,8 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         client: { type: 'string' },
         db: { type: 'string' },
         strict: { type: 'boolean' },
+        context: { type: 'string' },
+        'context-module': { type: 'string' },
         connection: { type: 'string' },
         knexfile: { type: 'string' },
         env: { type: 'string' },
@@ -102,6 +108,8 @@ export function cliArguments(argv: readonly string[]): CliArguments {
   if (values.table !== undefined) result.table = values.table
   if (values.db !== undefined) result.db = values.db
   if (values.client !== undefined) result.client = clientName(values.client)
+  if (values.context !== undefined) result.context = values.context
+  if (values['context-module'] !== undefined) result.contextModule = values['context-module']
   return result
 }
 

@@ -1,17 +1,16 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import knex, { type Knex } from 'knex'
+import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { clientOfUrl, CLIENT_LABELS, DIALECT_LABELS, readOnlyConfig } from '../dialect/knex-config-for.ts'
 import { introspectRelationMapWithNotices, type IntrospectOptions } from '../introspect/introspect-relation-map.ts'
 import type { IntrospectArguments } from './cli-arguments.ts'
 import type { CliIo } from './cli-io.ts'
 import { knexfileConfig } from './knexfile-config.ts'
+import { openDatabase } from './open-database.ts'
+import { oneLine } from './one-line.ts'
 import { relationMapModule } from './relation-map-module.ts'
 import { UsageError } from './usage-error.ts'
-
-/** knex's own logging off: a failed connection is reported once, as a usage error. */
-const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined }
 
 const hidePassword = (text: string): string => text.replace(/\/\/[^@/]*@/g, '//…@')
 
@@ -39,7 +38,7 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   if (args.tables !== undefined) options.tables = args.tables
   if (args.exclude !== undefined) options.exclude = args.exclude
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(oneLine(error))
   })
   const text = relationMapModule(map, notices, { database: DIALECT_LABELS[dialectOf(db.client as Knex.Client).name], options })
   if (args.out === undefined) {
@@ -49,7 +48,7 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   try {
     writeFileSync(resolve(cwd, args.out), text)
   } catch (error) {
-    throw new UsageError(`Cannot write ${args.out}: ${(error as Error).message}`)
+    throw new UsageError(`Cannot write ${args.out}: ${oneLine(error)}`)
   }
   const relations = Object.values(map).reduce((count, table) => count + Object.keys(table.relations ?? {}).length, 0)
   io.out(`Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices (listed in its header).`)
@@ -62,12 +61,9 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
  * @throws {UsageError} when the database cannot be opened, or see {@link introspectDatabase}.
  */
 export async function introspectCommand(args: IntrospectArguments, io: CliIo, cwd: string): Promise<void> {
-  const db = knex({ ...(await knexConfig(args, cwd)), log: QUIET })
+  const where = 'knexfile' in args.source ? `of ${args.source.knexfile}` : hidePassword(args.source.connection)
+  const db = await openDatabase(await knexConfig(args, cwd), where)
   try {
-    await db.raw('select 1').catch((error: unknown) => {
-      const where = 'knexfile' in args.source ? `of ${args.source.knexfile}` : hidePassword(args.source.connection)
-      throw new UsageError(`Cannot open the database ${where}: ${(error as Error).message}`)
-    })
     await introspectDatabase(db, args, io, cwd)
   } finally {
     await db.destroy()
