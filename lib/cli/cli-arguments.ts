@@ -28,6 +28,10 @@ export interface IntrospectArguments {
   naming: Naming
   tables?: string[]
   exclude?: string[]
+  /** `--exclude-columns deleted_at,*_secret`: column patterns left out of every table. */
+  excludeColumns?: string[]
+  /** `--no-inverse tenants`: tables that get no inverse relations. */
+  noInverse?: string[]
   /** The PostgreSQL schema or MySQL database to read; default the connection's own. */
   schema?: string
   exposePivots: boolean
@@ -40,7 +44,7 @@ const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
   explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
-  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'schema', 'expose-pivots'],
+  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots'],
 } as const
 
 const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as readonly string[]).includes(name)
@@ -83,6 +87,8 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         naming: { type: 'string' },
         tables: { type: 'string' },
         exclude: { type: 'string' },
+        'exclude-columns': { type: 'string' },
+        'no-inverse': { type: 'string' },
         schema: { type: 'string' },
         'expose-pivots': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -122,6 +128,8 @@ interface IntrospectValues {
   naming?: string | undefined
   tables?: string | undefined
   exclude?: string | undefined
+  'exclude-columns'?: string | undefined
+  'no-inverse'?: string | undefined
   schema?: string | undefined
   'expose-pivots'?: boolean | undefined
 }
@@ -144,6 +152,8 @@ function introspectArguments(values: IntrospectValues): IntrospectArguments {
   if (values.out !== undefined) result.out = values.out
   if (values.tables !== undefined) result.tables = tableList(values.tables)
   if (values.exclude !== undefined) result.exclude = tableList(values.exclude)
+  if (values['exclude-columns'] !== undefined) result.excludeColumns = tableList(values['exclude-columns'])
+  if (values['no-inverse'] !== undefined) result.noInverse = tableList(values['no-inverse'])
   if (values.schema !== undefined) result.schema = values.schema
   return result
 }

@@ -42,6 +42,11 @@ Options:
                          camel (artistId, with column: 'ArtistId') or snake
   --tables <a,b>         only these tables
   --exclude <c,d>        leave these tables out
+  --exclude-columns <p,q>
+                         leave these columns out of every table: a name or
+                         table.column, * for any text (deleted_at,*_secret)
+  --no-inverse <t,u>     no hasMany/hasOne onto these tables (the belongsTo
+                         to them stay): --no-inverse tenants
   --schema <name>        the PostgreSQL schema (or MySQL database) to read
                          (default: the connection's own)
   --expose-pivots        also expose pivot tables as tables of their own

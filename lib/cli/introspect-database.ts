@@ -28,7 +28,7 @@ async function knexConfig(args: IntrospectArguments, cwd: string): Promise<Knex.
  * map, and writes the module to `args.out` (relative to `cwd`; a summary line on `io.out`) or, without
  * `out`, to `io.out`. Only reads the database.
  *
- * @throws {UsageError} when `tables`/`exclude` name a table the database lacks, or the file cannot be written.
+ * @throws {UsageError} when `tables`/`exclude`/`noInverse` name a table the database lacks, or the file cannot be written.
  * @example
  * await introspectDatabase(db, { source: { connection: 'app.db' }, naming: 'camel', exposePivots: false }, io, process.cwd())
  */
@@ -37,6 +37,8 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   if (args.schema !== undefined) options.schema = args.schema
   if (args.tables !== undefined) options.tables = args.tables
   if (args.exclude !== undefined) options.exclude = args.exclude
+  if (args.excludeColumns !== undefined) options.excludeColumns = args.excludeColumns
+  if (args.noInverse !== undefined) options.noInverse = args.noInverse
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
     throw new UsageError(oneLine(error))
   })

@@ -1,5 +1,6 @@
 import { columnSpellings } from '../map/column-spelling.ts'
 import type { ColumnDefinition, ColumnSpec } from '../relation-map.ts'
+import type { ColumnPatterns } from './column-patterns.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { nameWords, styledName } from './name-words.ts'
 import type { Naming } from './relation-map-from-schema-options.ts'
@@ -31,7 +32,8 @@ function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable
 }
 
 /**
- * The allow-list of `table`: every column with a map type and a name that does not look secret, under its
+ * The allow-list of `table`: every column with a map type, a name that does not look secret and that
+ * `excluded` does not match (a primary-key column is kept, and reported), under its
  * client name in `naming` style (with `column:` naming the database column where the two differ),
  * `nullable: false` when NOT NULL, `unique: true` for a single-column unique constraint. The sole key column
  * is declared by its type alone (it is NOT NULL and unique by being the key). Two columns that would share a
@@ -41,10 +43,24 @@ function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable
  * @example
  * tableColumns(artists, ['ArtistId'], 'camel', DEFAULT_SECRET_COLUMNS, notices).columns // { artistId: { type: 'integer', column: 'ArtistId' }, name: … }
  */
-export function tableColumns(table: SchemaTable, key: readonly string[], naming: Naming, secret: readonly RegExp[], notices: IntrospectionNotice[]): TableColumns {
+export function tableColumns(
+  table: SchemaTable,
+  key: readonly string[],
+  naming: Naming,
+  secret: readonly RegExp[],
+  notices: IntrospectionNotice[],
+  excluded: ColumnPatterns = () => undefined,
+): TableColumns {
   const kept: SchemaColumn[] = []
   for (const column of table.columns) {
     const at = `${table.name}.${column.name}`
+    const pattern = excluded(table.name, column.name)
+    if (pattern !== undefined && key.includes(column.name)) {
+      notices.push({ kind: 'excluded-column', table: table.name, column: column.name, message: `${at}: kept although it matches '${pattern}': it is (part of) the primary key` })
+    } else if (pattern !== undefined) {
+      notices.push({ kind: 'excluded-column', table: table.name, column: column.name, message: `${at}: left out, excluded by '${pattern}'` })
+      continue
+    }
     if (looksSecret(column.name, secret)) {
       notices.push({ kind: 'secret-column', table: table.name, column: column.name, message: `${at}: left out, its name looks secret` })
     } else if (column.type === undefined) {
