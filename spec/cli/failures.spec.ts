@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import knex from 'knex'
 import { EXIT, runCli } from '../../lib/cli/run-cli.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
@@ -152,6 +153,25 @@ describe('knex-query-params explain --context: the guarded SQL', function () {
   it("from a module's 'context' export, or its default export function (awaited)", async () => {
     expect(await sqlOf('--context-module', 'context.mjs')).to.deep.equal(guarded(7))
     expect(await sqlOf('--context-module', 'context-fn.mjs')).to.deep.equal(guarded(8))
+  })
+
+  it('with --db: the guarded query runs on the database, and only the tenant\'s rows come back', async () => {
+    const file = join(dir, 'shop.sqlite')
+    const db = knex({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true })
+    await db.schema.createTable('products', (table) => {
+      table.increments('id')
+      table.integer('tenant_id')
+      table.string('name')
+    })
+    await db('products').insert([{ tenant_id: 5, name: 'kept' }, { tenant_id: 6, name: 'hidden' }, { tenant_id: 5, name: 'also kept' }])
+    await db.destroy()
+    const out: string[] = []
+    const err: string[] = []
+    const code = await runCli(['explain', '/products?columns[0]=name', '--map', 'guarded.mjs', '--db', file, '--context', '{"tenantId":5}'], { out: (text) => out.push(text), err: (text) => err.push(text) }, dir)
+    expect([code, err]).to.deep.equal([0, []])
+    const text = out.join('\n')
+    expect(text).to.include('1. select `products`.`name` from `products` where (`products`.`tenant_id` = ?)\n     Bindings: [5]')
+    expect(text).to.include('Rows (2):\n  {"name":"kept"}\n  {"name":"also kept"}')
   })
 
   it("from both: the JSON's keys win", async () => {
