@@ -1,6 +1,6 @@
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
 import { columnType } from '../validate/column-type.ts'
-import { snakeCase } from '../validate/snake-case.ts'
+import { columnSpellings } from './column-spelling.ts'
 import { describeValue, isObject } from './describe-value.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
 
@@ -32,7 +32,7 @@ function checkAggregate(map: RelationMap, table: string, name: string, aggregate
   if (name.includes('.') || name === '*') throw relationMapError(path, `an aggregate name may not contain '.' or be '*', which relation paths use`)
   if (Object.hasOwn(definition.relations ?? {}, name)) throw relationMapError(path, `'${name}' is already a relation of ${table}; pick another name`)
   const columns = definition.columns
-  if (Object.hasOwn(columns, name) || Object.hasOwn(columns, snakeCase(name))) throw relationMapError(path, `'${name}' is already a column of ${table}, which wheres and orders would use instead; pick another name`)
+  if ([name, ...columnSpellings(name)].some((spelling) => Object.hasOwn(columns, spelling))) throw relationMapError(path, `'${name}' is already a column of ${table}, which wheres and orders would use instead; pick another name`)
   if (!isObject(aggregate)) throw relationMapError(path, `expected an aggregate definition ({ relation, fn, column?, scope? }), got ${describeValue(aggregate)}`)
   for (const key of Object.keys(aggregate)) {
     if (!KEYS.includes(key)) throw relationMapError(`${path}.${key}`, `unknown key${didYouMean(key, KEYS)}; an aggregate takes ${KEYS.join(', ')}`)

@@ -3,7 +3,8 @@ import type { ColumnSpec, RelationMap } from '../relation-map.ts'
 import { columnType } from './column-type.ts'
 import type { PlannedAggregate } from './planned-aggregate.ts'
 import { relationsOf } from './relations-of.ts'
-import { snakeCase } from './snake-case.ts'
+import { columnBySpelling } from '../map/column-spelling.ts'
+import { aggregateKey } from './aggregate-key.ts'
 
 const TO_MANY = new Set(['hasMany', 'belongsToMany', 'morphMany'])
 
@@ -33,7 +34,7 @@ function collect(map: RelationMap, table: string): TableAggregates {
   const bySnakeName = new Map<string, PlannedAggregate>()
   const relations = relationsOf(map, table)
   const add = (aggregate: PlannedAggregate): void => {
-    const snake = snakeCase(aggregate.name)
+    const snake = aggregateKey(aggregate.name)
     if (!bySnakeName.has(snake)) bySnakeName.set(snake, aggregate)
   }
   for (const [name, definition] of Object.entries(map[table]?.aggregates ?? {})) {
@@ -45,7 +46,7 @@ function collect(map: RelationMap, table: string): TableAggregates {
     const type = definition.fn === 'count' ? 'integer' : definition.fn === 'avg' ? 'number' : spec === undefined ? 'number' : columnType(spec)
     add({
       name,
-      key: snakeCase(name),
+      key: aggregateKey(name),
       kind: definition.fn,
       relation,
       ...(column === undefined ? {} : { column }),
@@ -56,15 +57,15 @@ function collect(map: RelationMap, table: string): TableAggregates {
   }
   for (const relation of relations.values()) {
     if (relation.kind !== 'direct') continue
-    if (TO_MANY.has(relation.type)) add({ name: `${relation.name}Count`, key: `${snakeCase(relation.name)}_count`, kind: 'count', relation, type: 'integer', nullable: false })
-    add({ name: `${relation.name}Exists`, key: `${snakeCase(relation.name)}_exists`, kind: 'exists', relation, type: 'boolean', nullable: false })
+    if (TO_MANY.has(relation.type)) add({ name: `${relation.name}Count`, key: `${aggregateKey(relation.name)}_count`, kind: 'count', relation, type: 'integer', nullable: false })
+    add({ name: `${relation.name}Exists`, key: `${aggregateKey(relation.name)}_exists`, kind: 'exists', relation, type: 'boolean', nullable: false })
   }
   return { bySnakeName, names: [...bySnakeName.values()].map((aggregate) => aggregate.name) }
 }
 
 /** The aggregate of `table` the client's `name` means (`postsCount` or `posts_count`), if any. */
 export function findAggregate(map: RelationMap, table: string, name: string): PlannedAggregate | undefined {
-  return aggregatesOf(map, table).bySnakeName.get(snakeCase(name))
+  return aggregatesOf(map, table).bySnakeName.get(aggregateKey(name))
 }
 
 /**
@@ -78,6 +79,6 @@ export function aggregateColumn(map: RelationMap, table: string, name: string): 
   if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
   const bare = segments.length === 1 ? (segments[0] ?? '') : undefined
   if (bare === undefined) return undefined
-  if (Object.hasOwn(columns, bare) || Object.hasOwn(columns, snakeCase(bare))) return undefined
+  if (Object.hasOwn(columns, bare) || columnBySpelling(map, table, bare) !== undefined) return undefined
   return findAggregate(map, table, bare)
 }
