@@ -8,6 +8,7 @@ import { buildWithTree } from '../validate/build-with-tree.ts'
 import { knexClientOf } from './knex-client-of.ts'
 import type { LoadRelationsOptions } from './load-relations-options.ts'
 import { loadWithTree } from './load-with-tree.ts'
+import { RowBudget } from './row-budget.ts'
 import type { Row } from './row.ts'
 
 /**
@@ -18,7 +19,11 @@ import type { Row } from './row.ts'
  * are the same objects, typed with the table's relations as optional properties when the map is a
  * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise.
  *
- * @throws {QueryParamsError} `unknown_relation` or `limit_exceeded` for a path the map does not allow.
+ * At most `options.maxEagerRows` (default 10,000) related rows load in all; each query asks for at most the
+ * rows left plus one.
+ *
+ * @throws {QueryParamsError} `unknown_relation` or `limit_exceeded` for a path the map does not allow, or
+ * `limit_exceeded` when the paths would load more than `maxEagerRows` rows.
  * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
  * @example
  * const users = await db<User>('users').select('id', 'name', 'team_id').where('id', 1)
@@ -38,7 +43,8 @@ export async function loadRelations<Rec extends object, Map extends RelationMap<
     maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
   })
+  const budget = new RowBudget(limits.maxEagerRows ?? APPLY_DEFAULTS.maxEagerRows)
   const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
+  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards, budget })
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }

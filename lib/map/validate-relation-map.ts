@@ -2,6 +2,7 @@ import type { RelationMap } from '../relation-map.ts'
 import { describeValue, isObject } from './describe-value.ts'
 import { databaseColumn } from './database-column.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
+import { checkRelationOrders } from './check-relation-orders.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
 import { validateColumn } from './validate-column.ts'
 import { validateRelation } from './validate-relation.ts'
@@ -12,7 +13,7 @@ const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'scopes', 'guard']
  * Checks a whole relation map, table by table: known keys only, `columns` with valid column types and
  * distinct database columns, a `primaryKey` (default `id`; a list of distinct columns for a composite key)
  * among the columns, valid relations whose tables the map defines and whose keys do not default to a
- * composite primary key, scopes and `guard` that are functions. Found mistakes are bugs in the server's code, so they are plain
+ * composite primary key, to-many `limit`/`orders` on columns of the related table, scopes and `guard` that are functions. Found mistakes are bugs in the server's code, so they are plain
  * `Error`s naming the path and the fix, never a `QueryParamsError`.
  *
  * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of …`
@@ -24,6 +25,7 @@ export function validateRelationMap(map: unknown): asserts map is RelationMap {
   const tables = new Set(Object.keys(map))
   for (const [table, definition] of Object.entries(map)) validateTable(table, definition, tables)
   checkRelationKeys(map as RelationMap)
+  checkRelationOrders(map as RelationMap)
 }
 
 function validateTable(table: string, definition: unknown, tables: ReadonlySet<string>): void {

@@ -1,0 +1,13 @@
+import type { RowGuards } from '../apply/row-guards.ts'
+import type { RowBudget } from './row-budget.ts'
+
+/** What every eager-load query of one request shares: its chunk size, guards, row budget and NULL ordering. */
+export interface EagerBatchSettings {
+  /** Most key values in one `IN (…)` list. */
+  chunkSize: number
+  guards?: RowGuards
+  /** The rows the request may still load (`maxEagerRows`). */
+  budget: RowBudget
+  /** The dialect's `nullsSortLargest`: whether a top-N order needs `nulls first/last`. */
+  nullsSortLargest: boolean
+}
