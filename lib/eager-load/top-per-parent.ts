@@ -30,7 +30,7 @@ export function topPerParent(
     parts.push(`?? ${keyDirection}`)
     bindings.push(column)
   }
-  query.select(client.raw(`row_number() over (partition by ?? order by ${parts.join(', ')}) as ${RANK_ALIAS}`, bindings))
+  query.select(client.raw(`row_number() over (partition by ?? order by ${parts.join(', ')}) as ??`, [...bindings, RANK_ALIAS]))
   return client
     .queryBuilder()
     .select('*')

@@ -9,6 +9,7 @@ import type { RelationMap } from '../../lib/relation-map.ts'
 import { rowsOf } from '../support/apply-query.ts'
 import { countQueries } from '../support/count-queries.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
+import { expectSql } from '../support/snapshot.ts'
 
 /** The demo map with top-N and to-one relations added; `posts` optionally guarded (published only). */
 function topMap(guardPosts: boolean): RelationMap {
@@ -68,6 +69,7 @@ for (const db of testDatabases()) {
       const { result, queries } = await countQueries(db.knex, () => run(db, 'users', 'with[0]=topPosts', map))
       expect(queries).to.have.length(2)
       expect(queries[1]?.sql).to.match(/row_number\(\) over \(partition by/i)
+      expectSql(db.name, 'top per parent/hasMany limit 2 by views desc', { toSQL: () => ({ sql: queries[1]?.sql ?? '', bindings: queries[1]?.bindings ?? [] }) })
       for (const user of result) {
         expect(ids(user.topPosts), `user ${String(user.id)}`).to.deep.equal(topIds(postsOf(Number(user.id)), (post) => post.views, 'desc', 2))
         for (const post of rowsOf(user.topPosts)) expect(Object.keys(post)).to.not.include('__kqp_rank')
@@ -76,7 +78,8 @@ for (const db of testDatabases()) {
     })
 
     it('orders NULLs as the smallest values on every database', async () => {
-      const result = await run(db, 'users', 'with[0]=latestPublished&with[1]=earliestPublished', map)
+      const { result, queries } = await countQueries(db.knex, () => run(db, 'users', 'with[0]=latestPublished&with[1]=earliestPublished', map))
+      expectSql(db.name, 'top per parent/nullable order desc', { toSQL: () => ({ sql: queries[1]?.sql ?? '', bindings: queries[1]?.bindings ?? [] }) })
       for (const user of result) {
         const posts = postsOf(Number(user.id))
         expect(ids(user.latestPublished), `user ${String(user.id)}`).to.deep.equal(topIds(posts, (post) => post.published_at, 'desc', 2))
@@ -88,7 +91,8 @@ for (const db of testDatabases()) {
     })
 
     it('a belongsToMany ranks per parent through the pivot, and a morphMany without orders by key', async () => {
-      const posts = await run(db, 'posts', 'with[0]=newestTags', map)
+      const { result: posts, queries } = await countQueries(db.knex, () => run(db, 'posts', 'with[0]=newestTags', map))
+      expectSql(db.name, 'top per parent/belongsToMany through the pivot', { toSQL: () => ({ sql: queries[1]?.sql ?? '', bindings: queries[1]?.bindings ?? [] }) })
       const createdOf = new Map(demoData.tags.map((tag) => [tag.id, tag.created_at]))
       for (const post of posts) {
         const tags = demoData.post_tag.filter((link) => link.post_id === post.id).map((link) => ({ id: link.tag_id }))
@@ -104,6 +108,7 @@ for (const db of testDatabases()) {
       const withPosts = new Set(demoData.posts.map((post) => post.user_id)).size
       const { result, queries } = await countQueries(db.knex, () => run(db, 'users', 'with[0]=firstPost', map, { maxEagerRows: withPosts }))
       expect(queries).to.have.length(2)
+      expectSql(db.name, 'top per parent/hasOne lowest key', { toSQL: () => ({ sql: queries[1]?.sql ?? '', bindings: queries[1]?.bindings ?? [] }) })
       for (const user of result) {
         const first = postsOf(Number(user.id))[0]
         expect(user.firstPost === null ? null : Number((user.firstPost as { id: unknown }).id), `user ${String(user.id)}`).to.equal(first?.id ?? null)
