@@ -26,6 +26,8 @@ export type {
   MorphToRelation,
   RelationDefinition,
   RelationMap,
+  RelationOrder,
+  RelationTopN,
   RelationType,
   Scope,
   TableDefinition,

@@ -75,7 +75,7 @@ export async function worstCaseMemory(dialect: BenchDialect | 'none', connection
     if ((request.bodies !== undefined) !== (dialect === 'none')) continue
     const old = await measure(before, request, dialect, connection, true)
     const now = await measure(after, request, dialect, connection, false)
-    log(`  ${request.label}: before ${describe(old, 'before')} in ${(old.ms / 1000).toFixed(1)} s; after ${describe(now, 'after')} in ${(now.ms / 1000).toFixed(1)} s`)
+    log(`  ${request.label}: ${describe(old, 'before')} in ${(old.ms / 1000).toFixed(1)} s; ${describe(now, 'after')} in ${(now.ms / 1000).toFixed(1)} s`)
     results.push(
       result({
         figure: '8. worst-case memory',
