@@ -1,7 +1,8 @@
 import type { RowGuards } from '../apply/row-guards.ts'
 import type { RowBudget } from './row-budget.ts'
+import type { TopPerParentForm } from './top-per-parent.ts'
 
-/** What every eager-load query of one request shares: its chunk size, guards, row budget and NULL ordering. */
+/** What every eager-load query of one request shares: its chunk size, guards, row budget, and the dialect's NULL ordering and top-N form. */
 export interface EagerBatchSettings {
   /** Most key values in one `IN (…)` list. */
   chunkSize: number
@@ -10,4 +11,6 @@ export interface EagerBatchSettings {
   budget: RowBudget
   /** The dialect's `nullsSortLargest`: whether a top-N order needs `nulls first/last`. */
   nullsSortLargest: boolean
+  /** The dialect's `topPerParent`: how a top-N query is written. */
+  topForm: TopPerParentForm
 }

@@ -41,7 +41,7 @@ export async function loadDirect(
   settings: EagerBatchSettings,
   param: string,
 ): Promise<LoadedBatch> {
-  const { chunkSize, guards, budget, nullsSortLargest } = settings
+  const { chunkSize, guards, budget, nullsSortLargest, topForm } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
   const keys = distinctKeys(parents, parentProperty)
@@ -58,22 +58,22 @@ export async function loadDirect(
 
   const related = await fetchChunked(keys, chunkSize, budget, param, (chunkKeys, most) => {
     const query = client.queryBuilder().from(table)
-    if (pivot === undefined) {
-      query.select(columns).whereIn(`${table}.${relatedKey}`, chunkKeys)
-    } else {
+    const partition = pivot === undefined ? `${table}.${relatedKey}` : `${pivot.table}.${pivot.parentColumn}`
+    if (pivot === undefined) query.select(columns)
+    else {
       query
-        .select([...columns, `${pivot.table}.${pivot.parentColumn} as ${PIVOT_ALIAS}`])
+        .select([...columns, `${partition} as ${PIVOT_ALIAS}`])
         .innerJoin(pivot.table, `${pivot.table}.${pivot.relatedColumn}`, `${table}.${relatedKey}`)
-        .whereIn(`${pivot.table}.${pivot.parentColumn}`, chunkKeys)
     }
     if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
     guards?.applyTo(query, table, table)
     if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
     if (top !== undefined) {
-      const partition = pivot === undefined ? `${table}.${relatedKey}` : `${pivot.table}.${pivot.parentColumn}`
       const ordered = { limit: top.limit, orders: top.orders.map((order) => ({ ...order, column: `${table}.${order.column}` })) }
-      return topPerParent(client, query, partition, ordered, keyColumns, nullsSortLargest, most)
+      const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys }
+      return topPerParent(client, query, { partition, top: ordered, keyColumns, nullsSortLargest, form: topForm, parents: parentKeys, most })
     }
+    query.whereIn(partition, chunkKeys)
     for (const column of keyColumns) query.orderBy(column)
     return query.limit(most)
   })

@@ -49,6 +49,7 @@ export async function loadWithTree(
     chunkSize: options.chunkSize ?? dialect.maxInBindings,
     budget: options.budget ?? new RowBudget(APPLY_DEFAULTS.maxEagerRows),
     nullsSortLargest: dialect.nullsSortLargest,
+    topForm: dialect.topPerParent,
   }
   if (options.guards !== undefined) settings.guards = options.guards
   await loadNodes(client, table, rows, nodes, map, settings)
