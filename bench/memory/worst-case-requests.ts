@@ -33,6 +33,12 @@ export const WORST_CASE_REQUESTS: readonly WorstCaseRequest[] = [
     query: 'limit=1000&with[0]=newestMembers',
     queryBefore: 'limit=1000&with[0]=members',
   },
+  {
+    name: 'at-budget',
+    label: 'teams?limit=99&with[0]=members (9,921 rows: the largest eager load the default budget allows here)',
+    table: 'teams',
+    query: 'limit=99&with[0]=members',
+  },
   { name: 'bodies', label: '1,000 bodies of 1 MB, distinct keys and list indices (retained heap)', bodies: 1000 },
 ]
 
