@@ -65,6 +65,8 @@ export async function loadDirect(
         .select([...columns, `${partition} as ${PIVOT_ALIAS}`])
         .innerJoin(pivot.table, `${pivot.table}.${pivot.relatedColumn}`, `${table}.${relatedKey}`)
     }
+    // A top-N query adds its parent-key condition itself (see topPerParent).
+    if (top === undefined) query.whereIn(partition, chunkKeys)
     if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
     guards?.applyTo(query, table, table)
     if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
@@ -73,7 +75,6 @@ export async function loadDirect(
       const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys }
       return topPerParent(client, query, { partition, top: ordered, keyColumns, nullsSortLargest, form: topForm, parents: parentKeys, most })
     }
-    query.whereIn(partition, chunkKeys)
     for (const column of keyColumns) query.orderBy(column)
     return query.limit(most)
   })
