@@ -1,3 +1,4 @@
+import { mysqlKillQuery } from './mysql-kill-query.ts'
 import type { Dialect } from './dialect.ts'
 import { formatUtc } from './format-utc.ts'
 
@@ -23,6 +24,8 @@ export const mysql: Dialect = {
   bareRelation: 'scalar',
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
+  cancelStatement: mysqlKillQuery,
+  snapshotTransaction: { isolationLevel: 'repeatable read' },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

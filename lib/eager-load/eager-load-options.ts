@@ -1,4 +1,5 @@
 import type { RowGuards } from '../apply/row-guards.ts'
+import type { StatementBound } from '../bound/statement-bound.ts'
 
 /** Options of `loadWithTree`. */
 export interface EagerLoadOptions {
@@ -6,4 +7,6 @@ export interface EagerLoadOptions {
   chunkSize?: number
   /** The row guards each loaded table must meet (see {@link RowGuards}). */
   guards?: RowGuards
+  /** The request's time and signal; every batch runs within it (see `runBounded`). */
+  bound?: StatementBound
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { RowGuards } from '../apply/row-guards.ts'
+import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn } from '../map/client-column.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
@@ -31,6 +32,7 @@ export async function loadDirect(
   map: RelationMap,
   chunkSize: number,
   guards?: RowGuards,
+  bound?: StatementBound,
 ): Promise<LoadedBatch> {
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
@@ -60,7 +62,7 @@ export async function loadDirect(
     if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
     for (const column of orderBy) query.orderBy(column)
     return query
-  })
+  }, bound)
 
   const byKey = groupByKey(related, pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS)
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent

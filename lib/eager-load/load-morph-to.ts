@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { RowGuards } from '../apply/row-guards.ts'
+import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn } from '../map/client-column.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
@@ -28,6 +29,7 @@ export async function loadMorphTo(
   map: RelationMap,
   chunkSize: number,
   guards?: RowGuards,
+  bound?: StatementBound,
 ): Promise<LoadedBatch[]> {
   const { name } = relation
   const typeColumn = keyProperty(parents, map, relation.parentTable, relation.typeColumn)
@@ -54,7 +56,7 @@ export async function loadMorphTo(
       guards?.applyTo(query, table, table)
       for (const column of primaryKeyColumns(map, table)) query.orderBy(`${table}.${column}`)
       return query
-    })
+    }, bound)
     const byKey = groupByKey(related, clientColumn(map, table, group.target.key) ?? group.target.key)
     const attached = new Set<Row>()
     for (const parent of group.parents) {

@@ -40,7 +40,7 @@ export async function loadWithTree(
   if (rows.length === 0 || nodes.length === 0) return
   const client = knexClientOf(source)
   const chunkSize = options.chunkSize ?? dialectOf(client).maxInBindings
-  const { guards } = options
+  const { guards, bound } = options
   const parents = [...new Set(rows)]
   for (const node of nodes) {
     const { relation } = node
@@ -50,10 +50,10 @@ export async function loadWithTree(
     requireParentColumns(parents, parentKeysFor([node]).map((column) => keyProperty(parents, map, table, column)), table, relation.name)
     const batches: LoadedBatch[] =
       relation.kind === 'direct'
-        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize, guards)]
-        : await loadMorphTo(client, relation, parents, node.children, map, chunkSize, guards)
+        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize, guards, bound)]
+        : await loadMorphTo(client, relation, parents, node.children, map, chunkSize, guards, bound)
     for (const batch of batches) {
-      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, guards === undefined ? { chunkSize } : { chunkSize, guards })
+      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, { ...options, chunkSize })
       stripColumns(batch.rows, batch.extra)
     }
   }
