@@ -147,9 +147,15 @@ function probe(dialect: ServerDialect, url: string): Probe {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Resolves once one of the probe's statements runs on the server, or `settled` settles first. */
+async function started(probe: Probe, settled: Promise<unknown>): Promise<void> {
+  let done = false
+  void settled.finally(() => (done = true))
+  while (!done && (await probe.busy()) === 0) await sleep(10)
+}
+
 /** Milliseconds from `since` until none of the probe's statements runs (polled every 20 ms), or `cap` reached (then `undefined`). */
 async function idleAfter(probe: Probe, since: number, cap: number): Promise<number | undefined> {
-  await sleep(50)
   for (;;) {
     if ((await probe.busy()) === 0) return performance.now() - since
     if (performance.now() - since > cap) return undefined
@@ -181,9 +187,10 @@ async function runCase(probe: Probe, request: Record<string, unknown>, options: 
     () => 'answered',
     (error: unknown) => (error instanceof Error ? error.name : String(error)),
   )
+  await started(probe, settled)
   let from = start
   if (options.abortAfter !== undefined) {
-    await sleep(options.abortAfter)
+    await sleep(Math.max(0, options.abortAfter - (performance.now() - start)))
     from = performance.now()
     controller.abort()
   }
@@ -256,13 +263,12 @@ async function cheapLatency(p: Probe, queries: PaginateQueries, timeout: number 
       (error: unknown) => (error instanceof Error ? error.name : String(error)),
     )
   }
-  const stop = new AbortController()
   const expensive = Array.from({ length: CONCURRENT }, () => run(EXPENSIVE))
+  await started(p, Promise.all(expensive))
   await sleep(300)
   const start = performance.now()
   const cheap = await Promise.race([run(CHEAP), sleep(POOL_CAP).then(() => `no answer in ${POOL_CAP / 1000} s`)])
   const ms = performance.now() - start
-  stop.abort()
   await p.stopAll()
   await Promise.allSettled(expensive)
   await idleAfter(p, performance.now(), 60_000)
