@@ -1,14 +1,13 @@
+import { applyQueryParams, paginate } from 'knex-query-params'
 import {
-  applyQueryParams,
   handleClientError,
-  paginate,
   problemResponse,
   queryParamsFromRequest,
   readFormBody,
   readsFormBody,
   requestSignal,
   serverProblemResponse,
-} from 'knex-query-params'
+} from 'knex-query-params/http'
 import { createServer, maxHeaderSize, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
