@@ -28,8 +28,12 @@ export interface CountResult {
  *
  * `options.timeout` and `options.signal` bound the `EXPLAIN` and the count together (see `BoundOptions`).
  */
-export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD, options: BoundOptions | StatementBound = {}): Promise<CountResult> {
-  const bound = options instanceof StatementBound ? options : StatementBound.of(options)
+export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD, options: BoundOptions = {}): Promise<CountResult> {
+  return estimatedCountWithin(builder, threshold, StatementBound.of(options))
+}
+
+/** {@link estimatedCount} within a bound shared with other statements (`paginate`'s). */
+export async function estimatedCountWithin(builder: Knex.QueryBuilder, threshold: number, bound: StatementBound | undefined): Promise<CountResult> {
   const { estimateRows } = dialectOf(builder.client)
   if (estimateRows !== undefined) {
     const { sql, bindings } = dropOrderJoins(builder.clone().clear('order').clear('limit').clear('offset')).toSQL()

@@ -9,7 +9,7 @@ import { dialectOf } from '../dialect/dialect-of.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
 import { countQuery } from './count-query.ts'
-import { estimatedCount, type CountResult } from './estimated-count.ts'
+import { estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult } from './estimated-count.ts'
 import { totalOf } from './total-of.ts'
 
 /** Which page to return: `QueryParams` fits, and so does `{ page, limit }`. */
@@ -155,6 +155,6 @@ function runPage(query: Knex.QueryBuilder, bound: StatementBound | undefined): P
 }
 
 async function countTotal(builder: Knex.QueryBuilder, options: PaginateOptions, bound: StatementBound | undefined): Promise<CountResult> {
-  if (options.count === 'estimated') return estimatedCount(builder, options.estimateThreshold, bound === undefined ? {} : bound)
+  if (options.count === 'estimated') return estimatedCountWithin(builder, options.estimateThreshold ?? ESTIMATE_THRESHOLD, bound)
   return { total: totalOf(await runBounded(countQuery(builder), bound)), estimated: false }
 }
