@@ -100,7 +100,7 @@ function probe(dialect: ServerDialect, url: string): Probe {
   const database = benchDatabaseName('scale')
   const target = serverUrl(url, database)
   if (dialect === 'postgres') {
-    const db = knex({ client: 'pg', connection: { connectionString: target, types: pgTypes, application_name: APPLICATION }, pool: { min: 0, max: 10, afterCreate: pgUtcSession } })
+    const db = knex({ client: 'pg', connection: { connectionString: target, types: pgTypes, application_name: APPLICATION }, pool: { min: 0, max: 10, afterCreate: pgUtcSession }, acquireConnectionTimeout: 120_000 })
     const admin = knex({ client: 'pg', connection: target, pool: { min: 0, max: 1 } })
     const count = async (sql: string): Promise<number> => Number(((await admin.raw(sql, [APPLICATION])) as { rows: Array<{ n: string }> }).rows[0]?.n ?? 0)
     return {
@@ -117,6 +117,7 @@ function probe(dialect: ServerDialect, url: string): Probe {
   const db = knex({
     client: 'mysql2',
     connection: mysqlConnection(target),
+    acquireConnectionTimeout: 120_000,
     pool: {
       min: 0,
       max: 10,

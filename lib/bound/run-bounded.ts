@@ -52,20 +52,34 @@ export async function runBounded(statement: Statement, bound: StatementBound | u
   return result
 }
 
+/** How long a cancelled statement may keep running before the cancel is sent again. */
+const CANCEL_RETRY_MS = 200
+/** Cancels sent for one statement at most (then it is left to end on its own). */
+const CANCEL_ATTEMPTS = 25
+
 async function cancelThenRelease(
   client: Knex.Client,
   connection: unknown,
   running: Promise<unknown>,
   cancel: (client: Knex.Client, connection: unknown) => Promise<void>,
 ): Promise<void> {
-  try {
-    await cancel(client, connection)
-  } catch {
-    // The statement then runs to its end, holding the connection until it does.
-  }
-  await running.then(
-    () => undefined,
-    () => undefined,
+  let ended = false
+  const settled = running.then(
+    () => (ended = true),
+    () => (ended = true),
   )
+  // A cancel that reaches the server before the statement does (it was still on its way) is ignored there,
+  // so it is sent again while the statement runs. The connection is released only after the last cancel has
+  // been handled, so no cancel can reach the next statement on it.
+  for (let attempt = 0; attempt < CANCEL_ATTEMPTS && !ended; attempt += 1) {
+    try {
+      await cancel(client, connection)
+    } catch {
+      // The statement then runs to its end, holding the connection until it does.
+      break
+    }
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_MS))])
+  }
+  await settled
   await client.releaseConnection(connection)
 }

@@ -57,7 +57,7 @@ if (postgres !== undefined) {
       )
       expect(error).to.be.instanceOf(QueryTimeoutError)
       expect(Date.now() - start).to.be.below(1000)
-      expect(await idleWithin(postgres, 400)).to.be.below(400)
+      expect(await idleWithin(postgres, 500)).to.be.below(500)
     })
 
     it('an aborted signal cancels page and count through the bouncer', async () => {
@@ -71,7 +71,7 @@ if (postgres !== undefined) {
       await sleepingWithin(postgres, 3000)
       controller.abort()
       expect(((await running) as Error).name).to.equal('AbortError')
-      expect(await idleWithin(postgres, 400)).to.be.below(400)
+      expect(await idleWithin(postgres, 500)).to.be.below(500)
       const rows = await pooled('users').select('id').orderBy('id').limit(1)
       expect(rows).to.deep.equal([{ id: 1 }])
     })

@@ -132,7 +132,7 @@ for (const [name, start] of Object.entries(START)) {
           const app = await start(db.knex, appMap(db))
           try {
             await disconnectWhileSleeping(`${app.url}/users?scopes[0]=slow&page=1&limit=5`, db)
-            expect(await idleWithin(db, 400)).to.be.below(400)
+            expect(await idleWithin(db, 500)).to.be.below(500)
             expect(app.logged).to.deep.equal([])
           } finally {
             await app.close()
@@ -150,7 +150,7 @@ for (const [name, start] of Object.entries(START)) {
             const body = JSON.parse(response.text) as Record<string, unknown>
             expect(body).to.include({ status: 503, code: 'query_timeout', title: 'Service Unavailable' })
             expect(response.text).not.to.match(/select|sleep|users/i)
-            expect(await idleWithin(db, 400)).to.be.below(400)
+            expect(await idleWithin(db, 500)).to.be.below(500)
           } finally {
             await app.close()
           }
