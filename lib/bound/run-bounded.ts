@@ -53,9 +53,9 @@ export async function runBounded(statement: Statement, bound: StatementBound | u
 }
 
 /** How long a cancelled statement may keep running before the cancel is sent again. */
-const CANCEL_RETRY_MS = 200
+const CANCEL_RETRY_MS = 50
 /** Cancels sent for one statement at most (then it is left to end on its own). */
-const CANCEL_ATTEMPTS = 25
+const CANCEL_ATTEMPTS = 100
 
 async function cancelThenRelease(
   client: Knex.Client,
