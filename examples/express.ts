@@ -14,7 +14,7 @@ const app = express()
 
 for (const table of ['users', 'posts'] as const) {
   const list: express.RequestHandler = async (req, res) => {
-    const params: QueryParams = req.queryParams ?? {}
+    const params: QueryParams = req.queryParams
     // req.querySignal aborts when the client disconnects (or after QUERY_TIMEOUT ms): the statements are
     // then cancelled on the server. Express 5 hands a rejected handler to the error handlers.
     res.json(await paginate(applyQueryParams(db(table), params, relationMap, { signal: req.querySignal }), params))

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { APPLY_DEFAULTS } from '../options.ts'
 import type { LoadedRelations } from '../map/table-record.ts'
+import type { ContextOf, ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { RowGuards } from '../apply/row-guards.ts'
@@ -18,7 +19,8 @@ import type { Row } from './row.ts'
  * applies to its query, with `options.context`. `options.timeout` and `options.signal` bound the batches
  * together: a batch still running then is cancelled on the server. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
- * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise.
+ * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise. When the
+ * map's guards read a context, the options and their `context` are required by the types.
  *
  * @throws {QueryParamsError} `unknown_relation` or `limit_exceeded` for a path the map does not allow.
  * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
@@ -27,14 +29,15 @@ import type { Row } from './row.ts'
  * const loaded = await loadRelations(db, 'users', users, ['posts.comments', 'team'], relationMap, { context: { tenantId } })
  * loaded[0]?.posts  // with a literal map: TableRecord<typeof relationMap, 'posts'>[] | undefined
  */
-export async function loadRelations<Rec extends object, Map extends RelationMap<Context>, Table extends keyof Map & string, Context = unknown>(
+export async function loadRelations<Rec extends object, Map extends RelationMap, Table extends keyof Map & string>(
   db: Knex | Knex.Transaction,
   table: Table,
   rows: Rec[],
   paths: readonly string[],
   relationMap: Map,
-  limits: LoadRelationsOptions<Context> = {},
+  ...[given]: ContextOptions<LoadRelationsOptions<ContextOf<Map>>, ContextOf<Map>>
 ): Promise<Array<Rec & LoadedRelations<Map, Table>>> {
+  const limits: LoadRelationsOptions<ContextOf<Map>> = given ?? {}
   ensureValidRelationMap(relationMap)
   const nodes = buildWithTree(relationMap, table, paths, (index) => (index === undefined ? 'with' : `with[${index}]`), {
     maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,

@@ -12,13 +12,18 @@ import type { QueryParams } from '../query-params.ts'
 declare global {
   namespace Express {
     interface Request {
-      /** Set by the `queryParams()` middleware of `knex-query-params/express`. */
-      queryParams?: QueryParams
+      /**
+       * The request's query params, set by the `queryParams()` middleware of `knex-query-params/express`.
+       * Typed as present, as the middleware guarantees it on the routes it runs before: register it with
+       * `app.use(queryParams())` or on each route that reads it (elsewhere it is `undefined`).
+       */
+      queryParams: QueryParams
       /**
        * Set by the `queryParams()` middleware: aborts when the client disconnects before the response is
-       * sent (and with its `timeout`, once that has passed). Pass it as `signal` to `paginate`, `applyQueryParams`…
+       * sent (and with its `timeout`, once that has passed). Pass it as `signal` to `paginate`,
+       * `applyQueryParams`… Typed as present, like `queryParams`, on the routes the middleware runs before.
        */
-      querySignal?: AbortSignal
+      querySignal: AbortSignal
     }
   }
 }
