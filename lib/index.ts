@@ -81,18 +81,6 @@ export {
   readsFormBody,
   /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
   BodyTooLargeError,
-  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  serverProblemResponse,
-  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type ServerProblemBody,
-  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type ServerProblemResponse,
-  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  requestSignal,
-  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type RequestSignalOptions,
-  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type ResponseLike,
 } from './http.ts'
 export {
   /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
