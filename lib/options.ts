@@ -1,3 +1,5 @@
+import type { RowValues } from './normalize/row-values.ts'
+
 /** Options of `parseQueryParams`. */
 export interface ParseOptions {
   /** Reject top-level keys that are not query parameters (`unknown_parameter`); default `false`. */
@@ -36,6 +38,12 @@ export interface ApplyOptions<Context = unknown> {
   maxRelationDepth?: number
   /** Most relation conditions in one query: `wheres` on a `relation.column` plus `relationsExists` entries; default 10. */
   maxRelationFilters?: number
+  /**
+   * The values rows carry: `'json'` (default), each allow-listed column as the JSON value of its declared type,
+   * the same on every database and in every time zone (eager-loaded rows included); `'driver'`, as the driver
+   * returns them. Columns the caller selects beyond the map are always left as the driver returns them.
+   */
+  values?: RowValues
 }
 
 /** Defaults of {@link ParseOptions}. */
@@ -58,6 +66,7 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context'>> =
   maxWith: 20,
   maxRelationDepth: 5,
   maxRelationFilters: 10,
+  values: 'json',
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RowGuards } from '../apply/row-guards.ts'
+import type { Row } from './row.ts'
 
 /** Options of `loadWithTree`. */
 export interface EagerLoadOptions {
@@ -6,4 +7,6 @@ export interface EagerLoadOptions {
   chunkSize?: number
   /** The row guards each loaded table must meet (see {@link RowGuards}). */
   guards?: RowGuards
+  /** Rewrites each loaded batch of rows of a table into JSON values, once nested loading is done (see `rowNormalizer`). */
+  normalize?: (table: string, rows: Row[]) => void
 }

@@ -1,3 +1,4 @@
+import type { RowValues } from '../normalize/row-values.ts'
 import type { WithLimits } from '../validate/build-with-tree.ts'
 
 /**
@@ -9,4 +10,6 @@ import type { WithLimits } from '../validate/build-with-tree.ts'
 export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits> {
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
   context?: Context
+  /** `'json'` (default) or `'driver'`: the values the rows carry, as `ApplyOptions.values` says. */
+  values?: RowValues
 }

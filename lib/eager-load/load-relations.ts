@@ -3,6 +3,7 @@ import { APPLY_DEFAULTS } from '../options.ts'
 import type { LoadedRelations } from '../map/table-record.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { rowsOfTable } from '../apply/attach-eager-loading.ts'
 import { RowGuards } from '../apply/row-guards.ts'
 import { buildWithTree } from '../validate/build-with-tree.ts'
 import { knexClientOf } from './knex-client-of.ts'
@@ -14,7 +15,8 @@ import type { Row } from './row.ts'
  * Eager-loads relation paths (`['posts.comments', 'team']`, `['*']`) onto rows you fetched yourself,
  * in place, with one `WHERE key IN (…)` query per relation per level. The rows must carry the key
  * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). Each related table's `guard`
- * applies to its query, with `options.context`. The rows it resolves to
+ * applies to its query, with `options.context`. Every allow-listed column of the rows (yours and the loaded
+ * ones) is rewritten into the JSON value of its declared type unless `options.values` is `'driver'`. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
  * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise.
  *
@@ -39,6 +41,9 @@ export async function loadRelations<Rec extends object, Map extends RelationMap<
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
   })
   const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
+  const client = knexClientOf(db)
+  const normalize = limits.values === 'driver' ? undefined : rowsOfTable(client, relationMap)
+  await loadWithTree(client, table, rows as Row[], nodes, relationMap, normalize === undefined ? { guards } : { guards, normalize })
+  normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }

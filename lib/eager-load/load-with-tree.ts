@@ -40,7 +40,7 @@ export async function loadWithTree(
   if (rows.length === 0 || nodes.length === 0) return
   const client = knexClientOf(source)
   const chunkSize = options.chunkSize ?? dialectOf(client).maxInBindings
-  const { guards } = options
+  const { guards, normalize } = options
   const parents = [...new Set(rows)]
   for (const node of nodes) {
     const { relation } = node
@@ -53,8 +53,9 @@ export async function loadWithTree(
         ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize, guards)]
         : await loadMorphTo(client, relation, parents, node.children, map, chunkSize, guards)
     for (const batch of batches) {
-      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, guards === undefined ? { chunkSize } : { chunkSize, guards })
+      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, { ...options, chunkSize })
       stripColumns(batch.rows, batch.extra)
+      normalize?.(batch.table, batch.rows)
     }
   }
 }

@@ -1,0 +1,89 @@
+import type { Knex } from 'knex'
+import { Transform, type Readable } from 'node:stream'
+import type { Row } from '../eager-load/row.ts'
+import { internalsOf } from './knex-internals.ts'
+
+type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => Promise<unknown>
+type Stream = (this: Knex.QueryBuilder, options?: Readonly<Record<string, unknown>>) => Readable
+type Clone = (this: Knex.QueryBuilder) => Knex.QueryBuilder
+
+/** What becomes of the rows a builder read before its caller sees them (eager loading, key stripping, normalizing), in place. */
+export type FinishRows = (client: Knex.Client, rows: Row[]) => Promise<void> | void
+
+/** Rows a stream finishes at once when eager loading needs a batch: one `IN (…)` query per relation per batch. */
+const STREAM_BATCH = 1000
+
+/**
+ * Makes every way of reading `builder` go through `finish`: awaiting it (`await`, `.then`), `.stream()` (in
+ * batches of {@link STREAM_BATCH} rows when `finish` is asynchronous) and every `.clone()` of it, which keeps
+ * these methods and the builder's own `toSQL` (a page rewrite). Works for `select` and `.first()`; other
+ * methods (`count`, `pluck`, `del`…) resolve as knex would.
+ */
+export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, batched: boolean): void {
+  const proto = Object.getPrototypeOf(builder) as { then: Then; stream: Stream; clone: Clone }
+  // Methods, not functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
+  // would otherwise pay a `defineProperty` for each on every request.
+  const methods: { then: Then; stream: Stream; clone: Clone } = {
+    then(onFulfilled, onRejected) {
+      const rows = proto.then.call(this).then(async (result) => {
+        const read = rowsOf(this, result)
+        if (read !== undefined) await finish(this.client, read)
+        return result
+      })
+      return rows.then(onFulfilled, onRejected)
+    },
+    stream(options) {
+      const source = proto.stream.call(this, options)
+      if (!readsRows(this)) return source
+      const { client } = this
+      let batch: Row[] = []
+      const flush = async (out: Transform): Promise<void> => {
+        const rows = batch
+        batch = []
+        await finish(client, rows)
+        for (const row of rows) out.push(row)
+      }
+      const rows = new Transform({
+        objectMode: true,
+        transform(row: Row, _encoding, done) {
+          batch.push(row)
+          if (batched && batch.length < STREAM_BATCH) return done()
+          flush(this).then(() => done(), done)
+        },
+        flush(done) {
+          flush(this).then(() => done(), done)
+        },
+      })
+      source.on('error', (error: Error) => rows.destroy(error))
+      rows.on('close', () => {
+        if (!source.destroyed) source.destroy()
+      })
+      return source.pipe(rows)
+    },
+    clone() {
+      const copy = proto.clone.call(this)
+      for (const name of ['then', 'stream', 'clone', 'toSQL']) {
+        const own = Object.getOwnPropertyDescriptor(this, name)
+        if (own !== undefined) Object.defineProperty(copy, name, own)
+      }
+      return copy
+    },
+  }
+  for (const name of ['then', 'stream', 'clone'] as const) {
+    Object.defineProperty(builder, name, { value: methods[name], configurable: true, writable: true })
+  }
+}
+
+function readsRows(builder: Knex.QueryBuilder): boolean {
+  const internals = internalsOf(builder)
+  if (internals._statements.some((statement) => statement.type === 'aggregate' || statement.type === 'aggregateRaw')) return false
+  return internals._method === 'select' || internals._method === 'first' || internals._method === undefined
+}
+
+function rowsOf(builder: Knex.QueryBuilder, result: unknown): Row[] | undefined {
+  if (!readsRows(builder)) return undefined
+  const { _method } = internalsOf(builder)
+  if (_method === 'select' && Array.isArray(result)) return result as Row[]
+  if (_method === 'first' && typeof result === 'object' && result !== null) return [result as Row]
+  return undefined
+}
