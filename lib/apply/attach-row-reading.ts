@@ -15,8 +15,9 @@ const STREAM_BATCH = 1000
 
 /**
  * Makes every way of reading `builder` go through `finish`: awaiting it (`await`, `.then`), `.stream()` (in
- * batches of {@link STREAM_BATCH} rows when `finish` is asynchronous) and every `.clone()` of it, which keeps
- * these methods and the builder's own `toSQL` (a page rewrite). Works for `select` and `.first()`; other
+ * batches of {@link STREAM_BATCH} rows when eager loading needs them) and every `.clone()` of it, which keeps
+ * these three methods (not a page rewrite's own `toSQL`: a clone compiles as the plain query, which reads the
+ * same rows, and which `countQuery` builds on). Works for `select` and `.first()`; other
  * methods (`count`, `pluck`, `del`…) resolve as knex would.
  */
 export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, batched: boolean): void {
@@ -62,7 +63,7 @@ export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows,
     },
     clone() {
       const copy = proto.clone.call(this)
-      for (const name of ['then', 'stream', 'clone', 'toSQL']) {
+      for (const name of ['then', 'stream', 'clone']) {
         const own = Object.getOwnPropertyDescriptor(this, name)
         if (own !== undefined) Object.defineProperty(copy, name, own)
       }
