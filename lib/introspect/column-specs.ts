@@ -1,4 +1,4 @@
-import type { ColumnDefinition, ColumnSpec } from '../relation-map.ts'
+import type { ColumnDefinition, ColumnSpec, ColumnType } from '../relation-map.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { nameWords, styledName } from './name-words.ts'
 import type { Naming } from './relation-map-from-schema-options.ts'
@@ -17,9 +17,11 @@ export function looksSecret(name: string, patterns: readonly RegExp[]): boolean 
   return patterns.some((pattern) => pattern.test(snake))
 }
 
-function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable, key: readonly string[]): ColumnSpec | undefined {
+const INEXACT: Readonly<Partial<Record<ColumnType, ColumnType>>> = { bigint: 'integer', decimal: 'number' }
+
+function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable, key: readonly string[], exactNumbers: boolean): ColumnSpec | undefined {
   if (column.type === undefined) return undefined
-  const definition: ColumnDefinition = { type: column.type }
+  const definition: ColumnDefinition = { type: exactNumbers ? column.type : (INEXACT[column.type] ?? column.type) }
   if (clientName !== column.name) definition.column = column.name
   const soleKey = key.length === 1 && key[0] === column.name
   if (!soleKey) {
@@ -33,13 +35,21 @@ function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable
  * The allow-list of `table`: every column with a map type and a name that does not look secret, under its
  * client name in `naming` style (with `column:` naming the database column where the two differ),
  * `nullable: false` when NOT NULL, `unique: true` for a single-column unique constraint. The sole key column
- * is declared by its type alone (it is NOT NULL and unique by being the key). Two columns that would share a
+ * is declared by its type alone (it is NOT NULL and unique by being the key). With `exactNumbers: false`,
+ * `bigint` columns are declared `integer` and `decimal` ones `number`. Two columns that would share a
  * client name: the one already spelled that way keeps it, the other keeps its database name (reported).
  *
  * @example
  * tableColumns(artists, ['ArtistId'], 'camel', DEFAULT_SECRET_COLUMNS, notices).columns // { artistId: { type: 'integer', column: 'ArtistId' }, name: … }
  */
-export function tableColumns(table: SchemaTable, key: readonly string[], naming: Naming, secret: readonly RegExp[], notices: IntrospectionNotice[]): TableColumns {
+export function tableColumns(
+  table: SchemaTable,
+  key: readonly string[],
+  naming: Naming,
+  secret: readonly RegExp[],
+  notices: IntrospectionNotice[],
+  exactNumbers = true,
+): TableColumns {
   const kept: SchemaColumn[] = []
   for (const column of table.columns) {
     const at = `${table.name}.${column.name}`
@@ -70,7 +80,7 @@ export function tableColumns(table: SchemaTable, key: readonly string[], naming:
   const columns: Record<string, ColumnSpec> = {}
   for (const column of kept) {
     const clientName = clientNames.get(column.name) ?? column.name
-    const spec = columnSpec(column, clientName, table, key)
+    const spec = columnSpec(column, clientName, table, key, exactNumbers)
     if (spec !== undefined) columns[clientName] = spec
   }
   return { columns, clientNames }
