@@ -8,6 +8,7 @@ import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
+import { normalizeCost } from './normalize-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { pagination } from './pagination.ts'
@@ -157,6 +158,16 @@ if (wants(7)) {
     await figure(`7. guard cost (${dialect})`, () =>
       withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await guardCost(database, budgets.guards, log)))
+      }),
+    )
+  }
+}
+
+if (wants(11)) {
+  for (const dialect of dialects) {
+    await figure(`11. JSON values (${dialect})`, () =>
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
+        results.push(...(await normalizeCost(database, EAGER_DATASET, budgets.eager, log)))
       }),
     )
   }
