@@ -35,7 +35,7 @@ export async function checkEquivalence(databases: readonly TestDatabase[], setti
       const outcome = await outcomeOf(() => applyQueryParams(db.knex(table), params, relationMap, options), CASE_LIMIT_MS, what)
       tally.executions++
       if (outcome.kind === 'rejected') throw new Error(`${what} was rejected: ${outcome.error.code} ${outcome.error.message}`)
-      tally.withRows++
+      if (outcome.rows.length > 0) tally.withRows++
       // The library's own JSON values, compared as they are: no test-side normalisation.
       results.push({ db, rows: outcome.rows as Row[] })
     }
