@@ -19,6 +19,7 @@ export type {
   ColumnDefinition,
   ColumnSpec,
   ColumnType,
+  DatetimeStorage,
   Guard,
   GuardInfo,
   HasRelation,
@@ -31,6 +32,7 @@ export type {
   TableDefinition,
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
+export type { RowValues } from './normalize/row-values.ts'
 export { paginate } from './http/paginate.ts'
 export type { PageRequest, PaginateOptions, Paginated, PaginationMeta } from './http/paginate.ts'
 export { countQuery } from './http/count-query.ts'
