@@ -10,17 +10,19 @@ type Clone = (this: Knex.QueryBuilder) => Knex.QueryBuilder
 /** What becomes of the rows a builder read before its caller sees them (eager loading, key stripping, normalizing), in place. */
 export type FinishRows = (client: Knex.Client, rows: Row[]) => Promise<void> | void
 
-/** Rows a stream finishes at once when eager loading needs a batch: one `IN (…)` query per relation per batch. */
-const STREAM_BATCH = 1000
-
 /**
- * Makes every way of reading `builder` go through `finish`: awaiting it (`await`, `.then`), `.stream()` (in
- * batches of {@link STREAM_BATCH} rows when eager loading needs them) and every `.clone()` of it, which keeps
+ * Makes every way of reading `builder` go through `finish`: awaiting it (`await`, `.then`), `.stream()` and every
+ * `.clone()` of it, which keeps
  * these three methods (not a page rewrite's own `toSQL`: a clone compiles as the plain query, which reads the
  * same rows, and which `countQuery` builds on). Works for `select` and `.first()`; other
  * methods (`count`, `pluck`, `del`…) resolve as knex would.
  */
-export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, batched: boolean): void {
+/**
+ * A stream finishes each row as it comes, unless `whole` (eager loading): then it finishes all rows once the
+ * main query has been read, with one query per relation as awaiting does. Loading while the main query still
+ * holds its connection could wait forever for a second one (SQLite's pool has one).
+ */
+export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, whole: boolean): void {
   const proto = Object.getPrototypeOf(builder) as { then: Then; stream: Stream; clone: Clone }
   // Methods, not functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
@@ -48,7 +50,7 @@ export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows,
         objectMode: true,
         transform(row: Row, _encoding, done) {
           batch.push(row)
-          if (batched && batch.length < STREAM_BATCH) return done()
+          if (whole) return done()
           flush(this).then(() => done(), done)
         },
         flush(done) {

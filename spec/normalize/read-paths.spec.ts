@@ -48,6 +48,39 @@ for (const db of testDatabases()) {
       })
     }
 
+    if (db.name !== 'postgres') {
+      it('.stream() with eager loading over more rows than a batch finishes without a second connection (SQLite has one)', async function () {
+        this.timeout(60_000)
+        const map: RelationMap = {
+          rp_parents: { columns: { id: 'integer', at: 'datetime' }, relations: { kids: { type: 'hasMany', table: 'rp_kids', foreignKey: 'parent_id' } } },
+          rp_kids: { columns: { id: 'integer', ok: 'boolean' } },
+        }
+        await db.knex.schema.createTable('rp_parents', (table) => {
+          table.integer('id').primary()
+          table.datetime('at')
+        })
+        await db.knex.schema.createTable('rp_kids', (table) => {
+          table.integer('id').primary()
+          table.integer('parent_id')
+          table.boolean('ok')
+        })
+        try {
+          const ids = Array.from({ length: 2500 }, (_, index) => index + 1)
+          for (let start = 0; start < ids.length; start += 500) {
+            const slice = ids.slice(start, start + 500)
+            await db.knex('rp_parents').insert(slice.map((id) => ({ id, at: '2024-03-01 12:00:00' })))
+            await db.knex('rp_kids').insert(slice.map((id) => ({ id, parent_id: id, ok: id % 2 === 0 })))
+          }
+          const rows = await streamed(applyQueryParams(db.knex('rp_parents'), parseQueryParams('with[0]=kids&orders[0][column]=id'), map))
+          expect(rows).to.have.length(2500)
+          expect(rows[2499]).to.deep.equal({ id: 2500, at: '2024-03-01T12:00:00.000Z', kids: [{ id: 2500, ok: true }] })
+        } finally {
+          await db.knex.schema.dropTableIfExists('rp_kids')
+          await db.knex.schema.dropTableIfExists('rp_parents')
+        }
+      })
+    }
+
     it("values: 'driver' keeps the driver's values (and still strips the matching key)", async () => {
       const [row] = rowsOf(await query({ values: 'driver' }))
       expect(row).not.to.have.property('team_id')
