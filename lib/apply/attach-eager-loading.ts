@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { driverReadingOf } from '../dialect/driver-reading.ts'
 import { loadWithTree } from '../eager-load/load-with-tree.ts'
+import { RowBudget } from '../eager-load/row-budget.ts'
 import type { Row } from '../eager-load/row.ts'
 import { stripColumns } from '../eager-load/strip-columns.ts'
 import { rowNormalizer } from '../normalize/row-normalizer.ts'
@@ -14,6 +15,7 @@ import type { RowGuards } from './row-guards.ts'
  * Makes every way of reading `builder` (see `attachRowReading`) give its rows with `nodes` eager-loaded,
  * the key columns in `strip` (selected only for matching) removed, and, unless `values` is `'driver'`, the
  * allow-listed columns of every row (eager-loaded ones included) as the JSON values of their declared types.
+ * Each read loads at most `maxEagerRows` related rows in all (see `RowBudget`).
  */
 export function attachEagerLoading(
   builder: Knex.QueryBuilder,
@@ -22,15 +24,21 @@ export function attachEagerLoading(
   map: RelationMap,
   strip: readonly string[],
   guards: RowGuards,
+  maxEagerRows: number,
   values: RowValues = 'json',
 ): void {
   const json = values === 'json'
   if (nodes.length === 0 && strip.length === 0 && !json) return
+  // Checks the option now, as a server bug, rather than when the query runs.
+  new RowBudget(maxEagerRows)
   attachRowReading(
     builder,
     async (client, rows) => {
       const normalize = json ? rowsOfTable(client, map) : undefined
-      if (nodes.length > 0) await loadWithTree(client, table, rows, nodes, map, normalize === undefined ? { guards } : { guards, normalize })
+      if (nodes.length > 0) {
+        const budget = new RowBudget(maxEagerRows)
+        await loadWithTree(client, table, rows, nodes, map, normalize === undefined ? { guards, budget } : { guards, budget, normalize })
+      }
       stripColumns(rows, strip)
       normalize?.(table, rows)
     },

@@ -1,5 +1,6 @@
 import type { RowGuards } from '../apply/row-guards.ts'
 import type { Row } from './row.ts'
+import type { RowBudget } from './row-budget.ts'
 
 /** Options of `loadWithTree`. */
 export interface EagerLoadOptions {
@@ -9,4 +10,9 @@ export interface EagerLoadOptions {
   guards?: RowGuards
   /** Rewrites each loaded batch of rows of a table into JSON values, once nested loading is done (see `rowNormalizer`). */
   normalize?: (table: string, rows: Row[]) => void
+  /**
+   * The rows the whole tree may load, over every relation and level; shared by the nested calls.
+   * Default a budget of `maxEagerRows` (10,000) of its own.
+   */
+  budget?: RowBudget
 }
