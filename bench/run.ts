@@ -9,6 +9,7 @@ import { scaleRecipe } from './scale/scale-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { databaseTime, poolUse } from './database-time.ts'
+import { normalizeCost } from './normalize-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { worstCaseMemory } from './memory/worst-case-memory.ts'
@@ -193,6 +194,16 @@ if (wants(9)) {
       results.push(...(await databaseTime(dialect, url, log)))
       results.push(...(await poolUse(dialect, url, log)))
     })
+  }
+}
+
+if (wants(11)) {
+  for (const dialect of dialects) {
+    await figure(`11. JSON values (${dialect})`, () =>
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
+        results.push(...(await normalizeCost(database, EAGER_DATASET, budgets.eager, log)))
+      }),
+    )
   }
 }
 

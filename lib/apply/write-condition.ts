@@ -85,13 +85,9 @@ function closeExists(out: SqlWriter, bare: boolean): void {
 function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {
   const { names } = out
   const parentKey = names.column(ref, relation.parentKey)
+  // Through a pivot, the related row is joined even for bare existence: a pivot row whose related row is
+  // gone does not count, as eager loading (an inner join) would not load it.
   const { pivot } = relation
-  if (pivot !== undefined && inner === null && out.guards?.has(relation.table) !== true) {
-    const pivotAlias = aliasFor(pivot.table, scope)
-    out.text(`select 1 from ${names.table(pivot.table, pivotAlias)} where ${names.column(pivotAlias, pivot.parentColumn)} = ${parentKey}`)
-    out.guards?.writeAnd(out, pivot.table, pivotAlias)
-    return
-  }
   const alias = aliasFor(relation.table, scope)
   const visible = new Set([...scope, alias])
   out.text(`select 1 from ${names.table(relation.table, alias)}`)

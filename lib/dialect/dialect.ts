@@ -90,6 +90,12 @@ export interface Dialect {
   readonly snapshotTransaction: Knex.TransactionConfig
   /** A boolean as this database binds it. */
   bindBoolean(value: boolean): boolean | number
-  /** A datetime (UTC instant) as this database compares it. */
-  bindDatetime(value: UtcInstant): string
+  /** A datetime (UTC instant) as this database compares it (on SQLite, in the column's declared storage). */
+  bindDatetime(value: UtcInstant): string | number
+  /**
+   * The placeholders (holding one `?`) binding the exact text of a `bigint` and a `decimal` value so that the
+   * database compares it exactly, or `undefined` where a bare text parameter already is. MySQL compares an
+   * integer or decimal column with a text parameter as doubles (`9007199254740993` would equal `…992`).
+   */
+  readonly exactNumber?: { bigint: string; decimal: string }
 }

@@ -30,4 +30,5 @@ export const mysql: Dialect = {
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,
+  exactNumber: { bigint: 'cast(? as signed)', decimal: 'cast(? as decimal(65, 30))' },
 }
