@@ -1,6 +1,8 @@
+import type { Dialect } from '../dialect/dialect.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { columnFacts } from '../validate/column-facts.ts'
 import type { Condition } from '../validate/condition.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
 
 /** How one relation filter is written: a correlated `exists`, or `key in (select …)`. */
 export type RelationFilterForm = 'exists' | 'in'
@@ -33,5 +35,34 @@ export function selectiveByDeclaration(map: RelationMap, condition: Condition): 
       return condition.inner !== null && selectiveByDeclaration(map, condition.inner)
     case 'morphExists':
       return condition.branches.every(({ inner }) => inner !== null && selectiveByDeclaration(map, inner))
+  }
+}
+
+/**
+ * Whether a relation filter is written key first (`write-key-first.ts`): told the relation, the condition
+ * its related rows must meet and the name of the table it filters.
+ */
+export type KeyFirstChooser = (relation: DirectRelation, inner: Condition, ref: string) => inner is Condition & { kind: 'test' }
+
+/**
+ * Whether `inner` (the condition on `relation`'s related rows) is passed by at most one related row, as the
+ * map declares: equality on the primary key or on a `unique: true` column of the related table itself.
+ */
+export function keyFirstTest(map: RelationMap, relation: DirectRelation, inner: Condition): inner is Condition & { kind: 'test' } {
+  if (inner.kind !== 'test' || inner.table !== relation.table) return false
+  return inner.test.op === 'compare' && inner.test.operator === '=' && columnFacts(map, inner.table, inner.column).unique
+}
+
+/**
+ * The key-first chooser of a query on `ref` whose first order is `firstOrder` (a base column, or `undefined`),
+ * as the dialect's `keyFirstRelation` says: every filter of {@link keyFirstTest} (`'always'`), or, through a
+ * pivot, only one on the base table whose page is ordered by the column the pivot references
+ * (`'pivot-in-key-order'`), where the pivot's `(related, parent)` index yields the page in order.
+ */
+export function chooseKeyFirst(map: RelationMap, dialect: Dialect, ref: string, firstOrder: string | undefined): KeyFirstChooser {
+  return (relation, inner, at): inner is Condition & { kind: 'test' } => {
+    if (!keyFirstTest(map, relation, inner)) return false
+    if (relation.pivot === undefined || dialect.keyFirstRelation === 'always') return true
+    return at === ref && firstOrder === relation.parentKey
   }
 }
