@@ -39,7 +39,8 @@ interface Sides {
 function sides(database: BenchDatabase, scaleCase: ScaleCase): Sides {
   const db = database.knex
   const queryString = clientQueryString(scaleCase.request)
-  const builder = (): Knex.QueryBuilder => applyQueryParams(db('posts'), parseQueryParams(queryString), scaleRelationMap)
+  const table = scaleCase.table ?? 'posts'
+  const builder = (): Knex.QueryBuilder => applyQueryParams(db(table), parseQueryParams(queryString), scaleRelationMap)
   const count = scaleCase.count?.(database.dialect)
   const compiled = builder().toSQL()
   const oursSql: BoundSql[] = [{ sql: compiled.sql, bindings: compiled.bindings as Array<string | number> }]
@@ -59,7 +60,7 @@ function sides(database: BenchDatabase, scaleCase: ScaleCase): Sides {
     ours: async () => {
       if (scaleCase.withCount !== true) return { rows: (await builder()) as unknown as Row[] }
       const params = parseQueryParams(queryString)
-      const page = await paginate<Row>(applyQueryParams(db('posts'), params, scaleRelationMap), params)
+      const page = await paginate<Row>(applyQueryParams(db(table), params, scaleRelationMap), params)
       return page.meta.total === undefined ? { rows: page.data } : { rows: page.data, total: page.meta.total }
     },
     expert: async (form) => {
@@ -94,14 +95,16 @@ export async function commonQueriesAtScale(
   database: BenchDatabase,
   budget: Budget,
   log: (line: string) => void,
+  figure: { title: string; cases: readonly ScaleCase[]; wholeRequest: boolean } = { title: FIGURE, cases: SCALE_CASES, wholeRequest: true },
 ): Promise<{ results: BenchResult[]; explains: ExplainRecord[] }> {
+  const { title } = figure
   const results: BenchResult[] = []
   const explains: ExplainRecord[] = []
-  for (const scaleCase of SCALE_CASES) {
+  for (const scaleCase of figure.cases) {
     const side = sides(database, scaleCase)
     const mine = await side.ours()
     const mineSql = await side.runOursSql()
-    if (ids(mineSql.rows) !== ids(mine.rows) || mineSql.total !== mine.total) throw new Error(`${FIGURE} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
+    if (ids(mineSql.rows) !== ids(mine.rows) || mineSql.total !== mine.total) throw new Error(`${title} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
     const forms = scaleCase.expert(database.dialect)
     const firstRuns: Array<{ form: ExpertForm; ms: number }> = []
     for (const form of forms) {
@@ -110,7 +113,7 @@ export async function commonQueriesAtScale(
       firstRuns.push({ form, ms: performance.now() - start })
       if (ids(theirs.rows) !== ids(mine.rows) || theirs.total !== mine.total) {
         throw new Error(
-          `${FIGURE} '${scaleCase.name}' on ${database.dialect}: the hand-written '${form.name}' returns other rows than the library (${ids(theirs.rows).slice(0, 80)} vs ${ids(mine.rows).slice(0, 80)}; total ${String(theirs.total)} vs ${String(mine.total)})`,
+          `${title} '${scaleCase.name}' on ${database.dialect}: the hand-written '${form.name}' returns other rows than the library (${ids(theirs.rows).slice(0, 80)} vs ${ids(mine.rows).slice(0, 80)}; total ${String(theirs.total)} vs ${String(mine.total)})`,
         )
       }
     }
@@ -122,11 +125,11 @@ export async function commonQueriesAtScale(
     }
     timed.sort((a, b) => a.ms - b.ms)
     const best = timed[0]?.form
-    if (best === undefined) throw new Error(`${FIGURE} '${scaleCase.name}': no hand-written form`)
+    if (best === undefined) throw new Error(`${title} '${scaleCase.name}': no hand-written form`)
     const count = scaleCase.count?.(database.dialect)
 
     const record = async (form: string, query: BoundSql): Promise<void> => {
-      explains.push({ figure: FIGURE, dialect: database.dialect, name: scaleCase.name, form, sql: query.sql, plan: await explainSql(database, query.sql, query.bindings) })
+      explains.push({ figure: title, dialect: database.dialect, name: scaleCase.name, form, sql: query.sql, plan: await explainSql(database, query.sql, query.bindings) })
     }
     for (const [index, query] of side.oursSql.entries()) await record(index === 0 ? 'library' : 'library (count)', query)
     await record(`hand-written: ${best.name}`, best)
@@ -140,7 +143,7 @@ export async function commonQueriesAtScale(
     const queries = scaleCase.withCount === true ? 2 : 1
     results.push(
       result({
-        figure: FIGURE,
+        figure: title,
         name: scaleCase.name,
         dialect: database.dialect,
         unit: 'ms',
@@ -152,12 +155,12 @@ export async function commonQueriesAtScale(
       }),
     )
     let pipelineNote = ''
-    if (!slow) {
+    if (!slow && figure.wholeRequest) {
       const whole = await compare(side.ours, () => side.expert(best), budget)
       pipelineNote = `; with parse + apply: ×${whole.ratio.toFixed(3)}`
       results.push(
         result({
-          figure: FIGURE,
+          figure: title,
           name: `${scaleCase.name} (whole request)`,
           dialect: database.dialect,
           unit: 'ms',
