@@ -55,14 +55,15 @@ export function keyFirstTest(map: RelationMap, relation: DirectRelation, inner: 
 
 /**
  * The key-first chooser of a query on `ref` whose first order is `firstOrder` (a base column, or `undefined`),
- * as the dialect's `keyFirstRelation` says: every filter of {@link keyFirstTest} (`'always'`), or, through a
- * pivot, only one on the base table whose page is ordered by the column the pivot references
- * (`'pivot-in-key-order'`), where the pivot's `(related, parent)` index yields the page in order.
+ * as the dialect's `keyFirstRelation` says: every filter of {@link keyFirstTest} (`'always'`), or only where the
+ * index on the referencing column serves the page (`'where-it-orders'`): a filter on the base table itself,
+ * directly (`posts.user_id = (select …)` reads `posts(user_id, created_at)` in order) or through a pivot when
+ * the page is ordered by the key the pivot references (its `(tag_id, post_id)` index yields the page in order).
  */
 export function chooseKeyFirst(map: RelationMap, dialect: Dialect, ref: string, firstOrder: string | undefined): KeyFirstChooser {
   return (relation, inner, at): inner is Condition & { kind: 'test' } => {
     if (!keyFirstTest(map, relation, inner)) return false
-    if (relation.pivot === undefined || dialect.keyFirstRelation === 'always') return true
-    return at === ref && firstOrder === relation.parentKey
+    if (dialect.keyFirstRelation === 'always') return true
+    return at === ref && (relation.pivot === undefined || firstOrder === relation.parentKey)
   }
 }

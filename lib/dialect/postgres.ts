@@ -20,7 +20,7 @@ export const postgres: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   filteredRelation: 'exists',
   bareRelation: 'exists',
-  keyFirstRelation: 'pivot-in-key-order',
+  keyFirstRelation: 'where-it-orders',
   cutoffJoinedOrder: false,
   nullsSortLargest: true,
   wideInteger: '?::bigint',

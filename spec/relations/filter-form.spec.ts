@@ -41,6 +41,22 @@ for (const db of testDatabases()) {
       expect(idsOf(await query)).to.deep.equal(alice.map((row) => row.id))
     })
 
+    it('equality on the related key through a pivot is key first; on PostgreSQL only when the page is in the order of the key the pivot references', async () => {
+      const byKey = applyQuery(db, 'posts', 'wheres[0][column]=tags.id&wheres[0][value]=2&orders[0][column]=id&limit=3')
+      const newest = applyQuery(db, 'posts', 'wheres[0][column]=tags.id&wheres[0][value]=2&orders[0][column]=created_at&orders[0][direction]=desc&limit=3')
+      expectSql(db.name, 'relations/filter-form/pivot key first by key', byKey)
+      expectSql(db.name, 'relations/filter-form/pivot key first newest', newest)
+      const keyFirst = /tag_id\W* = \(select /
+      expect(byKey.toSQL().sql).to.match(keyFirst)
+      expect(keyFirst.test(newest.toSQL().sql)).to.equal(db.name !== 'postgres')
+      const tagged = db.knex('post_tag').where('tag_id', 2).select('post_id')
+      const expectedByKey = (await db.knex('posts').whereIn('id', tagged).orderBy('id').limit(3).select('id')) as Array<{ id: number }>
+      const expectedNewest = (await db.knex('posts').whereIn('id', tagged.clone()).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(3).select('id')) as Array<{ id: number }>
+      expect(expectedByKey.length).to.be.greaterThan(1)
+      expect(idsOf(await byKey)).to.deep.equal(expectedByKey.map((row) => row.id))
+      expect(idsOf(await newest)).to.deep.equal(expectedNewest.map((row) => row.id))
+    })
+
     it('selectivity carries through hops: an in on a unique column two hops away makes both hops in lists', async () => {
       const query = applyQuery(db, 'users', `${SELECTIVE_TWO_HOPS}&limit=5`)
       expectSql(db.name, 'relations/filter-form/unique two hops page', query)
