@@ -25,6 +25,26 @@ async function runSql(database: BenchDatabase, query: BoundSql): Promise<Row[]> 
   return rowsOf(database, await database.knex.raw(query.sql, query.bindings))
 }
 
+/**
+ * {@link runSql} stopped by the server after `ms` (PostgreSQL `statement_timeout`, MariaDB
+ * `max_statement_time`); `undefined` when it was stopped. SQLite runs it to the end.
+ */
+async function runSqlWithin(database: BenchDatabase, query: BoundSql, ms: number): Promise<Row[] | undefined> {
+  try {
+    if (database.dialect === 'postgres') {
+      return await database.knex.transaction(async (trx) => {
+        await trx.raw(`set local statement_timeout = ${ms}`)
+        return rowsOf(database, await trx.raw(query.sql, query.bindings))
+      })
+    }
+    if (database.dialect === 'mysql') return rowsOf(database, await database.knex.raw(`set statement max_statement_time = ${ms / 1000} for ${query.sql}`, query.bindings))
+    return await runSql(database, query)
+  } catch (error) {
+    if (/statement timeout|max_statement_time|interrupted/i.test(String(error))) return undefined
+    throw error
+  }
+}
+
 const ids = (rows: readonly Row[]): string => rows.map((row) => String(row.id)).join(',')
 
 interface Sides {
@@ -95,7 +115,7 @@ export async function commonQueriesAtScale(
   database: BenchDatabase,
   budget: Budget,
   log: (line: string) => void,
-  figure: { title: string; cases: readonly ScaleCase[]; wholeRequest: boolean } = { title: FIGURE, cases: SCALE_CASES, wholeRequest: true },
+  figure: { title: string; cases: readonly ScaleCase[]; wholeRequest: boolean; formTimeoutMs?: number } = { title: FIGURE, cases: SCALE_CASES, wholeRequest: true },
 ): Promise<{ results: BenchResult[]; explains: ExplainRecord[] }> {
   const { title } = figure
   const results: BenchResult[] = []
@@ -107,9 +127,19 @@ export async function commonQueriesAtScale(
     if (ids(mineSql.rows) !== ids(mine.rows) || mineSql.total !== mine.total) throw new Error(`${title} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
     const forms = scaleCase.expert(database.dialect)
     const firstRuns: Array<{ form: ExpertForm; ms: number }> = []
+    const stopped: string[] = []
     for (const form of forms) {
       const start = performance.now()
-      const theirs = await side.expert(form)
+      let theirs: { rows: Row[]; total?: number }
+      if (figure.formTimeoutMs === undefined || scaleCase.withCount === true) theirs = await side.expert(form)
+      else {
+        const rows = await runSqlWithin(database, form, figure.formTimeoutMs)
+        if (rows === undefined) {
+          stopped.push(form.name)
+          continue
+        }
+        theirs = { rows }
+      }
       firstRuns.push({ form, ms: performance.now() - start })
       if (ids(theirs.rows) !== ids(mine.rows) || theirs.total !== mine.total) {
         throw new Error(
@@ -139,7 +169,7 @@ export async function commonQueriesAtScale(
     const slow = (await quickTime(side.runOursSql, 1)) > 500
     const sampling = slow ? { ...budget, minSamples: Math.min(budget.minSamples ?? 3, 3), timeMs: 0 } : budget
     const timing = await compare(side.runOursSql, () => side.expert(best), sampling)
-    const others = timed.length === 1 ? [] : timed.map(({ form, ms }) => `${form.name} ${ms.toFixed(1)} ms`)
+    const others = timed.length === 1 && stopped.length === 0 ? [] : [...timed.map(({ form, ms }) => `${form.name} ${ms.toFixed(1)} ms`), ...stopped.map((name) => `${name} stopped after ${String(figure.formTimeoutMs)} ms`)]
     const queries = scaleCase.withCount === true ? 2 : 1
     results.push(
       result({

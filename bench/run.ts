@@ -159,7 +159,7 @@ if (wants(13)) {
   for (const dialect of allDialects) {
     await figure(`13. relation filters on skewed values (${dialect})`, () =>
       withDataset(dialect, skewedRecipe(), async (database) => {
-        const skewed = await commonQueriesAtScale(database, budgets.skewed, log, { title: '13. relation filters on skewed values', cases: skewedCases(), wholeRequest: false })
+        const skewed = await commonQueriesAtScale(database, budgets.skewed, log, { title: '13. relation filters on skewed values', cases: skewedCases(), wholeRequest: false, formTimeoutMs: 3000 })
         results.push(...skewed.results)
         explains.push(...skewed.explains)
       }),
