@@ -76,6 +76,9 @@ function tagFilters(dialect: BenchDialect, order: Order): Filter[] {
   if (dialect === 'postgres') {
     filters.push({ name: 'materialized CTE', why: 'the post ids of the tag computed once, as a fence the planner cannot look through', cte: `select pt.post_id from post_tag pt where pt.tag_id = ${KEY.tag}`, where: 'p.id in (select post_id from k)' })
   }
+  if (dialect === 'mysql') {
+    filters.push({ name: 'dependent subquery with limit 1', why: "MariaDB turns exists and in into a semi-join; a subquery with limit stays a probe per post while the order's index is walked", where: `(select pt.post_id from post_tag pt where pt.post_id = p.id and pt.tag_id = ${KEY.tag} limit 1) is not null` })
+  }
   return filters
 }
 
@@ -91,6 +94,9 @@ function teamFilters(dialect: BenchDialect): Filter[] {
   ]
   if (dialect === 'postgres') {
     filters.push({ name: 'materialized CTE', why: "the team's user ids computed once", cte: `select u.id from users u where u.team_id = ${KEY.team}`, where: 'p.user_id in (select id from k)' })
+  }
+  if (dialect === 'mysql') {
+    filters.push({ name: 'dependent subquery with limit 1', why: "a probe of the author's team per post while the order's index is walked (no semi-join)", where: `(select u.id from users u where u.id = p.user_id and u.team_id = ${KEY.team} limit 1) is not null` })
   }
   return filters
 }
@@ -116,6 +122,9 @@ function userTagFilters(dialect: BenchDialect): Filter[] {
   ]
   if (dialect === 'postgres') {
     filters.push({ name: 'materialized CTE', why: "the tag's authors computed once", cte: `select p.user_id from post_tag pt join posts p on p.id = pt.post_id where pt.tag_id = ${KEY.tag}`, where: 'u.id in (select user_id from k)' })
+  }
+  if (dialect === 'mysql') {
+    filters.push({ name: 'dependent subquery with limit 1', why: "a probe of the user's posts per user while the order's index is walked (no semi-join)", where: `(select p.id from posts p join post_tag pt on pt.post_id = p.id where p.user_id = u.id and pt.tag_id = ${KEY.tag} limit 1) is not null` })
   }
   return filters
 }
