@@ -36,6 +36,13 @@ export interface ApplyOptions<Context = unknown> {
   maxRelationDepth?: number
   /** Most relation conditions in one query: `wheres` on a `relation.column` plus `relationsExists` entries; default 10. */
   maxRelationFilters?: number
+  /**
+   * Most rows one request's eager loading may load, over every `with` relation, level and `*` expansion;
+   * default 10,000. Each eager-load query asks the database for at most the rows left plus one, so a request
+   * past it is a `limit_exceeded` error (naming its `with` entry) found after loading at most this many rows:
+   * memory stays bounded by this budget, not by the data.
+   */
+  maxEagerRows?: number
 }
 
 /** Defaults of {@link ParseOptions}. */
@@ -58,6 +65,7 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context'>> =
   maxWith: 20,
   maxRelationDepth: 5,
   maxRelationFilters: 10,
+  maxEagerRows: 10_000,
 }
 
 /**

@@ -24,6 +24,7 @@ export const mysql: Dialect = {
   keyFirstRelation: 'always',
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
+  topPerParent: 'window',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

@@ -22,6 +22,7 @@ export const postgres: Dialect = {
   bareRelation: 'exists',
   keyFirstRelation: 'where-it-orders',
   cutoffJoinedOrder: false,
+  topPerParent: 'lateral',
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },

@@ -35,6 +35,7 @@ export const sqlite: Dialect = {
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
   cutoffJoinedOrder: false,
+  topPerParent: 'window',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,
