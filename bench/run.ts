@@ -10,6 +10,7 @@ import { skewedCases } from './skewed/skewed-cases.ts'
 import { skewedRecipe } from './skewed/skewed-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
+import { databaseTime, poolUse } from './database-time.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { worstCaseMemory } from './memory/worst-case-memory.ts'
@@ -189,6 +190,24 @@ if (wants(8)) {
         results.push(...(await worstCaseMemory(dialect, connection, log)))
       }),
     )
+  }
+}
+
+if (wants(9)) {
+  if (allDialects.includes('sqlite')) {
+    const reason = 'figure 9 on SQLite: a statement cannot be interrupted from JavaScript, so the worst requests would block the bench for minutes (see the README, "Database time")'
+    skipped.push(reason)
+    log(`  ${reason}`)
+  }
+  for (const dialect of allDialects) {
+    if (dialect === 'sqlite') continue
+    const url = servers[dialect]
+    if (url === undefined) continue
+    await figure(`9. database time of the worst valid requests (${dialect})`, async () => {
+      databases.add(`${dialect} ${redactUrl(url)} kqp_bench_scale (read only)`)
+      results.push(...(await databaseTime(dialect, url, log)))
+      results.push(...(await poolUse(dialect, url, log)))
+    })
   }
 }
 

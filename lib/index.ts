@@ -4,6 +4,8 @@ export { applyQueryParams } from './apply/apply-query-params.ts'
 export { loadRelations } from './eager-load/load-relations.ts'
 export type { LoadRelationsOptions } from './eager-load/load-relations-options.ts'
 export { QueryParamsError } from './errors/query-params-error.ts'
+export { QueryTimeoutError } from './errors/query-timeout-error.ts'
+export type { BoundOptions } from './bound/bound-options.ts'
 export { columnType } from './validate/column-type.ts'
 export { defineRelationMap } from './map/define-relation-map.ts'
 export { primaryKeyColumns } from './map/primary-key-columns.ts'
@@ -35,7 +37,7 @@ export type {
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
 export { paginate } from './http/paginate.ts'
-export type { PageRequest, PaginateOptions, Paginated, PaginationMeta } from './http/paginate.ts'
+export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, PaginationMeta } from './http/paginate.ts'
 export { countQuery } from './http/count-query.ts'
 export { estimatedCount, ESTIMATE_THRESHOLD } from './http/estimated-count.ts'
 export type { CountResult } from './http/estimated-count.ts'
@@ -79,6 +81,18 @@ export {
   readsFormBody,
   /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
   BodyTooLargeError,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  serverProblemResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ServerProblemBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ServerProblemResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  requestSignal,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type RequestSignalOptions,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ResponseLike,
 } from './http.ts'
 export {
   /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */

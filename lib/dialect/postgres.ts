@@ -1,3 +1,4 @@
+import { postgresCancelRequest } from './postgres-cancel-request.ts'
 import type { Dialect } from './dialect.ts'
 
 /** `Plan Rows` of the top node of `explain (format json)`, as node-postgres and PGlite return it. */
@@ -23,6 +24,8 @@ export const postgres: Dialect = {
   keyFirstRelation: 'where-it-orders',
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
+  cancelStatement: (_client, connection) => postgresCancelRequest(connection),
+  snapshotTransaction: { isolationLevel: 'repeatable read', readOnly: true },
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },

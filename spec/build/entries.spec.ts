@@ -7,6 +7,7 @@ import * as introspect from '../../lib/introspect.ts'
 const ROUTE_HANDLER_API = [
   'OPERATORS',
   'QueryParamsError',
+  'QueryTimeoutError',
   'applyQueryParams',
   'clientColumn',
   'columnType',
