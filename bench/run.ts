@@ -6,6 +6,8 @@ import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers
 import { CACHE_DIRECTORY, demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
+import { skewedCases } from './skewed/skewed-cases.ts'
+import { skewedRecipe } from './skewed/skewed-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { databaseTime, poolUse } from './database-time.ts'
@@ -21,7 +23,7 @@ import type { BenchResult } from './result.ts'
 /**
  * `npm run bench` (`tsx bench/run.ts`): every figure of BENCHMARKS.md, each against its baseline in this
  * same process, on SQLite (cached files under bench/.cache/), on PostgreSQL when `BENCH_POSTGRES_URL` is set
- * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6 and 8). On a server the bench creates its
+ * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6, 8 and 13). On a server the bench creates its
  * own databases, `kqp_bench_<data set>`, and never touches any other. Prints a table, writes
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
@@ -40,7 +42,7 @@ const onArg = args.find((arg) => arg.startsWith('--on='))
 const on = onArg === undefined ? undefined : new Set(onArg.slice('--on='.length).split(','))
 const runsOn = (dialect: BenchDialect): boolean => on === undefined || on.has(dialect)
 const dialects = (servers.postgres === undefined ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)).filter(runsOn)
-/** Figures 3, 4 and 6 (the large data sets), on every database named. */
+/** Figures 3, 4, 6, 8 and 13 (the large data sets), on every database named. */
 const allDialects: BenchDialect[] = [...dialects, ...(servers.mysql === undefined ? [] : ['mysql' as const])].filter(runsOn)
 
 const scale = quick ? 0.15 : 1
@@ -52,6 +54,7 @@ const budgets = {
   joins: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
   scale: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
+  skewed: { timeMs: 1500 * scale, warmupMs: 200 * scale, minSamples: quick ? 2 : 5 },
   guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
@@ -92,8 +95,8 @@ if (servers.postgres === undefined) {
   skipped.push(reason)
   log(`  ${reason}`)
 }
-if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8))) {
-  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6 and 8 skip it'
+if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8) || wants(13))) {
+  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6, 8 and 13 skip it'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -150,6 +153,18 @@ if (wants(6)) {
         const scaled = await commonQueriesAtScale(database, budgets.scale, log)
         results.push(...scaled.results)
         explains.push(...scaled.explains)
+      }),
+    )
+  }
+}
+
+if (wants(13)) {
+  for (const dialect of allDialects) {
+    await figure(`13. relation filters on skewed values (${dialect})`, () =>
+      withDataset(dialect, skewedRecipe(), async (database) => {
+        const skewed = await commonQueriesAtScale(database, budgets.skewed, log, { title: '13. relation filters on skewed values', cases: skewedCases(), wholeRequest: false, formTimeoutMs: 3000 })
+        results.push(...skewed.results)
+        explains.push(...skewed.explains)
       }),
     )
   }

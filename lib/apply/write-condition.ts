@@ -3,13 +3,15 @@ import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
 import type { SqlWriter } from './sql-writer.ts'
+import { writeKeyFirst } from './write-key-first.ts'
 import { writeTest } from './write-test.ts'
 
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
  * name visible there, so a subquery on the same table gets an alias. Relation conditions become
  * subqueries, never joins: a correlated `exists (select 1 …)`, or `key in (select …)` where the dialect
- * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`).
+ * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`), or key first
+ * where the related rows are one row by declaration (see `Dialect.keyFirstRelation`).
  */
 export function writeCondition(out: SqlWriter, condition: Condition, ref: string, scope: AliasScope): void {
   switch (condition.kind) {
@@ -17,6 +19,10 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       writeTest(out, out.names.column(ref, condition.column), condition.test)
       return
     case 'exists':
+      if (condition.inner !== null && out.keyFirst?.(condition.relation, condition.inner, ref) === true) {
+        writeKeyFirst(out, condition.relation, condition.inner, filterForm(out, condition.inner), ref, scope)
+        return
+      }
       if (condition.inner !== null && filterForm(out, condition.inner) === 'in') {
         writeInSubquery(out, condition.relation, condition.inner, ref, scope)
         return

@@ -22,6 +22,7 @@ export const mysql: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',
   bareRelation: 'scalar',
+  keyFirstRelation: 'always',
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
   topPerParent: 'window',

@@ -41,6 +41,7 @@ export const sqlite: Dialect = {
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   filteredRelation: 'by-selectivity',
   bareRelation: 'exists',
+  keyFirstRelation: 'always',
   deferredPageOffset: 1000,
   cutoffJoinedOrder: false,
   topPerParent: 'window',
