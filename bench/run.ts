@@ -3,14 +3,19 @@ import { performance } from 'node:perf_hooks'
 import { buildingCost } from './building-cost.ts'
 import { EAGER_DATASET, LARGE_DATASET } from './data/dataset-spec.ts'
 import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers.ts'
-import { demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
+import { CACHE_DIRECTORY, demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { aggregatesAtScale } from './aggregates-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
+import { skewedCases } from './skewed/skewed-cases.ts'
+import { skewedRecipe } from './skewed/skewed-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
+import { databaseTime, poolUse } from './database-time.ts'
+import { normalizeCost } from './normalize-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
+import { worstCaseMemory } from './memory/worst-case-memory.ts'
 import { pagination } from './pagination.ts'
 import { relationFilters, type ExplainRecord } from './relation-filters.ts'
 import { mergeReports, readReport, terminalTable, writeReport, type BenchReport } from './report.ts'
@@ -19,7 +24,7 @@ import type { BenchResult } from './result.ts'
 /**
  * `npm run bench` (`tsx bench/run.ts`): every figure of BENCHMARKS.md, each against its baseline in this
  * same process, on SQLite (cached files under bench/.cache/), on PostgreSQL when `BENCH_POSTGRES_URL` is set
- * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4 and 6). On a server the bench creates its
+ * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6, 8 and 13). On a server the bench creates its
  * own databases, `kqp_bench_<data set>`, and never touches any other. Prints a table, writes
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
@@ -38,7 +43,7 @@ const onArg = args.find((arg) => arg.startsWith('--on='))
 const on = onArg === undefined ? undefined : new Set(onArg.slice('--on='.length).split(','))
 const runsOn = (dialect: BenchDialect): boolean => on === undefined || on.has(dialect)
 const dialects = (servers.postgres === undefined ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)).filter(runsOn)
-/** Figures 3, 4 and 6 (the large data sets), on every database named. */
+/** Figures 3, 4, 6, 8 and 13 (the large data sets), on every database named. */
 const allDialects: BenchDialect[] = [...dialects, ...(servers.mysql === undefined ? [] : ['mysql' as const])].filter(runsOn)
 
 const scale = quick ? 0.15 : 1
@@ -50,6 +55,7 @@ const budgets = {
   joins: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
   scale: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
+  skewed: { timeMs: 1500 * scale, warmupMs: 200 * scale, minSamples: quick ? 2 : 5 },
   guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
@@ -90,8 +96,8 @@ if (servers.postgres === undefined) {
   skipped.push(reason)
   log(`  ${reason}`)
 }
-if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6))) {
-  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4 and 6 skip it'
+if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8) || wants(13))) {
+  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6, 8 and 13 skip it'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -153,11 +159,65 @@ if (wants(6)) {
   }
 }
 
+if (wants(13)) {
+  for (const dialect of allDialects) {
+    await figure(`13. relation filters on skewed values (${dialect})`, () =>
+      withDataset(dialect, skewedRecipe(), async (database) => {
+        const skewed = await commonQueriesAtScale(database, budgets.skewed, log, { title: '13. relation filters on skewed values', cases: skewedCases(), wholeRequest: false, formTimeoutMs: 3000 })
+        results.push(...skewed.results)
+        explains.push(...skewed.explains)
+      }),
+    )
+  }
+}
+
 if (wants(7)) {
   for (const dialect of dialects) {
     await figure(`7. guard cost (${dialect})`, () =>
       withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await guardCost(database, budgets.guards, log)))
+      }),
+    )
+  }
+}
+
+if (wants(8)) {
+  await figure('8. worst-case memory (parsing, no database)', async () => {
+    results.push(...(await worstCaseMemory('none', '', log)))
+  })
+  for (const dialect of allDialects) {
+    const connection = dialect === 'sqlite' ? `${CACHE_DIRECTORY}scale.sqlite` : (dialect === 'postgres' ? servers.postgres : servers.mysql) ?? ''
+    await figure(`8. worst-case memory (${dialect})`, () =>
+      withDataset(dialect, scaleRecipe(), async () => {
+        results.push(...(await worstCaseMemory(dialect, connection, log)))
+      }),
+    )
+  }
+}
+
+if (wants(9)) {
+  if (allDialects.includes('sqlite')) {
+    const reason = 'figure 9 on SQLite: a statement cannot be interrupted from JavaScript, so the worst requests would block the bench for minutes (see the README, "Database time")'
+    skipped.push(reason)
+    log(`  ${reason}`)
+  }
+  for (const dialect of allDialects) {
+    if (dialect === 'sqlite') continue
+    const url = servers[dialect]
+    if (url === undefined) continue
+    await figure(`9. database time of the worst valid requests (${dialect})`, async () => {
+      databases.add(`${dialect} ${redactUrl(url)} kqp_bench_scale (read only)`)
+      results.push(...(await databaseTime(dialect, url, log)))
+      results.push(...(await poolUse(dialect, url, log)))
+    })
+  }
+}
+
+if (wants(11)) {
+  for (const dialect of dialects) {
+    await figure(`11. JSON values (${dialect})`, () =>
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
+        results.push(...(await normalizeCost(database, EAGER_DATASET, budgets.eager, log)))
       }),
     )
   }

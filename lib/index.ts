@@ -4,6 +4,8 @@ export { applyQueryParams } from './apply/apply-query-params.ts'
 export { loadRelations } from './eager-load/load-relations.ts'
 export type { LoadRelationsOptions } from './eager-load/load-relations-options.ts'
 export { QueryParamsError } from './errors/query-params-error.ts'
+export { QueryTimeoutError } from './errors/query-timeout-error.ts'
+export type { BoundOptions } from './bound/bound-options.ts'
 export { columnType } from './validate/column-type.ts'
 export { defineRelationMap } from './map/define-relation-map.ts'
 export { primaryKeyColumns } from './map/primary-key-columns.ts'
@@ -23,6 +25,7 @@ export type {
   ColumnDefinition,
   ColumnSpec,
   ColumnType,
+  DatetimeStorage,
   Guard,
   GuardInfo,
   HasRelation,
@@ -30,13 +33,16 @@ export type {
   MorphToRelation,
   RelationDefinition,
   RelationMap,
+  RelationOrder,
+  RelationTopN,
   RelationType,
   Scope,
   TableDefinition,
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
+export type { RowValues } from './normalize/row-values.ts'
 export { paginate } from './http/paginate.ts'
-export type { PageRequest, PaginateOptions, Paginated, PaginationMeta } from './http/paginate.ts'
+export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, PaginationMeta } from './http/paginate.ts'
 export { countQuery } from './http/count-query.ts'
 export { estimatedCount, ESTIMATE_THRESHOLD } from './http/estimated-count.ts'
 export type { CountResult } from './http/estimated-count.ts'

@@ -1,3 +1,6 @@
+import type { BoundOptions } from './bound/bound-options.ts'
+import type { RowValues } from './normalize/row-values.ts'
+
 /** Options of `parseQueryParams`. */
 export interface ParseOptions {
   /** Reject top-level keys that are not query parameters (`unknown_parameter`); default `false`. */
@@ -16,8 +19,11 @@ export interface ParseOptions {
   maxListItems?: number
 }
 
-/** Options of `applyQueryParams`; `Context` is the type of `context`, which the map's guards receive. */
-export interface ApplyOptions<Context = unknown> {
+/**
+ * Options of `applyQueryParams`; `Context` is the type of `context`, which the map's guards receive.
+ * `timeout` and `signal` bound the database time of awaiting the builder (see {@link BoundOptions}).
+ */
+export interface ApplyOptions<Context = unknown> extends BoundOptions {
   /** The base table, when it cannot be read from the builder. */
   table?: string
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
@@ -36,6 +42,19 @@ export interface ApplyOptions<Context = unknown> {
   maxRelationDepth?: number
   /** Most relation conditions in one query: `wheres` on a `relation.column` plus `relationsExists` entries; default 10. */
   maxRelationFilters?: number
+  /**
+   * The values rows carry: `'json'` (default), each allow-listed column as the JSON value of its declared type,
+   * the same on every database and in every time zone (eager-loaded rows included); `'driver'`, as the driver
+   * returns them. Columns the caller selects beyond the map are always left as the driver returns them.
+   */
+  values?: RowValues
+  /**
+   * Most rows one request's eager loading may load, over every `with` relation, level and `*` expansion;
+   * default 10,000. Each eager-load query asks the database for at most the rows left plus one, so a request
+   * past it is a `limit_exceeded` error (naming its `with` entry) found after loading at most this many rows:
+   * memory stays bounded by this budget, not by the data.
+   */
+  maxEagerRows?: number
 }
 
 /** Defaults of {@link ParseOptions}. */
@@ -49,8 +68,8 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
   maxListItems: 50,
 }
 
-/** Defaults of {@link ApplyOptions} (all but `table` and `context`). */
-export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context'>> = {
+/** Defaults of {@link ApplyOptions} (all but `table`, `context`, `timeout` and `signal`). */
+export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | keyof BoundOptions>> = {
   defaultLimit: 15,
   maxLimit: 1000,
   like: 'insensitive',
@@ -58,6 +77,8 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context'>> =
   maxWith: 20,
   maxRelationDepth: 5,
   maxRelationFilters: 10,
+  values: 'json',
+  maxEagerRows: 10_000,
 }
 
 /**

@@ -1,7 +1,20 @@
 import type { Knex } from 'knex'
 
-/** The declared type of an allow-listed column; client values are coerced to it before binding. */
-export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
+/**
+ * The declared type of an allow-listed column: client values are coerced to it before binding, and rows come
+ * back with the JSON value of this type on every database (see `ColumnValues`). `bigint` and `decimal` come
+ * back as exact strings (`'9007199254740993'`, `'4.99'`): a JS number cannot hold every value of them.
+ */
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'bigint' | 'decimal'
+
+/**
+ * How a `datetime` column stores its instants on SQLite, which has no date-time type: `'text'` (default) is
+ * SQLite's own UTC `YYYY-MM-DD HH:MM:SS` (`CURRENT_TIMESTAMP`), `'iso'` is UTC ISO 8601 text with milliseconds
+ * (`2024-03-01T12:00:00.000Z`, what `Date#toISOString` writes), `'epoch_ms'` is milliseconds since 1970 as an
+ * integer (what knex writes for a JS `Date` through better-sqlite3). Filters bind client values in this form,
+ * so they compare as PostgreSQL does. Ignored on PostgreSQL and MySQL.
+ */
+export type DatetimeStorage = 'text' | 'iso' | 'epoch_ms'
 
 /**
  * A column declared with more than its type. `nullable: false` says the column is NOT NULL, so its orders
@@ -22,6 +35,8 @@ export interface ColumnDefinition {
   unique?: boolean
   /** The database column, when the client's name for it (the key in `columns`) differs: `artistId: { type: 'integer', column: 'ArtistId' }`. */
   column?: string
+  /** On SQLite, how a `datetime` column stores its values (see {@link DatetimeStorage}); default `'text'`. */
+  storage?: DatetimeStorage
 }
 
 /** How a column is declared in `columns`: its type alone (nullable, not unique), or a {@link ColumnDefinition}. */
@@ -40,8 +55,34 @@ export interface BelongsToRelation {
   required?: boolean
 }
 
-/** `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). */
-export interface HasRelation {
+/** One order of a relation's related rows: a column of the related table's allow-list (its client name) and a direction. */
+export interface RelationOrder {
+  column: string
+  direction: 'asc' | 'desc'
+}
+
+/**
+ * How many related rows eager loading gives each parent of a to-many relation (`hasMany`, `morphMany`,
+ * `belongsToMany`), and in which order: at most `limit` rows, by `orders`, then by the related primary key in
+ * the last order's direction (ascending without orders), in one query per batch. Relation filters and
+ * `relationsExists` still see every related row. A to-one relation (`hasOne`, `morphOne`) takes neither key:
+ * it always loads the related row with the lowest key.
+ *
+ * @example
+ * comments: { type: 'hasMany', table: 'comments', foreignKey: 'post_id', limit: 5, orders: [{ column: 'created_at', direction: 'desc' }] }
+ */
+export interface RelationTopN {
+  /** Most related rows each parent gets when eager-loaded (a positive integer); default every row. */
+  limit?: number
+  /** The order of each parent's related rows when eager-loaded; only with `limit`. Default: by the related primary key. */
+  orders?: readonly RelationOrder[]
+}
+
+/**
+ * `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). A `hasMany` may declare
+ * `limit` and `orders` ({@link RelationTopN}); a `hasOne` eager-loads the related row with the lowest key.
+ */
+export interface HasRelation extends RelationTopN {
   type: 'hasOne' | 'hasMany'
   table: string
   foreignKey: string
@@ -52,7 +93,7 @@ export interface HasRelation {
  * Rows of `table` linked through `pivotTable`: `pivotTable.<foreignPivotKey>` references `this.<parentKey>`
  * and `pivotTable.<relatedPivotKey>` references `table.<relatedKey>` (both default to the primary keys).
  */
-export interface BelongsToManyRelation {
+export interface BelongsToManyRelation extends RelationTopN {
   type: 'belongsToMany'
   table: string
   pivotTable: string
@@ -62,8 +103,11 @@ export interface BelongsToManyRelation {
   relatedKey?: string
 }
 
-/** Polymorphic children: `table.<name>_type = morphType` and `table.<name>_id = this.<localKey>`. */
-export interface MorphManyRelation {
+/**
+ * Polymorphic children: `table.<name>_type = morphType` and `table.<name>_id = this.<localKey>`. A `morphMany`
+ * may declare `limit` and `orders` ({@link RelationTopN}); a `morphOne` eager-loads the child with the lowest key.
+ */
+export interface MorphManyRelation extends RelationTopN {
   type: 'morphOne' | 'morphMany'
   table: string
   name: string

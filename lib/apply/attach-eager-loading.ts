@@ -1,20 +1,26 @@
 import type { Knex } from 'knex'
-import { loadWithTree } from '../eager-load/load-with-tree.ts'
+import type { BoundOptions } from '../bound/bound-options.ts'
+import { driverReadingOf } from '../dialect/driver-reading.ts'
 import { convertAggregates } from '../eager-load/convert-aggregates.ts'
+import { loadWithTree } from '../eager-load/load-with-tree.ts'
+import { RowBudget } from '../eager-load/row-budget.ts'
 import type { Row } from '../eager-load/row.ts'
 import { stripColumns } from '../eager-load/strip-columns.ts'
+import { rowNormalizer } from '../normalize/row-normalizer.ts'
+import type { RowValues } from '../normalize/row-values.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import type { WithNode } from '../validate/with-tree.ts'
-import { internalsOf } from './knex-internals.ts'
+import { attachRowReading } from './attach-row-reading.ts'
 import type { RowGuards } from './row-guards.ts'
 
-type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => Promise<unknown>
-
 /**
- * Makes awaiting `builder` resolve to its rows with `nodes` eager-loaded and the key columns in
- * `strip` (selected only for matching) removed, and the `aggregates` of the rows given their JSON types. Works for `select` and `.first()`; other methods
- * (`count`, `pluck`, `del`…) resolve as knex would. A `.clone()` of the builder is a plain knex builder.
+ * Makes every way of reading `builder` (see `attachRowReading`) give its rows with `nodes` eager-loaded,
+ * the key columns in `strip` (selected only for matching) removed, and, unless `values` is `'driver'`, the
+ * allow-listed columns of every row (eager-loaded ones included) as the JSON values of their declared types.
+ * Each read loads at most `maxEagerRows` related rows in all (see `RowBudget`); every statement it runs keeps
+ * `bound` (a `timeout` from the first statement, a `signal`). The `aggregates` of the rows get their JSON types
+ * (see `convertAggregates`) whatever `values` says.
  */
 export function attachEagerLoading(
   builder: Knex.QueryBuilder,
@@ -23,33 +29,40 @@ export function attachEagerLoading(
   map: RelationMap,
   strip: readonly string[],
   guards: RowGuards,
+  maxEagerRows: number,
+  bound: BoundOptions = {},
+  values: RowValues = 'json',
   aggregates: readonly PlannedAggregate[] = [],
 ): void {
-  if (nodes.length === 0 && strip.length === 0 && aggregates.length === 0) return
-  const run = (Object.getPrototypeOf(builder) as { then: Then }).then
-  // A method, not a function assigned to a name: loaders that keep function names (tsx, esbuild
-  // `keepNames`) would otherwise pay a `defineProperty` for it on every request.
-  const methods: { then: Then } = {
-    then(onFulfilled, onRejected) {
-      const rows = run.call(this).then(async (result) => {
-        const loaded = rowsOf(this, result)
-        if (loaded !== undefined) {
-          convertAggregates(loaded, aggregates)
-          await loadWithTree(this.client, table, loaded, nodes, map, { guards })
-          stripColumns(loaded, strip)
-        }
-        return result
-      })
-      return rows.then(onFulfilled, onRejected)
+  const json = values === 'json'
+  const bounded = bound.timeout !== undefined || bound.signal !== undefined
+  // Checks the option now, as a server bug, rather than when the query runs.
+  new RowBudget(maxEagerRows)
+  if (nodes.length === 0 && strip.length === 0 && !json && !bounded && aggregates.length === 0) return
+  attachRowReading(
+    builder,
+    async (client, rows, within) => {
+      const normalize = json ? rowsOfTable(client, map) : undefined
+      convertAggregates(rows, aggregates)
+      if (nodes.length > 0) {
+        const budget = new RowBudget(maxEagerRows)
+        await loadWithTree(client, table, rows, nodes, map, {
+          guards,
+          budget,
+          ...(normalize === undefined ? {} : { normalize }),
+          ...(within === undefined ? {} : { bound: within }),
+        })
+      }
+      stripColumns(rows, strip)
+      normalize?.(table, rows)
     },
-  }
-  Object.defineProperty(builder, 'then', { value: methods.then, configurable: true, writable: true })
+    nodes.length > 0,
+    bound,
+  )
 }
 
-function rowsOf(builder: Knex.QueryBuilder, result: unknown): Row[] | undefined {
-  const internals = internalsOf(builder)
-  if (internals._statements.some((statement) => statement.type === 'aggregate' || statement.type === 'aggregateRaw')) return undefined
-  if (internals._method === 'select' && Array.isArray(result)) return result as Row[]
-  if (internals._method === 'first' && typeof result === 'object' && result !== null) return [result as Row]
-  return undefined
+/** Normalizes rows of any table of `map` read through `client`. */
+export function rowsOfTable(client: Knex.Client, map: RelationMap): (table: string, rows: readonly Row[]) => void {
+  const reading = driverReadingOf(client)
+  return (table, rows) => rowNormalizer(map, table, reading)(rows)
 }

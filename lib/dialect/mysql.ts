@@ -1,3 +1,4 @@
+import { mysqlKillQuery } from './mysql-kill-query.ts'
 import type { Dialect } from './dialect.ts'
 import { formatUtc } from './format-utc.ts'
 
@@ -21,9 +22,14 @@ export const mysql: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',
   bareRelation: 'scalar',
+  keyFirstRelation: 'always',
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
+  topPerParent: 'window',
+  cancelStatement: mysqlKillQuery,
+  snapshotTransaction: { isolationLevel: 'repeatable read' },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,
+  exactNumber: { bigint: 'cast(? as signed)', decimal: 'cast(? as decimal(65, 30))' },
 }

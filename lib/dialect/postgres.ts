@@ -1,3 +1,4 @@
+import { postgresCancelRequest } from './postgres-cancel-request.ts'
 import type { Dialect } from './dialect.ts'
 
 /** `Plan Rows` of the top node of `explain (format json)`, as node-postgres and PGlite return it. */
@@ -20,7 +21,11 @@ export const postgres: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   filteredRelation: 'exists',
   bareRelation: 'exists',
+  keyFirstRelation: 'where-it-orders',
   cutoffJoinedOrder: false,
+  topPerParent: 'lateral',
+  cancelStatement: (_client, connection) => postgresCancelRequest(connection),
+  snapshotTransaction: { isolationLevel: 'repeatable read', readOnly: true },
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },

@@ -27,6 +27,7 @@ export function aggregateValue(aggregate: PlannedAggregate, value: unknown): unk
       return value === true || (value !== false && value !== null && value !== undefined && Number(value) === 1)
     default:
       if (value === null || value === undefined) return null
-      return aggregate.type === 'integer' || aggregate.type === 'number' ? Number(value) : value
+      if (aggregate.type === 'integer' || aggregate.type === 'number') return Number(value)
+      return value instanceof Date ? value.toISOString() : value
   }
 }

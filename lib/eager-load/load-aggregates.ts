@@ -8,11 +8,12 @@ import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import { aggregateValue } from './convert-aggregates.ts'
 import { distinctKeys } from './distinct-keys.ts'
-import { fetchChunked } from './fetch-chunked.ts'
+import { chunk } from './chunk.ts'
 import { keyOf } from './key-of.ts'
 import { keyProperty } from './key-property.ts'
 import { requireParentColumns } from './require-parent-columns.ts'
 import type { Row } from './row.ts'
+import { toRows } from './to-rows.ts'
 
 const KEY = 'kqp_key'
 
@@ -49,7 +50,8 @@ export async function loadAggregates(
     const property = keyProperty(rows, map, table, parentKey)
     requireParentColumns(rows, [property], table, group[0]?.name ?? '')
     const keys = distinctKeys(rows, property)
-    const found = await fetchChunked(keys, chunkSize, (chunkKeys) => {
+    const found: Row[] = []
+    for (const chunkKeys of chunk(keys, chunkSize)) {
       const query = client.queryBuilder().from(table)
       const names = Identifiers.for(query)
       const out = new SqlWriter(names, dialect, 'insensitive', guards)
@@ -59,8 +61,8 @@ export async function loadAggregates(
         writeAggregate(out, aggregate, table, new Set([table]), map, client)
         out.text(` as ${names.table(aggregate.key, aggregate.key)}`)
       }
-      return query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys)
-    })
+      for (const row of toRows(await query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys))) found.push(row)
+    }
     const byKey = new Map<string, Row>()
     for (const row of found) {
       const key = keyOf(row[KEY])

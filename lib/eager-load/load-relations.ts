@@ -5,7 +5,9 @@ import type { AggregateRecord } from '../map/aggregate-record.ts'
 import type { ContextOf, ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { rowsOfTable } from '../apply/attach-eager-loading.ts'
 import { RowGuards } from '../apply/row-guards.ts'
+import { StatementBound } from '../bound/statement-bound.ts'
 import { buildWithTree } from '../validate/build-with-tree.ts'
 import { knexClientOf } from './knex-client-of.ts'
 import type { LoadRelationsOptions } from './load-relations-options.ts'
@@ -13,6 +15,7 @@ import { loadWithTree } from './load-with-tree.ts'
 import { loadAggregates } from './load-aggregates.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import { RowBudget } from './row-budget.ts'
 import type { Row } from './row.ts'
 
 /**
@@ -20,12 +23,19 @@ import type { Row } from './row.ts'
  * 'posts.commentsCount']`) onto rows you fetched yourself, in place, with one `WHERE key IN (…)` query per
  * relation per level (and one per level for its aggregates). The rows must carry the key
  * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). Each related table's `guard`
- * applies to its query, with `options.context`. The rows it resolves to
+ * applies to its query, with `options.context`. `options.timeout` and `options.signal` bound the batches
+ * together: a batch still running then is cancelled on the server. Every allow-listed column of the rows (yours
+ * and the loaded ones) is rewritten into the JSON value of its declared type unless `options.values` is
+ * `'driver'`. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
  * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise. When the
  * map's guards read a context, the options and their `context` are required by the types.
  *
- * @throws {QueryParamsError} `unknown_relation` or `limit_exceeded` for a path the map does not allow.
+ * At most `options.maxEagerRows` (default 10,000) related rows load in all; each query asks for at most the
+ * rows left plus one.
+ *
+ * @throws {QueryParamsError} `unknown_relation` or `limit_exceeded` for a path the map does not allow, or
+ * `limit_exceeded` when the paths would load more than `maxEagerRows` rows.
  * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
  * @example
  * const users = await db<User>('users').select('id', 'name', 'team_id').where('id', 1)
@@ -47,9 +57,18 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
   }, aggregates)
+  const budget = new RowBudget(limits.maxEagerRows ?? APPLY_DEFAULTS.maxEagerRows)
+  const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
   const client = knexClientOf(db)
-  const guards = RowGuards.of(relationMap, limits.context, client)
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
+  const bound = StatementBound.of(limits)
+  const normalize = limits.values === 'driver' ? undefined : rowsOfTable(client, relationMap)
+  await loadWithTree(client, table, rows as Row[], nodes, relationMap, {
+    guards,
+    budget,
+    ...(normalize === undefined ? {} : { normalize }),
+    ...(bound === undefined ? {} : { bound }),
+  })
   await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, dialectOf(client).maxInBindings, guards)
+  normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>
 }

@@ -3,6 +3,7 @@ import { describeValue, isObject } from './describe-value.ts'
 import { databaseColumn } from './database-column.ts'
 import { checkAggregates } from './check-aggregates.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
+import { checkRelationOrders } from './check-relation-orders.ts'
 import { spellingsOf } from './column-spelling.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
 import { validateColumn } from './validate-column.ts'
@@ -14,7 +15,8 @@ const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'aggregates', 'scopes'
  * Checks a whole relation map, table by table: known keys only, `columns` with valid column types,
  * distinct database columns and no two names of one spelling (`createdAt`, `created_at`), a `primaryKey` (default `id`; a list of distinct columns for a composite key)
  * among the columns, valid relations whose tables the map defines and whose keys do not default to a
- * composite primary key, scopes and `guard` that are functions, and `aggregates` over those relations (see `checkAggregates`). Found mistakes are bugs in the server's code, so they are plain
+ * composite primary key, to-many `limit`/`orders` on columns of the related table, scopes and `guard` that are functions,
+ * and `aggregates` over those relations (see `checkAggregates`). Found mistakes are bugs in the server's code, so they are plain
  * `Error`s naming the path and the fix, never a `QueryParamsError`.
  *
  * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of …`
@@ -26,6 +28,7 @@ export function validateRelationMap(map: unknown): asserts map is RelationMap {
   const tables = new Set(Object.keys(map))
   for (const [table, definition] of Object.entries(map)) validateTable(table, definition, tables)
   checkRelationKeys(map as RelationMap)
+  checkRelationOrders(map as RelationMap)
   checkAggregates(map as RelationMap)
 }
 

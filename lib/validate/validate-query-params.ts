@@ -15,7 +15,7 @@ import type { PlannedAggregate } from './planned-aggregate.ts'
 import { resolveAggregateOrder, resolveAggregateWhere } from './resolve-aggregate-reference.ts'
 import { WhereParamPaths } from './where-param-paths.ts'
 
-type Settings = Required<Omit<ApplyOptions, 'table' | 'context'>>
+type Settings = Required<Omit<ApplyOptions, 'table' | 'context' | 'timeout' | 'signal'>>
 
 /**
  * Checks parsed params against the relation map for `table` — every column, relation and scope must

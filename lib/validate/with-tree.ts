@@ -10,4 +10,6 @@ export interface WithNode {
   children: Record<string, WithNode[]>
   /** Aggregates to add to the loaded rows (`posts.commentsCount`), keyed by the related table as `children` is. */
   aggregates?: Record<string, PlannedAggregate[]>
+  /** The `with` entry that first asked for this node (`with[0]`), named when its rows cross `maxEagerRows`; default `with`. */
+  param?: string
 }

@@ -32,7 +32,7 @@ type _toManyExists = Expect<Equal<User['posts_exists'], boolean | undefined>>
 type _sum = Expect<Equal<User['posts_views_sum'], number | null | undefined>>
 type _avg = Expect<Equal<User['posts_rating_avg'], number | null | undefined>>
 type _declaredCount = Expect<Equal<User['published_posts_count'], number | undefined>>
-type _max = Expect<Equal<User['last_post_at'], string | Date | null | undefined>>
+type _max = Expect<Equal<User['last_post_at'], string | null | undefined>>
 type _untyped = Expect<Equal<AggregateRecord<RelationMap, 'users'>, {}>>
 
 export function aggregateKeys(user: User): void {
