@@ -51,6 +51,7 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings),
   }
   capRelationFilters(plan, params, settings.maxRelationFilters)
+  capRelationOrders(plan, params, settings.maxRelationOrders)
   const columns = ownColumns(params, 'columns', table, map)
   const distinct = ownColumns(params, 'distinct', table, map)
   if (columns !== undefined) plan.columns = columns
@@ -86,6 +87,19 @@ function tooManyRelationFilters(param: string, max: number): never {
   throw new QueryParamsError(`Parameter '${param}' goes past ${max} relation conditions (relation wheres plus relationsExists).`, {
     code: 'limit_exceeded',
     param,
+  })
+}
+
+/**
+ * `limit_exceeded` on the first order through a relation past `max` of them: each is a join (belongsTo) or a
+ * derived table over the related table (hasOne, morphOne) that the database builds for every base row it sorts.
+ */
+function capRelationOrders(plan: QueryPlan, params: QueryParams, max: number): void {
+  let count = 0
+  plan.orders.forEach((order, index) => {
+    if (order.via.length === 0 || ++count <= max) return
+    const param = paramPath(params, 'orders', index, 'column')
+    throw new QueryParamsError(`Parameter '${param}' goes past ${max} orders through relations.`, { code: 'limit_exceeded', param })
   })
 }
 
