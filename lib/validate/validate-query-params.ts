@@ -7,6 +7,7 @@ import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { RelationMap, Scope } from '../relation-map.ts'
 import { buildWithTree } from './build-with-tree.ts'
 import type { QueryPlan } from './query-plan.ts'
+import { checkSortable } from './column-capabilities.ts'
 import { columnFacts } from './column-facts.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
@@ -57,7 +58,10 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
   if (columns !== undefined) plan.columns = columns
   if (distinct !== undefined) plan.distinct = distinct
   paginate(plan, params, settings)
-  if (plan.distinct !== undefined) checkDistinct(plan, params, map)
+  if (plan.distinct !== undefined) {
+    checkDistinctSortable(plan, params, map)
+    checkDistinct(plan, params, map)
+  }
   addTieBreaker(plan, map)
   return plan
 }
@@ -117,6 +121,16 @@ function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): voi
 /** The client names of the columns a `distinct` query selects: the distinct ones, then the other selected ones. */
 function selectedByDistinct(plan: QueryPlan): string[] {
   return [...new Set([...(plan.distinct ?? []), ...(plan.columns ?? [])])]
+}
+
+/**
+ * `not_sortable` on a `distinct` entry, or on a `columns` entry selected with it, whose column is declared
+ * `sortable: false`: `SELECT DISTINCT` compares every selected column, by a sort or a hash over all the rows.
+ */
+function checkDistinctSortable(plan: QueryPlan, params: QueryParams, map: RelationMap): void {
+  for (const key of ['distinct', 'columns'] as const) {
+    plan[key]?.forEach((name, index) => checkSortable(map, plan.table, name, paramPath(params, key, index), 'selected with distinct'))
+  }
 }
 
 function checkDistinct(plan: QueryPlan, params: QueryParams, map: RelationMap): void {
