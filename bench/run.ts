@@ -12,13 +12,14 @@ import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { pagination } from './pagination.ts'
 import { relationFilters, type ExplainRecord } from './relation-filters.ts'
+import { relationOrders } from './relation-orders.ts'
 import { mergeReports, readReport, terminalTable, writeReport, type BenchReport } from './report.ts'
 import type { BenchResult } from './result.ts'
 
 /**
  * `npm run bench` (`tsx bench/run.ts`): every figure of BENCHMARKS.md, each against its baseline in this
  * same process, on SQLite (cached files under bench/.cache/), on PostgreSQL when `BENCH_POSTGRES_URL` is set
- * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4 and 6). On a server the bench creates its
+ * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6 and 10). On a server the bench creates its
  * own databases, `kqp_bench_<data set>`, and never touches any other. Prints a table, writes
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
@@ -50,6 +51,7 @@ const budgets = {
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
   scale: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
   guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
+  relationOrders: { timeMs: 0, warmupMs: 0, sampleMs: 0, minSamples: quick ? 1 : 5 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
 
@@ -157,6 +159,16 @@ if (wants(7)) {
     await figure(`7. guard cost (${dialect})`, () =>
       withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await guardCost(database, budgets.guards, log)))
+      }),
+    )
+  }
+}
+
+if (wants(10)) {
+  for (const dialect of allDialects) {
+    await figure(`10. orders through a hasOne at scale (${dialect})`, () =>
+      withDataset(dialect, scaleRecipe(), async (database) => {
+        results.push(...(await relationOrders(database, budgets.relationOrders, log)))
       }),
     )
   }
