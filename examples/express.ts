@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler } from 'express'
-import { applyQueryParams, handleClientError, paginate, type QueryParams } from 'knex-query-params'
+import { applyQueryParams, paginate, type QueryParams } from 'knex-query-params'
+import { handleClientError } from 'knex-query-params/http'
 import { queryParams, queryParamsErrorHandler } from 'knex-query-params/express'
 import { maxHeaderSize } from 'node:http'
 import type { AddressInfo } from 'node:net'

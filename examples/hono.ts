@@ -1,6 +1,7 @@
 import { serve } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
-import { applyQueryParams, handleClientError, paginate } from 'knex-query-params'
+import { applyQueryParams, paginate } from 'knex-query-params'
+import { handleClientError } from 'knex-query-params/http'
 import { errorToResponse, queryParamsFromFetchRequest } from 'knex-query-params/fetch'
 import { maxHeaderSize, type Server } from 'node:http'
 import { relationMap } from '../fixtures/relation-map.ts'

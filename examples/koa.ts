@@ -1,5 +1,6 @@
 import Koa from 'koa'
-import { applyQueryParams, handleClientError, paginate } from 'knex-query-params'
+import { applyQueryParams, paginate } from 'knex-query-params'
+import { handleClientError } from 'knex-query-params/http'
 import { queryParams, type QueryParamsState } from 'knex-query-params/koa'
 import { maxHeaderSize } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -1,12 +1,5 @@
-import {
-  applyQueryParams,
-  handleClientError,
-  paginate,
-  problemResponse,
-  queryParamsFromRequest,
-  readFormBody,
-  readsFormBody,
-} from 'knex-query-params'
+import { applyQueryParams, paginate } from 'knex-query-params'
+import { handleClientError, problemResponse, queryParamsFromRequest, readFormBody, readsFormBody } from 'knex-query-params/http'
 import { createServer, maxHeaderSize, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'

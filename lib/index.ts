@@ -31,37 +31,97 @@ export type {
   TableDefinition,
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
-export { queryParamsFromRequest } from './http/query-params-from-request.ts'
-export type { RequestParseOptions } from './http/query-params-from-request.ts'
-export type { HeadersLike, RequestLike } from './http/request-like.ts'
-export { isFormContentType } from './http/is-form-content-type.ts'
-export { normalizeContentType } from './http/normalize-content-type.ts'
-export { errorResponse } from './http/error-response.ts'
-export type { ErrorResponse, ErrorResponseOptions, ProblemBody } from './http/error-response.ts'
 export { paginate } from './http/paginate.ts'
 export type { PageRequest, PaginateOptions, Paginated, PaginationMeta } from './http/paginate.ts'
 export { countQuery } from './http/count-query.ts'
 export { estimatedCount, ESTIMATE_THRESHOLD } from './http/estimated-count.ts'
 export type { CountResult } from './http/estimated-count.ts'
-export { problemResponse } from './http/problem-response.ts'
-export { tooLargeResponse } from './http/too-large-response.ts'
-export type { TooLargeProblemBody, TooLargeResponse } from './http/too-large-response.ts'
-export { handleClientError } from './http/handle-client-error.ts'
-export type { ClientErrorSocket } from './http/handle-client-error.ts'
-export { readFormBody } from './http/read-form-body.ts'
-export { readsFormBody } from './http/reads-form-body.ts'
-export { BodyTooLargeError } from './http/body-too-large-error.ts'
-export { readSchema } from './introspect/read-schema.ts'
-export type { ReadSchemaOptions } from './introspect/read-schema-options.ts'
-export type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from './introspect/schema-snapshot.ts'
-export { checkRelationMap } from './introspect/check-relation-map.ts'
-export type { CheckRelationMapOptions } from './introspect/check-relation-map-options.ts'
-export { RELATION_MAP_PROBLEM_LEVELS } from './introspect/relation-map-problem.ts'
-export type { RelationMapProblem, RelationMapProblemKind, RelationMapProblemLevel } from './introspect/relation-map-problem.ts'
-export { relationMapFromSchema } from './introspect/relation-map-from-schema.ts'
-export type { GeneratedRelationMap } from './introspect/relation-map-from-schema.ts'
-export { introspectRelationMap, introspectRelationMapWithNotices } from './introspect/introspect-relation-map.ts'
-export type { IntrospectOptions } from './introspect/introspect-relation-map.ts'
-export { DEFAULT_SECRET_COLUMNS, KNEX_MIGRATION_TABLES } from './introspect/relation-map-from-schema-options.ts'
-export type { Naming, RelationMapFromSchemaOptions } from './introspect/relation-map-from-schema-options.ts'
-export type { IntrospectionNotice, IntrospectionNoticeKind } from './introspect/introspection-notice.ts'
+
+export {
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  queryParamsFromRequest,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type RequestParseOptions,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type HeadersLike,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type RequestLike,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  isFormContentType,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  normalizeContentType,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  errorResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ErrorResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ErrorResponseOptions,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ProblemBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  problemResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  tooLargeResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type TooLargeProblemBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type TooLargeResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  handleClientError,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ClientErrorSocket,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  readFormBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  readsFormBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  BodyTooLargeError,
+} from './http.ts'
+export {
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  readSchema,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type ReadSchemaOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaColumn,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaForeignKey,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaSnapshot,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaTable,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  checkRelationMap,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type CheckRelationMapOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  RELATION_MAP_PROBLEM_LEVELS,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapProblem,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapProblemKind,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapProblemLevel,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  relationMapFromSchema,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type GeneratedRelationMap,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  introspectRelationMap,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  introspectRelationMapWithNotices,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type IntrospectOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  DEFAULT_SECRET_COLUMNS,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  KNEX_MIGRATION_TABLES,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type Naming,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapFromSchemaOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type IntrospectionNotice,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type IntrospectionNoticeKind,
+} from './introspect.ts'

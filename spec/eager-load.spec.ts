@@ -8,17 +8,10 @@ import type { Row } from '../lib/eager-load/row.ts'
 import type { RelationMap } from '../lib/relation-map.ts'
 import { relationsOf } from '../lib/validate/relations-of.ts'
 import type { WithNode } from '../lib/validate/with-tree.ts'
+import { countQueries, type QueryEvent } from './support/count-queries.ts'
 import { testDatabases } from './support/databases.ts'
 
 const map: RelationMap = relationMap
-
-interface QueryEvent {
-  sql: string
-  bindings?: readonly unknown[]
-}
-
-const isQueryEvent = (value: unknown): value is QueryEvent =>
-  typeof value === 'object' && value !== null && 'sql' in value && typeof value.sql === 'string'
 
 function node(table: string, name: string, children: Record<string, WithNode[]> = {}, relations: RelationMap = map): WithNode {
   const relation = relationsOf(relations, table).get(name)
@@ -27,19 +20,7 @@ function node(table: string, name: string, children: Record<string, WithNode[]> 
 }
 
 /** Runs `load` and returns the statements it issued (BEGIN/COMMIT/ROLLBACK left out). */
-async function queriesOf(knex: Knex, load: () => Promise<void>): Promise<QueryEvent[]> {
-  const queries: QueryEvent[] = []
-  const listener = (event: unknown): void => {
-    if (isQueryEvent(event) && !/^(begin|commit|rollback)\b/i.test(event.sql.trim())) queries.push(event)
-  }
-  knex.on('query', listener)
-  try {
-    await load()
-  } finally {
-    knex.off('query', listener)
-  }
-  return queries
-}
+const queriesOf = async (knex: Knex, load: () => Promise<void>): Promise<QueryEvent[]> => (await countQueries(knex, load)).queries
 
 const asRow = (value: unknown): Row => {
   expect(value).to.be.an('object').and.not.equal(null)

@@ -1,3 +1,4 @@
+import { expect } from 'chai'
 import { testDatabases } from '../support/databases.ts'
 import { checkEquivalence } from './support/equivalence-property.ts'
 import { fuzzSettings } from './support/fuzz-settings.ts'
@@ -12,5 +13,7 @@ describe('fuzz: cross-database equivalence', () => {
     this.timeout(120_000)
     const tally = await checkEquivalence(databases, settings)
     console.log(`      ${describeTally(tally)}`)
+    expect(tally.comparisons, 'cross-database comparisons made').to.be.greaterThan(settings.numRuns / 2)
+    expect(tally.withRows, 'executions that returned rows: comparing empty results proves little').to.be.greaterThan(tally.executions / 5)
   })
 })

@@ -106,15 +106,15 @@ for (const db of testDatabases()) {
   describe(`security: an injection corpus in every position executes nothing (${db.name})`, () => {
     let checksumBefore = ''
     const baselines = new Map<string, string[]>()
-    const every: Statement[] = []
 
     before(async () => {
       checksumBefore = await dataChecksum(db.knex)
     })
 
     for (const [position, placements] of Object.entries(POSITIONS)) {
-      it(`${position}: ${INJECTION_CORPUS.length} payloads, encoded and raw, give bound values or a QueryParamsError`, async function () {
+      it(`${position}: ${INJECTION_CORPUS.length} payloads, encoded and raw, give bound values or a QueryParamsError, run only SELECT statements and change no row`, async function () {
         this.timeout(60_000)
+        const every: Statement[] = []
         for (const placement of placements) {
           const baseline = await baselineSql(db, placement, baselines)
           for (const payload of INJECTION_CORPUS) {
@@ -143,13 +143,10 @@ for (const db of testDatabases()) {
             }
           }
         }
+        if (placements.some((placement) => placement.mustReject !== true)) expect(every.length, 'statements run').to.be.greaterThan(0)
+        for (const statement of every) expect(statement.sql.trimStart().toLowerCase().startsWith('select'), statement.sql).to.equal(true)
+        expect(await dataChecksum(db.knex), 'row counts and checksums of every table').to.equal(checksumBefore)
       })
     }
-
-    it('only ever ran SELECT statements, and left every table as it was (row counts and checksums)', async () => {
-      expect(every.length).to.be.greaterThan(0)
-      for (const statement of every) expect(statement.sql.trimStart().toLowerCase().startsWith('select'), statement.sql).to.equal(true)
-      expect(await dataChecksum(db.knex)).to.equal(checksumBefore)
-    })
   })
 }

@@ -7,16 +7,16 @@ import {
   applyQueryParams,
   columnType,
   countQuery,
-  errorResponse,
   loadRelations,
   paginate,
   parseQueryParams,
-  queryParamsFromRequest,
   type ApplyOptions,
   type ParseOptions,
   type QueryParams,
   type RelationMap,
 } from 'knex-query-params'
+import { errorResponse, queryParamsFromRequest } from 'knex-query-params/http'
+import { checkRelationMap, type RelationMapProblem } from 'knex-query-params/introspect'
 
 export const relationMap: RelationMap = {
   users: {
@@ -57,3 +57,7 @@ export async function withPosts(db: Knex, rows: Array<Record<string, unknown>>):
 }
 
 export const operators: readonly string[] = OPERATORS
+
+export async function problemsOf(db: Knex): Promise<RelationMapProblem[]> {
+  return checkRelationMap(db, relationMap)
+}

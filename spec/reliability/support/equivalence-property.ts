@@ -34,7 +34,7 @@ export async function checkEquivalence(databases: readonly TestDatabase[], setti
       const outcome = await outcomeOf(() => applyQueryParams(db.knex(table), params, relationMap, options), CASE_LIMIT_MS, what)
       tally.executions++
       if (outcome.kind === 'rejected') throw new Error(`${what} was rejected: ${outcome.error.code} ${outcome.error.message}`)
-      tally.withRows++
+      if (outcome.rows.length > 0) tally.withRows++
       results.push({ db, rows: normalizeRows(outcome.rows, table as DemoTableName) })
     }
     const [first, ...others] = results

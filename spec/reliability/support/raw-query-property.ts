@@ -10,8 +10,12 @@ import type { FuzzSettings } from './fuzz-settings.ts'
 import { rawQueryCase } from './raw-query-arbitrary.ts'
 import { newTally, type Tally } from './tally.ts'
 
-/** Longest a single parse, or a single request on one database, may take before it counts as a hang. */
-export const CASE_LIMIT_MS = 3000
+/**
+ * Longest a single parse, or a single request on one database, may take before it counts as a hang: a
+ * detector for requests that never settle, not a performance bound (speed is measured in `npm run bench`), so
+ * it is far above what a case takes even on a loaded machine.
+ */
+export const CASE_LIMIT_MS = 30_000
 
 function expectNoPollution(): void {
   expect(Object.keys(Object.prototype), 'Object.prototype was polluted').to.deep.equal([])
@@ -41,8 +45,8 @@ export async function checkRawQueries(databases: readonly TestDatabase[], settin
     for (const db of databases) {
       const outcome = await outcomeOf(() => applyQueryParams(db.knex(table), ready, relationMap), CASE_LIMIT_MS, `${db.name}: ${table}?${query.slice(0, 300)}`)
       tally.executions++
-      if (outcome.kind === 'rows') tally.withRows++
-      else tally.rejected++
+      if (outcome.kind === 'rejected') tally.rejected++
+      else if (outcome.rows.length > 0) tally.withRows++
     }
   })
   await fc.assert(property, { seed: settings.seed, numRuns: settings.numRuns })

@@ -3,7 +3,7 @@ export interface Tally {
   cases: number
   /** Requests executed, over all databases. */
   executions: number
-  /** Executions that returned rows. */
+  /** Executions that returned at least one row (an empty result is not counted). */
   withRows: number
   /** Executions (or parses) rejected with a `QueryParamsError`. */
   rejected: number
