@@ -3,13 +3,14 @@ import { performance } from 'node:perf_hooks'
 import { buildingCost } from './building-cost.ts'
 import { EAGER_DATASET, LARGE_DATASET } from './data/dataset-spec.ts'
 import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers.ts'
-import { demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
+import { CACHE_DIRECTORY, demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
+import { worstCaseMemory } from './memory/worst-case-memory.ts'
 import { pagination } from './pagination.ts'
 import { relationFilters, type ExplainRecord } from './relation-filters.ts'
 import { relationOrders } from './relation-orders.ts'
@@ -19,7 +20,7 @@ import type { BenchResult } from './result.ts'
 /**
  * `npm run bench` (`tsx bench/run.ts`): every figure of BENCHMARKS.md, each against its baseline in this
  * same process, on SQLite (cached files under bench/.cache/), on PostgreSQL when `BENCH_POSTGRES_URL` is set
- * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6 and 10). On a server the bench creates its
+ * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6, 8 and 10). On a server the bench creates its
  * own databases, `kqp_bench_<data set>`, and never touches any other. Prints a table, writes
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
@@ -91,8 +92,8 @@ if (servers.postgres === undefined) {
   skipped.push(reason)
   log(`  ${reason}`)
 }
-if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6))) {
-  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4 and 6 skip it'
+if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8))) {
+  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6 and 8 skip it'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -159,6 +160,20 @@ if (wants(7)) {
     await figure(`7. guard cost (${dialect})`, () =>
       withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await guardCost(database, budgets.guards, log)))
+      }),
+    )
+  }
+}
+
+if (wants(8)) {
+  await figure('8. worst-case memory (parsing, no database)', async () => {
+    results.push(...(await worstCaseMemory('none', '', log)))
+  })
+  for (const dialect of allDialects) {
+    const connection = dialect === 'sqlite' ? `${CACHE_DIRECTORY}scale.sqlite` : (dialect === 'postgres' ? servers.postgres : servers.mysql) ?? ''
+    await figure(`8. worst-case memory (${dialect})`, () =>
+      withDataset(dialect, scaleRecipe(), async () => {
+        results.push(...(await worstCaseMemory(dialect, connection, log)))
       }),
     )
   }

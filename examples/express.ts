@@ -14,7 +14,7 @@ const app = express()
 
 for (const table of ['users', 'posts'] as const) {
   const list: express.RequestHandler = async (req, res) => {
-    const params: QueryParams = req.queryParams ?? {}
+    const params: QueryParams = req.queryParams
     res.json(await paginate(applyQueryParams(db(table), params, relationMap), params))
   }
   // The URL's query on GET; a query too long for a URL goes in a form body, e.g. POST /posts/search.

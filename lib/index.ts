@@ -10,6 +10,7 @@ export { primaryKeyColumns } from './map/primary-key-columns.ts'
 export { databaseColumn } from './map/database-column.ts'
 export { clientColumn } from './map/client-column.ts'
 export type { ColumnRecord, ColumnValues, LoadedRelations, TableRecord } from './map/table-record.ts'
+export type { ContextOf, ContextOptions, NeedsContext } from './map/context-options.ts'
 export type { QueryParamsErrorCode, QueryParamsErrorDetails } from './errors/query-params-error.ts'
 export { OPERATORS } from './query-params.ts'
 export type { BooleanOperator, ClientScalar, Direction, Operator, Order, QueryParamKey, QueryParams, WhereDescription } from './query-params.ts'
@@ -26,6 +27,8 @@ export type {
   MorphToRelation,
   RelationDefinition,
   RelationMap,
+  RelationOrder,
+  RelationTopN,
   RelationType,
   Scope,
   TableDefinition,

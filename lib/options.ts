@@ -43,6 +43,13 @@ export interface ApplyOptions<Context = unknown> {
   maxRelationFilters?: number
   /** Most `orders` entries through a relation (`team.name`, `avatar.url`); default 3. */
   maxRelationOrders?: number
+  /**
+   * Most rows one request's eager loading may load, over every `with` relation, level and `*` expansion;
+   * default 10,000. Each eager-load query asks the database for at most the rows left plus one, so a request
+   * past it is a `limit_exceeded` error (naming its `with` entry) found after loading at most this many rows:
+   * memory stays bounded by this budget, not by the data.
+   */
+  maxEagerRows?: number
 }
 
 /** Defaults of {@link ParseOptions}. */
@@ -67,6 +74,7 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context'>> =
   maxRelationDepth: 5,
   maxRelationFilters: 10,
   maxRelationOrders: 3,
+  maxEagerRows: 10_000,
 }
 
 /**

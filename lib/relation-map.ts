@@ -54,8 +54,34 @@ export interface BelongsToRelation {
   required?: boolean
 }
 
-/** `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). */
-export interface HasRelation {
+/** One order of a relation's related rows: a column of the related table's allow-list (its client name) and a direction. */
+export interface RelationOrder {
+  column: string
+  direction: 'asc' | 'desc'
+}
+
+/**
+ * How many related rows eager loading gives each parent of a to-many relation (`hasMany`, `morphMany`,
+ * `belongsToMany`), and in which order: at most `limit` rows, by `orders`, then by the related primary key in
+ * the last order's direction (ascending without orders), in one query per batch. Relation filters and
+ * `relationsExists` still see every related row. A to-one relation (`hasOne`, `morphOne`) takes neither key:
+ * it always loads the related row with the lowest key.
+ *
+ * @example
+ * comments: { type: 'hasMany', table: 'comments', foreignKey: 'post_id', limit: 5, orders: [{ column: 'created_at', direction: 'desc' }] }
+ */
+export interface RelationTopN {
+  /** Most related rows each parent gets when eager-loaded (a positive integer); default every row. */
+  limit?: number
+  /** The order of each parent's related rows when eager-loaded; only with `limit`. Default: by the related primary key. */
+  orders?: readonly RelationOrder[]
+}
+
+/**
+ * `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). A `hasMany` may declare
+ * `limit` and `orders` ({@link RelationTopN}); a `hasOne` eager-loads the related row with the lowest key.
+ */
+export interface HasRelation extends RelationTopN {
   type: 'hasOne' | 'hasMany'
   table: string
   foreignKey: string
@@ -66,7 +92,7 @@ export interface HasRelation {
  * Rows of `table` linked through `pivotTable`: `pivotTable.<foreignPivotKey>` references `this.<parentKey>`
  * and `pivotTable.<relatedPivotKey>` references `table.<relatedKey>` (both default to the primary keys).
  */
-export interface BelongsToManyRelation {
+export interface BelongsToManyRelation extends RelationTopN {
   type: 'belongsToMany'
   table: string
   pivotTable: string
@@ -76,8 +102,11 @@ export interface BelongsToManyRelation {
   relatedKey?: string
 }
 
-/** Polymorphic children: `table.<name>_type = morphType` and `table.<name>_id = this.<localKey>`. */
-export interface MorphManyRelation {
+/**
+ * Polymorphic children: `table.<name>_type = morphType` and `table.<name>_id = this.<localKey>`. A `morphMany`
+ * may declare `limit` and `orders` ({@link RelationTopN}); a `morphOne` eager-loads the child with the lowest key.
+ */
+export interface MorphManyRelation extends RelationTopN {
   type: 'morphOne' | 'morphMany'
   table: string
   name: string

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { parentKeysFor } from '../eager-load/parent-keys-for.ts'
+import type { ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
@@ -33,7 +34,9 @@ import { primaryKeyColumns } from '../map/primary-key-columns.ts'
  * and result types of the one passed in (`db<Post>('posts')` resolves to `Post[]`); see `TableRecord`
  * for a record type with the map's relations.
  *
- * The relation map is checked the first time this sees it (see `defineRelationMap`).
+ * The relation map is checked the first time this sees it (see `defineRelationMap`). When the map's guards
+ * read a context (`RelationMap<{ tenantId: number }>`), `options` and its `context` are required by the
+ * types (see `ContextOptions`).
  *
  * @throws {QueryParamsError} status 400 for anything the client may not do.
  * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
@@ -45,8 +48,9 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   query: Knex.QueryBuilder<TRecord, TResult>,
   params: QueryParams,
   relationMap: RelationMap<Context>,
-  options: ApplyOptions<Context> = {},
+  ...[given]: ContextOptions<ApplyOptions<Context>, Context>
 ): Knex.QueryBuilder<TRecord, TResult> {
+  const options: ApplyOptions<Context> = given ?? {}
   ensureValidRelationMap(relationMap)
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
@@ -84,7 +88,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
-  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards)
+  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows)
   return builder
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
+import { GuardError } from '../errors/guard-error.ts'
 import { compileWhere, internalsOf } from './knex-internals.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
@@ -87,7 +88,6 @@ export class RowGuards {
   }
 }
 
-function guardError(table: string, error: unknown): Error {
-  const message = error instanceof Error ? error.message : String(error)
-  return new Error(`knex-query-params: ${table}.guard: ${message}`, { cause: error })
+function guardError(table: string, error: unknown): GuardError {
+  return new GuardError(table, error)
 }

@@ -11,6 +11,10 @@ export interface ExplainArguments {
   client?: ClientName
   db?: string
   strict: boolean
+  /** `--context '<json>'`: the guards' context as JSON. */
+  context?: string
+  /** `--context-module <file>`: a module exporting the guards' context. */
+  contextModule?: string
 }
 
 /** Where `knex-query-params introspect` reads the schema: a URL, or a knexfile's configuration. */
@@ -24,6 +28,10 @@ export interface IntrospectArguments {
   naming: Naming
   tables?: string[]
   exclude?: string[]
+  /** `--exclude-columns deleted_at,*_secret`: column patterns left out of every table. */
+  excludeColumns?: string[]
+  /** `--no-inverse tenants`: tables that get no inverse relations. */
+  noInverse?: string[]
   /** The PostgreSQL schema or MySQL database to read; default the connection's own. */
   schema?: string
   exposePivots: boolean
@@ -35,8 +43,8 @@ export type CliArguments = { command: 'help' } | ({ command: 'explain' } & Expla
 const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
-  explain: ['map', 'table', 'client', 'db', 'strict'],
-  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'schema', 'expose-pivots'],
+  explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
+  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots'],
 } as const
 
 const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as readonly string[]).includes(name)
@@ -70,6 +78,8 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         client: { type: 'string' },
         db: { type: 'string' },
         strict: { type: 'boolean' },
+        context: { type: 'string' },
+        'context-module': { type: 'string' },
         connection: { type: 'string' },
         knexfile: { type: 'string' },
         env: { type: 'string' },
@@ -77,6 +87,8 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         naming: { type: 'string' },
         tables: { type: 'string' },
         exclude: { type: 'string' },
+        'exclude-columns': { type: 'string' },
+        'no-inverse': { type: 'string' },
         schema: { type: 'string' },
         'expose-pivots': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -102,6 +114,8 @@ export function cliArguments(argv: readonly string[]): CliArguments {
   if (values.table !== undefined) result.table = values.table
   if (values.db !== undefined) result.db = values.db
   if (values.client !== undefined) result.client = clientName(values.client)
+  if (values.context !== undefined) result.context = values.context
+  if (values['context-module'] !== undefined) result.contextModule = values['context-module']
   return result
 }
 
@@ -114,6 +128,8 @@ interface IntrospectValues {
   naming?: string | undefined
   tables?: string | undefined
   exclude?: string | undefined
+  'exclude-columns'?: string | undefined
+  'no-inverse'?: string | undefined
   schema?: string | undefined
   'expose-pivots'?: boolean | undefined
 }
@@ -136,6 +152,8 @@ function introspectArguments(values: IntrospectValues): IntrospectArguments {
   if (values.out !== undefined) result.out = values.out
   if (values.tables !== undefined) result.tables = tableList(values.tables)
   if (values.exclude !== undefined) result.exclude = tableList(values.exclude)
+  if (values['exclude-columns'] !== undefined) result.excludeColumns = tableList(values['exclude-columns'])
+  if (values['no-inverse'] !== undefined) result.noInverse = tableList(values['no-inverse'])
   if (values.schema !== undefined) result.schema = values.schema
   return result
 }

@@ -3,17 +3,19 @@ import { applyQueryParams } from '../apply/apply-query-params.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { explainSql, rawRows } from '../dialect/explain-sql.ts'
 import { DIALECT_LABELS } from '../dialect/knex-config-for.ts'
+import { GuardError } from '../errors/guard-error.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { CliIo } from './cli-io.ts'
 import { printSql } from './print-sql.ts'
+import { oneLine } from './one-line.ts'
 import { UsageError } from './usage-error.ts'
 
 const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|rollback)\b/i
 
 /**
- * Runs `params` on `table` of `db` and prints its SQL, the queries that really ran (the main query, then
+ * Runs `params` on `table` of `db` (the guards receive `context`) and prints its SQL, the queries that really ran (the main query, then
  * the eager-loading ones), the rows, and the plan of the main query. Everything runs in one transaction
  * that is rolled back, `READ ONLY` where the database has it (PostgreSQL, MySQL; open a SQLite file
  * read-only): a scope or anything else that tries to write fails.
@@ -22,7 +24,7 @@ const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|ro
  * @example
  * await explainOnDatabase(db, 'users', parseQueryParams('limit=2'), relationMap, io)
  */
-export async function explainOnDatabase(db: Knex, table: string, params: QueryParams, map: RelationMap, io: CliIo): Promise<void> {
+export async function explainOnDatabase(db: Knex, table: string, params: QueryParams, map: RelationMap, io: CliIo, context?: unknown): Promise<void> {
   const dialect = dialectOf(db.client as Knex.Client)
   const ran: Array<{ sql: string; bindings: readonly unknown[] }> = []
   const record = (query: { sql: string; bindings?: readonly unknown[] }): void => {
@@ -31,7 +33,7 @@ export async function explainOnDatabase(db: Knex, table: string, params: QueryPa
   db.on('query', record)
   const trx = await db.transaction(dialect.name === 'sqlite' ? {} : { readOnly: true }).catch(databaseError)
   try {
-    const builder = applyQueryParams(trx(table), params, map)
+    const builder = applyQueryParams(trx(table), params, map, { context })
     const main = printSql(DIALECT_LABELS[dialect.name], builder, io)
     const rows = (await builder.catch(databaseError)) as unknown[]
     io.out(`Queries that ran (${ran.length}, the first is the main query, the others load 'with'):`)
@@ -49,8 +51,8 @@ export async function explainOnDatabase(db: Knex, table: string, params: QueryPa
 }
 
 function databaseError(error: unknown): never {
-  if (error instanceof QueryParamsError) throw error
-  throw new UsageError(`The database rejected the query: ${(error as Error).message}`)
+  if (error instanceof QueryParamsError || error instanceof GuardError) throw error
+  throw new UsageError(`The database rejected the query: ${oneLine(error)}`)
 }
 
 function planLine(row: Record<string, unknown>): string {

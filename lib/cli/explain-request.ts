@@ -9,6 +9,7 @@ import { validateQueryParams } from '../validate/validate-query-params.ts'
 import type { CliIo } from './cli-io.ts'
 import { describeEagerLoading } from './describe-eager-loading.ts'
 import { explainOnDatabase } from './explain-on-database.ts'
+import { openDatabase } from './open-database.ts'
 import { printSql } from './print-sql.ts'
 import { tableOfRequest } from './table-of-request.ts'
 import { UsageError } from './usage-error.ts'
@@ -22,11 +23,9 @@ export interface ExplainSettings {
   /** A database to run the query on, read-only. */
   db?: string
   strict: boolean
+  /** The `context` the map's guards receive (`--context`, `--context-module`). */
+  context?: unknown
 }
-
-/** knex's own logging off: a failed connection is reported once, as a usage error. */
-const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined }
-
 
 /**
  * Prints what one client request becomes: the parsed params, the SQL and bindings per database, the
@@ -34,7 +33,8 @@ const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => 
  * database is only read: PostgreSQL and MySQL in a `READ ONLY` transaction rolled back at the end,
  * SQLite opened read-only.
  *
- * @throws {QueryParamsError} when the request is rejected; {@link UsageError} for a table the map lacks.
+ * @throws {QueryParamsError} when the request is rejected; {@link UsageError} for a table the map lacks;
+ *   `GuardError` when a guard throws (without `settings.context`, usually because it reads one).
  * @example
  * await explainRequest('/users?limit=2', { map, strict: false }, { out: console.log, err: console.error })
  */
@@ -52,7 +52,7 @@ export async function explainRequest(request: string, settings: ExplainSettings,
   for (const name of settings.client === undefined ? CLIENT_NAMES : [settings.client]) {
     const db = knex(compileOnlyConfig(name))
     try {
-      printSql(CLIENT_LABELS[name], applyQueryParams(db(table), params, settings.map), io)
+      printSql(CLIENT_LABELS[name], applyQueryParams(db(table), params, settings.map, { context: settings.context }), io)
     } finally {
       await db.destroy()
     }
@@ -70,12 +70,9 @@ async function explainOnUrl(url: string, table: string, params: QueryParams, set
   const name = clientOfUrl(url)
   if (name === undefined) throw new UsageError(`Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`)
   if (settings.client !== undefined && settings.client !== name) throw new UsageError(`--client ${settings.client} does not match --db, a ${CLIENT_LABELS[name]} database.`)
-  const db = knex({ ...readOnlyConfig(url), log: QUIET })
+  const db = await openDatabase(readOnlyConfig(url), url.replace(/\/\/[^@/]*@/, '//…@'))
   try {
-    await db.raw('select 1').catch((error: unknown) => {
-      throw new UsageError(`Cannot open the database ${url.replace(/\/\/[^@/]*@/, '//…@')}: ${(error as Error).message}`)
-    })
-    await explainOnDatabase(db, table, params, settings.map, io)
+    await explainOnDatabase(db, table, params, settings.map, io, settings.context)
   } finally {
     await db.destroy()
   }

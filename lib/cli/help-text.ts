@@ -20,6 +20,12 @@ Options:
                          the rows, the queries that ran, and EXPLAIN:
                          postgres://…, mysql://…, sqlite:<file> or <file>.sqlite
   --strict               reject unknown top-level parameters
+  --context <json>       the context the map's guards receive, as JSON:
+                         --context '{"tenantId":1}'
+  --context-module <file>
+                         a module exporting that context (default export, or
+                         'context'; a function is called); with --context too,
+                         the JSON's keys win
 
 introspect: reads a database's tables, columns, keys and foreign keys and writes
 a relation map module (defineRelationMap) to review and commit. It only reads.
@@ -36,17 +42,27 @@ Options:
                          camel (artistId, with column: 'ArtistId') or snake
   --tables <a,b>         only these tables
   --exclude <c,d>        leave these tables out
+  --exclude-columns <p,q>
+                         leave these columns out of every table: a name or
+                         table.column, * for any text (deleted_at,*_secret)
+  --no-inverse <t,u>     no hasMany/hasOne onto these tables (the belongsTo
+                         to them stay): --no-inverse tenants
   --schema <name>        the PostgreSQL schema (or MySQL database) to read
                          (default: the connection's own)
   --expose-pivots        also expose pivot tables as tables of their own
 
   -h, --help             this help
 
-Exit codes: 0 explained or generated, 1 a request was rejected (a
-QueryParamsError, printed on stderr), 2 a usage error (arguments, map,
-knexfile, database, output file).
+Every failure is one line on stderr. Exit codes:
+  0  explained or generated
+  1  a request was rejected (its QueryParamsError)
+  2  a usage error: the arguments; the map, context or knexfile module; a guard
+     that needs --context; the database (cannot be opened, its driver is not
+     installed, it rejected the query); the output file
+  3  an unexpected error (a bug: please report it)
 
 Examples:
   npx knex-query-params explain '/users?with[0]=posts&limit=2' --map ./relation-map.js
+  npx knex-query-params explain '/products?limit=2' --map ./relation-map.ts --context '{"tenantId":1}'
   npx knex-query-params introspect --client pg --connection postgres://localhost/app --naming camel --out relation-map.ts
 `

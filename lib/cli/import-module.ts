@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { oneLine } from './one-line.ts'
 import { UsageError } from './usage-error.ts'
 
 interface TsxApi {
@@ -23,7 +24,7 @@ export async function importModule(file: string, cwd: string, what: string): Pro
   try {
     return (await import(pathToFileURL(path).href)) as Record<string, unknown>
   } catch (error) {
-    if (!/\.[cm]?ts$/.test(path) || !isUnknownExtension(error)) throw new UsageError(`Cannot load ${what} ${file}: ${(error as Error).message}`)
+    if (!/\.[cm]?ts$/.test(path) || !isUnknownExtension(error)) throw new UsageError(`Cannot load ${what} ${file}: ${oneLine(error)}`)
     return importWithTsx(path, file, cwd, what)
   }
 }
@@ -45,7 +46,7 @@ async function importWithTsx(path: string, file: string, cwd: string, what: stri
   try {
     return await tsx.tsImport(pathToFileURL(path).href, import.meta.url)
   } catch (error) {
-    throw new UsageError(`Cannot load ${what} ${file}: ${(error as Error).message}`)
+    throw new UsageError(`Cannot load ${what} ${file}: ${oneLine(error)}`)
   }
 }
 

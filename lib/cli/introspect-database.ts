@@ -1,17 +1,16 @@
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import knex, { type Knex } from 'knex'
+import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { clientOfUrl, CLIENT_LABELS, DIALECT_LABELS, readOnlyConfig } from '../dialect/knex-config-for.ts'
 import { introspectRelationMapWithNotices, type IntrospectOptions } from '../introspect/introspect-relation-map.ts'
 import type { IntrospectArguments } from './cli-arguments.ts'
 import type { CliIo } from './cli-io.ts'
 import { knexfileConfig } from './knexfile-config.ts'
+import { openDatabase } from './open-database.ts'
+import { oneLine } from './one-line.ts'
 import { relationMapModule } from './relation-map-module.ts'
 import { UsageError } from './usage-error.ts'
-
-/** knex's own logging off: a failed connection is reported once, as a usage error. */
-const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined }
 
 const hidePassword = (text: string): string => text.replace(/\/\/[^@/]*@/g, '//…@')
 
@@ -29,7 +28,7 @@ async function knexConfig(args: IntrospectArguments, cwd: string): Promise<Knex.
  * map, and writes the module to `args.out` (relative to `cwd`; a summary line on `io.out`) or, without
  * `out`, to `io.out`. Only reads the database.
  *
- * @throws {UsageError} when `tables`/`exclude` name a table the database lacks, or the file cannot be written.
+ * @throws {UsageError} when `tables`/`exclude`/`noInverse` name a table the database lacks, or the file cannot be written.
  * @example
  * await introspectDatabase(db, { source: { connection: 'app.db' }, naming: 'camel', exposePivots: false }, io, process.cwd())
  */
@@ -38,8 +37,10 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   if (args.schema !== undefined) options.schema = args.schema
   if (args.tables !== undefined) options.tables = args.tables
   if (args.exclude !== undefined) options.exclude = args.exclude
+  if (args.excludeColumns !== undefined) options.excludeColumns = args.excludeColumns
+  if (args.noInverse !== undefined) options.noInverse = args.noInverse
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
-    throw new UsageError((error as Error).message)
+    throw new UsageError(oneLine(error))
   })
   const text = relationMapModule(map, notices, { database: DIALECT_LABELS[dialectOf(db.client as Knex.Client).name], options })
   if (args.out === undefined) {
@@ -49,7 +50,7 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   try {
     writeFileSync(resolve(cwd, args.out), text)
   } catch (error) {
-    throw new UsageError(`Cannot write ${args.out}: ${(error as Error).message}`)
+    throw new UsageError(`Cannot write ${args.out}: ${oneLine(error)}`)
   }
   const relations = Object.values(map).reduce((count, table) => count + Object.keys(table.relations ?? {}).length, 0)
   io.out(`Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices (listed in its header).`)
@@ -62,12 +63,9 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
  * @throws {UsageError} when the database cannot be opened, or see {@link introspectDatabase}.
  */
 export async function introspectCommand(args: IntrospectArguments, io: CliIo, cwd: string): Promise<void> {
-  const db = knex({ ...(await knexConfig(args, cwd)), log: QUIET })
+  const where = 'knexfile' in args.source ? `of ${args.source.knexfile}` : hidePassword(args.source.connection)
+  const db = await openDatabase(await knexConfig(args, cwd), where)
   try {
-    await db.raw('select 1').catch((error: unknown) => {
-      const where = 'knexfile' in args.source ? `of ${args.source.knexfile}` : hidePassword(args.source.connection)
-      throw new UsageError(`Cannot open the database ${where}: ${(error as Error).message}`)
-    })
     await introspectDatabase(db, args, io, cwd)
   } finally {
     await db.destroy()

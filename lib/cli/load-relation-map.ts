@@ -1,17 +1,25 @@
 import type { RelationMap } from '../relation-map.ts'
+import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import { importModule } from './import-module.ts'
+import { oneLine } from './one-line.ts'
 import { UsageError } from './usage-error.ts'
 
 /**
  * Imports the module at `file` (relative to `cwd`) and returns its relation map: the default export,
  * else the export named `relationMap`, else its only export. See {@link importModule} for what loads.
  *
- * @throws {UsageError} when the file cannot be loaded or exports no relation map.
+ * @throws {UsageError} when the file cannot be loaded, exports no relation map, or the map has a mistake.
  * @example
  * const map = await loadRelationMap('./relation-map.js', process.cwd())
  */
 export async function loadRelationMap(file: string, cwd: string): Promise<RelationMap> {
-  return relationMapOf(await importModule(file, cwd, 'the relation map'), file)
+  const map = relationMapOf(await importModule(file, cwd, 'the relation map'), file)
+  try {
+    ensureValidRelationMap(map)
+  } catch (error) {
+    throw new UsageError(`The relation map of ${file} is not valid: ${oneLine(error).replace(/^knex-query-params: /, '')}`)
+  }
+  return map
 }
 
 function relationMapOf(module: Record<string, unknown>, file: string): RelationMap {

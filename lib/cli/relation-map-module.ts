@@ -24,6 +24,8 @@ function settings(options: IntrospectOptions): string {
   if (options.schema !== undefined) parts.push(`schema: ${options.schema}`)
   if (options.tables !== undefined) parts.push(`tables: ${options.tables.join(', ')}`)
   if (options.exclude !== undefined) parts.push(`exclude: ${options.exclude.join(', ')}`)
+  if (options.excludeColumns !== undefined) parts.push(`exclude columns: ${options.excludeColumns.join(', ')}`)
+  if (options.noInverse !== undefined) parts.push(`no inverse: ${options.noInverse.join(', ')}`)
   if (options.exposePivots === true) parts.push('pivots exposed')
   return parts.join('; ')
 }

@@ -23,6 +23,7 @@ export const mysql: Dialect = {
   bareRelation: 'scalar',
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
+  topPerParent: 'window',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

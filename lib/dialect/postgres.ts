@@ -21,6 +21,7 @@ export const postgres: Dialect = {
   filteredRelation: 'exists',
   bareRelation: 'exists',
   cutoffJoinedOrder: false,
+  topPerParent: 'lateral',
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },

@@ -34,6 +34,7 @@ export const sqlite: Dialect = {
   bareRelation: 'exists',
   deferredPageOffset: 1000,
   cutoffJoinedOrder: false,
+  topPerParent: 'window',
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

@@ -1,4 +1,5 @@
 import type { RowGuards } from '../apply/row-guards.ts'
+import type { RowBudget } from './row-budget.ts'
 
 /** Options of `loadWithTree`. */
 export interface EagerLoadOptions {
@@ -6,4 +7,9 @@ export interface EagerLoadOptions {
   chunkSize?: number
   /** The row guards each loaded table must meet (see {@link RowGuards}). */
   guards?: RowGuards
+  /**
+   * The rows the whole tree may load, over every relation and level; shared by the nested calls.
+   * Default a budget of `maxEagerRows` (10,000) of its own.
+   */
+  budget?: RowBudget
 }

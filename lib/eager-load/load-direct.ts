@@ -3,24 +3,33 @@ import type { RowGuards } from '../apply/row-guards.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn } from '../map/client-column.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
-import type { DirectRelation } from '../validate/resolved-relation.ts'
+import type { DirectRelation, RelationTop } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import { distinctKeys } from './distinct-keys.ts'
 import { fetchChunked } from './fetch-chunked.ts'
+import type { EagerBatchSettings } from './eager-batch-settings.ts'
 import { groupByKey } from './group-by-key.ts'
 import { keyOf } from './key-of.ts'
 import { keyProperty } from './key-property.ts'
 import type { LoadedBatch } from './loaded-batch.ts'
 import { parentKeysFor } from './parent-keys-for.ts'
 import { PIVOT_ALIAS } from './pivot-alias.ts'
+import { RANK_ALIAS } from './rank-alias.ts'
 import { relatedSelection } from './related-selection.ts'
 import type { Row } from './row.ts'
+import { topPerParent } from './top-per-parent.ts'
+
+/** A to-one relation that several related rows may match loads the one with the lowest key. */
+const FIRST_BY_KEY: RelationTop = { limit: 1, orders: [] }
 
 /**
  * Loads one direct relation (belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany) for all
  * `parents` with one query per chunk of distinct parent keys, and attaches the related rows under
  * the relation's name: the first match (by the related primary key) or `null` for a to-one relation,
  * every match ordered by the related primary key (all its columns for a composite key) for a to-many one.
+ * A hasOne or morphOne query returns one row per parent, and a to-many relation that declares `limit`
+ * at most that many per parent in its declared order (see {@link topPerParent}). Each query asks for at
+ * most the rows left in `settings.budget` plus one.
  * Keys are read under the property the rows carry them as (see {@link keyProperty}).
  */
 export async function loadDirect(
@@ -29,9 +38,10 @@ export async function loadDirect(
   parents: readonly Row[],
   children: readonly WithNode[],
   map: RelationMap,
-  chunkSize: number,
-  guards?: RowGuards,
+  settings: EagerBatchSettings,
+  param: string,
 ): Promise<LoadedBatch> {
+  const { chunkSize, guards, budget, nullsSortLargest, topForm } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
   const keys = distinctKeys(parents, parentProperty)
@@ -43,23 +53,30 @@ export async function loadDirect(
   const nested = parentKeysFor(children)
   const selection = relatedSelection(map, table, pivot === undefined ? [relatedKey, ...nested] : nested)
   const { columns } = selection
-  const orderBy = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
+  const keyColumns = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
+  const top = relation.type === 'hasOne' || relation.type === 'morphOne' ? FIRST_BY_KEY : relation.top
 
-  const related = await fetchChunked(keys, chunkSize, (chunkKeys) => {
+  const related = await fetchChunked(keys, chunkSize, budget, param, (chunkKeys, most) => {
     const query = client.queryBuilder().from(table)
-    if (pivot === undefined) {
-      query.select(columns).whereIn(`${table}.${relatedKey}`, chunkKeys)
-    } else {
+    const partition = pivot === undefined ? `${table}.${relatedKey}` : `${pivot.table}.${pivot.parentColumn}`
+    if (pivot === undefined) query.select(columns)
+    else {
       query
-        .select([...columns, `${pivot.table}.${pivot.parentColumn} as ${PIVOT_ALIAS}`])
+        .select([...columns, `${partition} as ${PIVOT_ALIAS}`])
         .innerJoin(pivot.table, `${pivot.table}.${pivot.relatedColumn}`, `${table}.${relatedKey}`)
-        .whereIn(`${pivot.table}.${pivot.parentColumn}`, chunkKeys)
     }
+    // A top-N query adds its parent-key condition itself (see topPerParent).
+    if (top === undefined) query.whereIn(partition, chunkKeys)
     if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
     guards?.applyTo(query, table, table)
     if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
-    for (const column of orderBy) query.orderBy(column)
-    return query
+    if (top !== undefined) {
+      const ordered = { limit: top.limit, orders: top.orders.map((order) => ({ ...order, column: `${table}.${order.column}` })) }
+      const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys }
+      return topPerParent(client, query, { partition, top: ordered, keyColumns, nullsSortLargest, form: topForm, parents: parentKeys, most })
+    }
+    for (const column of keyColumns) query.orderBy(column)
+    return query.limit(most)
   })
 
   const byKey = groupByKey(related, pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS)
@@ -90,5 +107,6 @@ export async function loadDirect(
   }
   if (many) rows = attached === related.length ? related : [...matched].flat()
   const extra = pivot === undefined ? selection.extra : [...selection.extra, PIVOT_ALIAS]
+  if (top !== undefined) extra.push(RANK_ALIAS)
   return { table, rows, extra }
 }

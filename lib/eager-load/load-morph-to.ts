@@ -1,11 +1,11 @@
 import type { Knex } from 'knex'
-import type { RowGuards } from '../apply/row-guards.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn } from '../map/client-column.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { MorphTarget, MorphToResolved } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import { distinctKeys } from './distinct-keys.ts'
+import type { EagerBatchSettings } from './eager-batch-settings.ts'
 import { fetchChunked } from './fetch-chunked.ts'
 import { groupByKey } from './group-by-key.ts'
 import { keyOf } from './key-of.ts'
@@ -18,7 +18,8 @@ import type { Row } from './row.ts'
 /**
  * Loads a morphTo relation for all `parents`: groups them by target table (through the value of their
  * type column), then runs one query per target table and chunk of distinct ids. Parents with an
- * unknown type, a null id or no matching row get `null`. Returns one batch per target table queried.
+ * unknown type, a null id or no matching row get `null`. Each query asks for at most the rows left in
+ * `settings.budget` plus one. Returns one batch per target table queried.
  */
 export async function loadMorphTo(
   client: Knex.Client,
@@ -26,10 +27,11 @@ export async function loadMorphTo(
   parents: readonly Row[],
   children: Readonly<Record<string, readonly WithNode[]>>,
   map: RelationMap,
-  chunkSize: number,
-  guards?: RowGuards,
+  settings: EagerBatchSettings,
+  param: string,
 ): Promise<LoadedBatch[]> {
   const { name } = relation
+  const { chunkSize, guards, budget } = settings
   const typeColumn = keyProperty(parents, map, relation.parentTable, relation.typeColumn)
   const idColumn = keyProperty(parents, map, relation.parentTable, relation.idColumn)
   const targetByType = new Map<string, MorphTarget>(relation.targets.map((target) => [target.typeValue, target]))
@@ -49,11 +51,11 @@ export async function loadMorphTo(
     const keys = distinctKeys(group.parents, idColumn)
     if (keys.length === 0) continue
     const selection = relatedSelection(map, table, [group.target.key, ...parentKeysFor(children[table] ?? [])])
-    const related = await fetchChunked(keys, chunkSize, (chunkKeys) => {
+    const related = await fetchChunked(keys, chunkSize, budget, param, (chunkKeys, most) => {
       const query = client.queryBuilder().from(table).select(selection.columns).whereIn(`${table}.${group.target.key}`, chunkKeys)
       guards?.applyTo(query, table, table)
       for (const column of primaryKeyColumns(map, table)) query.orderBy(`${table}.${column}`)
-      return query
+      return query.limit(most)
     })
     const byKey = groupByKey(related, clientColumn(map, table, group.target.key) ?? group.target.key)
     const attached = new Set<Row>()

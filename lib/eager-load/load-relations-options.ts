@@ -1,12 +1,17 @@
 import type { WithLimits } from '../validate/build-with-tree.ts'
 
 /**
- * Options of `loadRelations`: the `with` limits, and the `context` the map's guards receive.
+ * Options of `loadRelations`: the `with` limits, the row budget, and the `context` the map's guards receive.
  *
  * @example
- * await loadRelations(db, 'users', users, ['posts'], relationMap, { context: { tenantId }, maxWithDepth: 2 })
+ * await loadRelations(db, 'users', users, ['posts'], relationMap, { context: { tenantId }, maxWithDepth: 2, maxEagerRows: 5000 })
  */
 export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits> {
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
   context?: Context
+  /**
+   * Most related rows this call may load, over every path and level; default 10,000 (as `applyQueryParams`'s
+   * `maxEagerRows`). Past it, a `limit_exceeded` error names the path, after at most this many rows were loaded.
+   */
+  maxEagerRows?: number
 }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { APPLY_DEFAULTS } from '../options.ts'
 import type { LoadedRelations } from '../map/table-record.ts'
+import type { ContextOf, ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { RowGuards } from '../apply/row-guards.ts'
@@ -8,6 +9,7 @@ import { buildWithTree } from '../validate/build-with-tree.ts'
 import { knexClientOf } from './knex-client-of.ts'
 import type { LoadRelationsOptions } from './load-relations-options.ts'
 import { loadWithTree } from './load-with-tree.ts'
+import { RowBudget } from './row-budget.ts'
 import type { Row } from './row.ts'
 
 /**
@@ -16,29 +18,36 @@ import type { Row } from './row.ts'
  * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). Each related table's `guard`
  * applies to its query, with `options.context`. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
- * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise.
+ * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise. When the
+ * map's guards read a context, the options and their `context` are required by the types.
  *
- * @throws {QueryParamsError} `unknown_relation` or `limit_exceeded` for a path the map does not allow.
+ * At most `options.maxEagerRows` (default 10,000) related rows load in all; each query asks for at most the
+ * rows left plus one.
+ *
+ * @throws {QueryParamsError} `unknown_relation` or `limit_exceeded` for a path the map does not allow, or
+ * `limit_exceeded` when the paths would load more than `maxEagerRows` rows.
  * @throws {Error} for a mistake in the relation map, naming its path: a server bug, never a 400.
  * @example
  * const users = await db<User>('users').select('id', 'name', 'team_id').where('id', 1)
  * const loaded = await loadRelations(db, 'users', users, ['posts.comments', 'team'], relationMap, { context: { tenantId } })
  * loaded[0]?.posts  // with a literal map: TableRecord<typeof relationMap, 'posts'>[] | undefined
  */
-export async function loadRelations<Rec extends object, Map extends RelationMap<Context>, Table extends keyof Map & string, Context = unknown>(
+export async function loadRelations<Rec extends object, Map extends RelationMap, Table extends keyof Map & string>(
   db: Knex | Knex.Transaction,
   table: Table,
   rows: Rec[],
   paths: readonly string[],
   relationMap: Map,
-  limits: LoadRelationsOptions<Context> = {},
+  ...[given]: ContextOptions<LoadRelationsOptions<ContextOf<Map>>, ContextOf<Map>>
 ): Promise<Array<Rec & LoadedRelations<Map, Table>>> {
+  const limits: LoadRelationsOptions<ContextOf<Map>> = given ?? {}
   ensureValidRelationMap(relationMap)
   const nodes = buildWithTree(relationMap, table, paths, (index) => (index === undefined ? 'with' : `with[${index}]`), {
     maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
   })
+  const budget = new RowBudget(limits.maxEagerRows ?? APPLY_DEFAULTS.maxEagerRows)
   const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards })
+  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards, budget })
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { APPLY_DEFAULTS } from '../options.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { WithNode } from '../validate/with-tree.ts'
+import type { EagerBatchSettings } from './eager-batch-settings.ts'
 import type { EagerLoadOptions } from './eager-load-options.ts'
 import { knexClientOf } from './knex-client-of.ts'
 import { loadDirect } from './load-direct.ts'
@@ -10,6 +12,7 @@ import { loadMorphTo } from './load-morph-to.ts'
 import type { LoadedBatch } from './loaded-batch.ts'
 import { parentKeysFor } from './parent-keys-for.ts'
 import { requireParentColumns } from './require-parent-columns.ts'
+import { RowBudget } from './row-budget.ts'
 import type { Row } from './row.ts'
 import { stripColumns } from './strip-columns.ts'
 
@@ -18,7 +21,9 @@ import { stripColumns } from './strip-columns.ts'
  * an object or `null` (belongsTo, hasOne, morphOne, morphTo) or an array ordered by the related
  * primary key (hasMany, belongsToMany, morphMany). Runs one query per relation per level (per target
  * table for morphTo), `WHERE key IN (…)` over the distinct parent keys, split into chunks of
- * `chunkSize` keys; nested nodes load on the related rows of all parents at once. Related rows carry
+ * `chunkSize` keys; nested nodes load on the related rows of all parents at once. Every query of the tree
+ * draws on one row budget (`options.budget`): past it, loading stops with a `limit_exceeded` error naming
+ * the node's `with` entry, having fetched at most one row more than the budget. Related rows carry
  * only their table's allow-listed columns. `source` is the knex instance, transaction or client the
  * main query ran on, so that these queries run on the same connection or transaction.
  *
@@ -39,8 +44,19 @@ export async function loadWithTree(
 ): Promise<void> {
   if (rows.length === 0 || nodes.length === 0) return
   const client = knexClientOf(source)
-  const chunkSize = options.chunkSize ?? dialectOf(client).maxInBindings
-  const { guards } = options
+  const dialect = dialectOf(client)
+  const settings: EagerBatchSettings = {
+    chunkSize: options.chunkSize ?? dialect.maxInBindings,
+    budget: options.budget ?? new RowBudget(APPLY_DEFAULTS.maxEagerRows),
+    nullsSortLargest: dialect.nullsSortLargest,
+    topForm: dialect.topPerParent,
+  }
+  if (options.guards !== undefined) settings.guards = options.guards
+  await loadNodes(client, table, rows, nodes, map, settings)
+}
+
+async function loadNodes(client: Knex.Client, table: string, rows: Row[], nodes: readonly WithNode[], map: RelationMap, settings: EagerBatchSettings): Promise<void> {
+  if (rows.length === 0 || nodes.length === 0) return
   const parents = [...new Set(rows)]
   for (const node of nodes) {
     const { relation } = node
@@ -48,12 +64,13 @@ export async function loadWithTree(
       throw new Error(`knex-query-params: relation '${relation.name}' belongs to '${relation.parentTable}', not '${table}'`)
     }
     requireParentColumns(parents, parentKeysFor([node]).map((column) => keyProperty(parents, map, table, column)), table, relation.name)
+    const param = node.param ?? 'with'
     const batches: LoadedBatch[] =
       relation.kind === 'direct'
-        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, chunkSize, guards)]
-        : await loadMorphTo(client, relation, parents, node.children, map, chunkSize, guards)
+        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, settings, param)]
+        : await loadMorphTo(client, relation, parents, node.children, map, settings, param)
     for (const batch of batches) {
-      await loadWithTree(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, guards === undefined ? { chunkSize } : { chunkSize, guards })
+      await loadNodes(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, settings)
       stripColumns(batch.rows, batch.extra)
     }
   }

@@ -10,8 +10,12 @@ import type { QueryParams } from '../query-params.ts'
 declare global {
   namespace Express {
     interface Request {
-      /** Set by the `queryParams()` middleware of `knex-query-params/express`. */
-      queryParams?: QueryParams
+      /**
+       * The request's query params, set by the `queryParams()` middleware of `knex-query-params/express`.
+       * Typed as present, as the middleware guarantees it on the routes it runs before: register it with
+       * `app.use(queryParams())` or on each route that reads it (elsewhere it is `undefined`).
+       */
+      queryParams: QueryParams
     }
   }
 }

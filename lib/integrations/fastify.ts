@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
-import fp from 'fastify-plugin'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
 import { handleClientError, type ClientErrorSocket } from '../http/handle-client-error.ts'
 import { normalizeContentType } from '../http/normalize-content-type.ts'
@@ -9,6 +8,7 @@ import { DEFAULT_BODY_LIMIT } from '../http/read-form-body.ts'
 import { readsFormBody } from '../http/reads-form-body.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
+import { unencapsulatedPlugin } from './unencapsulated-plugin.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -73,8 +73,8 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
 }
 
 /**
- * A Fastify 5 plugin (wrapped with `fastify-plugin`, so it applies to the routes of the instance that
- * registers it):
+ * A Fastify 5 plugin, marked as `fastify-plugin` marks one (without depending on it), so it applies to the
+ * routes of the instance that registers it:
  * - accepts the reference client's `Content-Type: application/x-www-form-urlencoded, charset=utf-8`
  *   (Fastify would answer 415) and keeps a form body as text, up to `bodyLimit`;
  * - adds `request.queryParams`: the params of the URL, plus a form body on every method but GET, HEAD
@@ -93,6 +93,6 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
  * await app.register(queryParamsPlugin)
  * app.get('/posts', (request) => paginate(applyQueryParams(db('posts'), request.queryParams, relationMap), request.queryParams))
  */
-export const queryParamsPlugin = fp(plugin, { name: 'knex-query-params', fastify: '5.x' })
+export const queryParamsPlugin = unencapsulatedPlugin(plugin, { name: 'knex-query-params', fastify: '5.x' })
 
 export default queryParamsPlugin

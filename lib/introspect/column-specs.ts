@@ -1,4 +1,6 @@
+import { columnSpellings } from '../map/column-spelling.ts'
 import type { ColumnDefinition, ColumnSpec } from '../relation-map.ts'
+import type { ColumnPatterns } from './column-patterns.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { nameWords, styledName } from './name-words.ts'
 import type { Naming } from './relation-map-from-schema-options.ts'
@@ -30,19 +32,35 @@ function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable
 }
 
 /**
- * The allow-list of `table`: every column with a map type and a name that does not look secret, under its
+ * The allow-list of `table`: every column with a map type, a name that does not look secret and that
+ * `excluded` does not match (a primary-key column is kept, and reported), under its
  * client name in `naming` style (with `column:` naming the database column where the two differ),
  * `nullable: false` when NOT NULL, `unique: true` for a single-column unique constraint. The sole key column
  * is declared by its type alone (it is NOT NULL and unique by being the key). Two columns that would share a
- * client name: the one already spelled that way keeps it, the other keeps its database name (reported).
+ * client name, or its snake_case or camelCase spelling: the one already spelled that way keeps it, the other
+ * keeps its database name, else gets a numbered name (`createdAt_2`), reported.
  *
  * @example
  * tableColumns(artists, ['ArtistId'], 'camel', DEFAULT_SECRET_COLUMNS, notices).columns // { artistId: { type: 'integer', column: 'ArtistId' }, name: … }
  */
-export function tableColumns(table: SchemaTable, key: readonly string[], naming: Naming, secret: readonly RegExp[], notices: IntrospectionNotice[]): TableColumns {
+export function tableColumns(
+  table: SchemaTable,
+  key: readonly string[],
+  naming: Naming,
+  secret: readonly RegExp[],
+  notices: IntrospectionNotice[],
+  excluded: ColumnPatterns = () => undefined,
+): TableColumns {
   const kept: SchemaColumn[] = []
   for (const column of table.columns) {
     const at = `${table.name}.${column.name}`
+    const pattern = excluded(table.name, column.name)
+    if (pattern !== undefined && key.includes(column.name)) {
+      notices.push({ kind: 'excluded-column', table: table.name, column: column.name, message: `${at}: kept although it matches '${pattern}': it is (part of) the primary key` })
+    } else if (pattern !== undefined) {
+      notices.push({ kind: 'excluded-column', table: table.name, column: column.name, message: `${at}: left out, excluded by '${pattern}'` })
+      continue
+    }
     if (looksSecret(column.name, secret)) {
       notices.push({ kind: 'secret-column', table: table.name, column: column.name, message: `${at}: left out, its name looks secret` })
     } else if (column.type === undefined) {
@@ -52,20 +70,25 @@ export function tableColumns(table: SchemaTable, key: readonly string[], naming:
     }
   }
   const clientNames = new Map<string, string>()
-  const taken = new Set(kept.filter((column) => styledName(column.name, naming) === column.name).map((column) => column.name))
+  // A client may send a column in snake_case or camelCase, so names are taken with both their spellings.
+  const spellings = new Set<string>()
+  const free = (name: string): boolean => ![name, ...columnSpellings(name)].some((spelling) => spellings.has(spelling))
+  const claim = (column: SchemaColumn, name: string): void => {
+    for (const spelling of [name, ...columnSpellings(name)]) spellings.add(spelling)
+    clientNames.set(column.name, name)
+  }
   for (const column of kept) {
+    if (styledName(column.name, naming) === column.name && free(column.name)) claim(column, column.name)
+  }
+  for (const column of kept) {
+    if (clientNames.has(column.name)) continue
     const wanted = styledName(column.name, naming)
-    if (wanted === column.name) {
-      clientNames.set(column.name, wanted)
-      continue
-    }
-    let name = taken.has(wanted) ? column.name : wanted
-    for (let suffix = 2; taken.has(name); suffix++) name = `${wanted}_${suffix}`
+    let name = free(wanted) ? wanted : free(column.name) ? column.name : undefined
+    for (let suffix = 2; name === undefined; suffix++) if (free(`${wanted}_${suffix}`)) name = `${wanted}_${suffix}`
     if (name !== wanted) {
       notices.push({ kind: 'column-name-clash', table: table.name, column: column.name, message: `${table.name}.${column.name}: declared as '${name}', since '${wanted}' names another column` })
     }
-    taken.add(name)
-    clientNames.set(column.name, name)
+    claim(column, name)
   }
   const columns: Record<string, ColumnSpec> = {}
   for (const column of kept) {

@@ -2,6 +2,10 @@
 export type IntrospectionNoticeKind =
   /** A column whose name looks secret (see `DEFAULT_SECRET_COLUMNS`), left out. */
   | 'secret-column'
+  /** A column matched by `excludeColumns`: left out (or kept, reported, when it is a primary-key column). */
+  | 'excluded-column'
+  /** Inverse relations (hasMany/hasOne) onto a table in `noInverse`, not generated. */
+  | 'skipped-inverse'
   /** A column no map type holds (json, binary, arrays…), left out. */
   | 'unmapped-column'
   /** Two columns whose client names would be the same; one keeps its database name. */

@@ -10,13 +10,26 @@ export type Naming = 'camel' | 'snake' | 'as-is'
  * What {@link relationMapFromSchema} and `introspectRelationMap` put in the map.
  *
  * @example
- * const options: RelationMapFromSchemaOptions = { naming: 'camel', exclude: ['audit_log'], secretColumns: [...DEFAULT_SECRET_COLUMNS, /^ssn$/] }
+ * const options: RelationMapFromSchemaOptions = { naming: 'camel', exclude: ['audit_log'], excludeColumns: ['deleted_at', '*_secret'], noInverse: ['tenants'] }
  */
 export interface RelationMapFromSchemaOptions {
   /** Only these tables (default: every table but knex's migration tables). Relations to other tables are left out. */
   tables?: readonly string[]
   /** Tables to leave out. */
   exclude?: readonly string[]
+  /**
+   * Columns to leave out of every table they occur in: a name (`deleted_at`) or `table.column`, `*` for any
+   * text (`*_secret`, `audit_*`, `*.tenant_id`); matched case-insensitively against the database name and its
+   * snake_case. Primary-key columns are kept (and reported). Relations through a left-out column stay, since
+   * keys name database columns.
+   */
+  excludeColumns?: readonly string[]
+  /**
+   * Tables that get no inverse relations: no `hasMany`/`hasOne` onto them from the tables whose foreign keys
+   * reference them (`['tenants']`: no `tenants.orders`, `tenants.products`…). The `belongsTo` on the
+   * referencing side stays.
+   */
+  noInverse?: readonly string[]
   /** How client names are spelled; default `as-is`. Relation keys always name database columns. */
   naming?: Naming
   /**

@@ -8,6 +8,7 @@ import { DEFAULT_SECRET_COLUMNS, type Naming, type RelationMapFromSchemaOptions 
 import type { SchemaForeignKey, SchemaSnapshot, SchemaTable } from './schema-snapshot.ts'
 import { tableKey } from './table-key.ts'
 import { selectTables } from './select-tables.ts'
+import { columnPatterns } from './column-patterns.ts'
 
 /** A generated relation map and what it leaves out or decided on its own. */
 export interface GeneratedRelationMap {
@@ -76,11 +77,12 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   }
   const inMap = new Set(exposed.map((table) => table.name))
 
+  const excluded = columnPatterns(options.excludeColumns ?? [])
   const map: RelationMap = {}
   const taken = new Map<string, Set<string>>()
   for (const table of exposed) {
     const key = keys.get(table.name) ?? []
-    const { columns } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices)
+    const { columns } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices, excluded)
     const primaryKey = key.length === 1 && key[0] === 'id' ? {} : { primaryKey: key.length === 1 ? (key[0] ?? '') : [...key] }
     const definition: TableDefinition = { ...primaryKey, columns }
     map[table.name] = definition
@@ -88,7 +90,7 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   }
 
   const links = foreignKeyLinks(snapshot, inMap, pivots, notices)
-  const pending: PendingRelation[] = [...belongsToRelations(links, keys, notices), ...inverseRelations(links, keys), ...pivotRelations(pivots, inMap, keys)]
+  const pending: PendingRelation[] = [...belongsToRelations(links, keys, notices), ...inverseRelations(links, keys, new Set(options.noInverse), notices), ...pivotRelations(pivots, inMap, keys)]
   for (const table of exposed) {
     const names = taken.get(table.name) ?? new Set<string>()
     for (const relation of pending.filter((candidate) => candidate.owner === table.name)) {
@@ -144,13 +146,22 @@ function belongsToRelations(links: readonly Link[], keys: ReadonlyMap<string, re
       const message = `${from.name}.${column}: NOT NULL, but the database does not enforce its foreign key to ${key.referencedTable}: the belongsTo is not required`
       notices.push({ kind: 'unenforced-foreign-key', table: from.name, column, message })
     }
-    return { owner: from.name, candidates: [...(stem === undefined ? [] : [stem]), singular, qualifiedWords(singular, 'by', column)], definition }
+    // A self-reference whose key only repeats the table (`category_id` on categories) is its `parent`.
+    const first = from.name === key.referencedTable && namesTheTable(stem, singular) ? selfWords('parent', singular) : stem
+    return { owner: from.name, candidates: [...(first === undefined ? [] : [first]), singular, qualifiedWords(singular, 'by', column)], definition }
   })
 }
 
-function inverseRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>): PendingRelation[] {
+function inverseRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>, noInverse: ReadonlySet<string>, notices: IntrospectionNotice[]): PendingRelation[] {
   const ordered = [...links].sort((left, right) => compareText(left.from.name, right.from.name) || compareText(left.column, right.column))
-  return ordered.map(({ from, key, column, referencedColumn }) => {
+  const skipped = ordered.filter((link) => noInverse.has(link.key.referencedTable))
+  for (const table of noInverse) {
+    const onto = skipped.filter((link) => link.key.referencedTable === table)
+    if (onto.length === 0) continue
+    const from = onto.map((link) => `${link.from.name}.${link.column}`).join(', ')
+    notices.push({ kind: 'skipped-inverse', table, message: `${table}: no inverse relations (hasMany/hasOne) from ${from}, as noInverse asks` })
+  }
+  return ordered.filter((link) => !noInverse.has(link.key.referencedTable)).map(({ from, key, column, referencedColumn }) => {
     const unique = soleKey(keys, from.name) === column || from.uniques.some((columns) => columns.length === 1 && columns[0] === column)
     const words = inflectedWords(from.name, unique ? 'singular' : 'plural')
     const definition: RelationDefinition = { type: unique ? 'hasOne' : 'hasMany', table: from.name, foreignKey: column }
@@ -158,6 +169,7 @@ function inverseRelations(links: readonly Link[], keys: ReadonlyMap<string, read
     const qualified = qualifiedWords(words, 'by', column)
     const siblings = links.filter((link) => link.from.name === from.name && link.key.referencedTable === key.referencedTable).length
     if (siblings > 1) return { owner: key.referencedTable, candidates: [qualified], definition, ambiguous: `named by its key, since ${siblings} foreign keys of ${from.name} reference ${key.referencedTable}` }
+    if (from.name === key.referencedTable) return { owner: key.referencedTable, candidates: [selfWords(unique ? 'child' : 'children', words), words, qualified], definition }
     return { owner: key.referencedTable, candidates: [words, qualified], definition }
   })
 }
@@ -184,6 +196,16 @@ function pivotRelations(pivots: ReadonlyMap<string, Pivot>, inMap: ReadonlySet<s
     }
   }
   return relations
+}
+
+/** Whether a foreign key's stem only repeats its table's name (`category_id` on `categories`): no name for a self-reference. */
+function namesTheTable(stem: readonly string[] | undefined, singular: readonly string[]): boolean {
+  return stem === undefined || stem.map((word) => word.toLowerCase()).join('_') === singular.map((word) => word.toLowerCase()).join('_')
+}
+
+/** `parent`/`children`/`child` for a self-reference, capitalised when the table's words are (`Parent` on `Employee`). */
+function selfWords(word: string, tableWords: readonly string[]): string[] {
+  return [/^[A-Z]/.test(tableWords[0] ?? '') ? `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}` : word]
 }
 
 function sortNotices(notices: readonly IntrospectionNotice[], snapshot: SchemaSnapshot): IntrospectionNotice[] {

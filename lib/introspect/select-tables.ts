@@ -6,11 +6,11 @@ import type { SchemaSnapshot, SchemaTable } from './schema-snapshot.ts'
  * The tables of `snapshot` that `options.tables` and `options.exclude` keep, in snapshot order; knex's
  * migration tables only when `options.tables` names them. Each table left out is reported.
  *
- * @throws {Error} when `tables` or `exclude` name a table the snapshot does not have.
+ * @throws {Error} when `tables`, `exclude` or `noInverse` name a table the snapshot does not have.
  */
-export function selectTables(snapshot: SchemaSnapshot, options: Pick<RelationMapFromSchemaOptions, 'tables' | 'exclude'>, notices: IntrospectionNotice[]): SchemaTable[] {
+export function selectTables(snapshot: SchemaSnapshot, options: Pick<RelationMapFromSchemaOptions, 'tables' | 'exclude' | 'noInverse'>, notices: IntrospectionNotice[]): SchemaTable[] {
   const names = new Set(snapshot.tables.map((table) => table.name))
-  for (const [option, list] of [['tables', options.tables], ['exclude', options.exclude]] as const) {
+  for (const [option, list] of [['tables', options.tables], ['exclude', options.exclude], ['noInverse', options.noInverse]] as const) {
     const unknown = (list ?? []).filter((name) => !names.has(name))
     if (unknown.length > 0) throw new Error(`options.${option}: no table ${unknown.map((name) => `'${name}'`).join(', ')} in the database (tables: ${[...names].join(', ')})`)
   }

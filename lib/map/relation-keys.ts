@@ -1,7 +1,7 @@
 import type { RelationType } from '../relation-map.ts'
 
 /** What a key of a relation definition holds. */
-export type RelationKeyKind = 'table' | 'column' | 'text' | 'boolean' | 'types'
+export type RelationKeyKind = 'table' | 'column' | 'text' | 'boolean' | 'types' | 'limit' | 'orders'
 
 /** The keys one relation type takes besides `type`: the required ones and the optional ones, with what each holds. */
 export interface RelationKeys {
@@ -16,13 +16,13 @@ export interface RelationKeys {
 export const RELATION_KEYS: Readonly<Record<RelationType, RelationKeys>> = {
   belongsTo: { required: { table: 'table', foreignKey: 'column' }, optional: { ownerKey: 'column', required: 'boolean' } },
   hasOne: { required: { table: 'table', foreignKey: 'column' }, optional: { localKey: 'column' } },
-  hasMany: { required: { table: 'table', foreignKey: 'column' }, optional: { localKey: 'column' } },
+  hasMany: { required: { table: 'table', foreignKey: 'column' }, optional: { localKey: 'column', limit: 'limit', orders: 'orders' } },
   belongsToMany: {
     required: { table: 'table', pivotTable: 'text', foreignPivotKey: 'column', relatedPivotKey: 'column' },
-    optional: { parentKey: 'column', relatedKey: 'column' },
+    optional: { parentKey: 'column', relatedKey: 'column', limit: 'limit', orders: 'orders' },
   },
   morphOne: { required: { table: 'table', name: 'text', morphType: 'text' }, optional: { localKey: 'column' } },
-  morphMany: { required: { table: 'table', name: 'text', morphType: 'text' }, optional: { localKey: 'column' } },
+  morphMany: { required: { table: 'table', name: 'text', morphType: 'text' }, optional: { localKey: 'column', limit: 'limit', orders: 'orders' } },
   morphTo: { required: { name: 'text', types: 'types' }, optional: {} },
 }
 

@@ -2,6 +2,8 @@ import type { RelationMap } from '../relation-map.ts'
 import { describeValue, isObject } from './describe-value.ts'
 import { databaseColumn } from './database-column.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
+import { checkRelationOrders } from './check-relation-orders.ts'
+import { spellingsOf } from './column-spelling.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
 import { validateColumn } from './validate-column.ts'
 import { validateRelation } from './validate-relation.ts'
@@ -9,10 +11,10 @@ import { validateRelation } from './validate-relation.ts'
 const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'scopes', 'guard']
 
 /**
- * Checks a whole relation map, table by table: known keys only, `columns` with valid column types and
- * distinct database columns, a `primaryKey` (default `id`; a list of distinct columns for a composite key)
+ * Checks a whole relation map, table by table: known keys only, `columns` with valid column types,
+ * distinct database columns and no two names of one spelling (`createdAt`, `created_at`), a `primaryKey` (default `id`; a list of distinct columns for a composite key)
  * among the columns, valid relations whose tables the map defines and whose keys do not default to a
- * composite primary key, scopes and `guard` that are functions. Found mistakes are bugs in the server's code, so they are plain
+ * composite primary key, to-many `limit`/`orders` on columns of the related table, scopes and `guard` that are functions. Found mistakes are bugs in the server's code, so they are plain
  * `Error`s naming the path and the fix, never a `QueryParamsError`.
  *
  * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of …`
@@ -24,6 +26,7 @@ export function validateRelationMap(map: unknown): asserts map is RelationMap {
   const tables = new Set(Object.keys(map))
   for (const [table, definition] of Object.entries(map)) validateTable(table, definition, tables)
   checkRelationKeys(map as RelationMap)
+  checkRelationOrders(map as RelationMap)
 }
 
 function validateTable(table: string, definition: unknown, tables: ReadonlySet<string>): void {
@@ -40,6 +43,7 @@ function validateTable(table: string, definition: unknown, tables: ReadonlySet<s
   for (const [column, spec] of Object.entries(columns)) validateColumn(`${table}.columns.${column}`, spec)
 
   const databaseColumns = checkDatabaseColumns(table, columns as RelationMap[string]['columns'])
+  checkSpellings(table, Object.keys(columns))
   checkPrimaryKey(table, primaryKey, databaseColumns)
 
   if (relations !== undefined) {
@@ -58,6 +62,19 @@ function validateTable(table: string, definition: unknown, tables: ReadonlySet<s
   if (guard !== undefined && typeof guard !== 'function') {
     throw relationMapError(`${table}.guard`, `expected a function (query, { table, context }) => void, got ${describeValue(guard)}`)
   }
+}
+
+/**
+ * A client may name a column in snake_case or camelCase, whatever naming the map uses, so two columns whose
+ * names differ only in that (`createdAt` and `created_at`) could not be told apart.
+ */
+function checkSpellings(table: string, names: readonly string[]): void {
+  spellingsOf(names, (name, other) => {
+    throw relationMapError(
+      `${table}.columns.${name}`,
+      `'${name}' and '${other}' are one name to a client, which may send either spelling (snake_case or camelCase); declare one of them, or give one another client name with { column: '${name}' }`,
+    )
+  })
 }
 
 /**

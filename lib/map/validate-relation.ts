@@ -38,6 +38,9 @@ export function validateRelation(path: string, definition: unknown, tables: Read
     const value = definition[key]
     if (value !== undefined) checkValue(`${path}.${key}`, kind, value, tables)
   }
+  if (definition.orders !== undefined && definition.limit === undefined) {
+    throw relationMapError(`${path}.orders`, `orders the rows of each parent's top N, so it needs limit (the most rows each parent gets)`)
+  }
 }
 
 function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables: ReadonlySet<string>): void {
@@ -59,7 +62,35 @@ function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables:
         throw relationMapError(path, `expected an object mapping each value of the type column to a table of the map (e.g. { User: 'users' }), got ${describeValue(value)}`)
       }
       for (const [typeValue, table] of Object.entries(value)) checkTable(`${path}.${typeValue}`, table, tables)
+      return
+    case 'limit':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+        throw relationMapError(path, `expected the most related rows each parent gets, a positive integer, got ${describeValue(value)}`)
+      }
+      return
+    case 'orders':
+      checkOrders(path, value)
   }
+}
+
+const DIRECTIONS = ['asc', 'desc']
+
+/** `orders` of a to-many relation: a list of `{ column, direction }` (the columns are checked against the related table later). */
+function checkOrders(path: string, value: unknown): void {
+  if (!Array.isArray(value) || value.length === 0) {
+    throw relationMapError(path, `expected a non-empty list of { column, direction } (e.g. [{ column: 'created_at', direction: 'desc' }]), got ${describeValue(value)}`)
+  }
+  value.forEach((order: unknown, index) => {
+    const at = `${path}[${index}]`
+    if (!isObject(order)) throw relationMapError(at, `expected { column, direction }, got ${describeValue(order)}`)
+    for (const key of Object.keys(order)) {
+      if (key !== 'column' && key !== 'direction') throw relationMapError(`${at}.${key}`, `unknown key; an order takes column, direction`)
+    }
+    if (typeof order.column !== 'string' || order.column === '') throw relationMapError(`${at}.column`, `expected a column of the related table, got ${describeValue(order.column)}`)
+    if (typeof order.direction !== 'string' || !DIRECTIONS.includes(order.direction)) {
+      throw relationMapError(`${at}.direction`, `expected 'asc' or 'desc', got ${describeValue(order.direction)}`)
+    }
+  })
 }
 
 function checkTable(path: string, value: unknown, tables: ReadonlySet<string>): void {

@@ -44,7 +44,7 @@ export class RawObjectBuilder {
     const key = sent.charCodeAt(0) === 91 ? withoutLeadingBracket(sent, this.depth) : sent
     const info = keyInfo(key)
     if (this.keep !== undefined && !this.keep(info.name)) return
-    const segments = keySegments(key, info, this.depth)
+    const segments = keySegments(info, this.depth)
     if (segments === null) return
     this.addSegments(segments, info.parent, value, sent)
   }

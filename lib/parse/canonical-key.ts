@@ -14,8 +14,10 @@ const PARENT_WHERE_VALUE = 2e7
 const PARENT_ORDER = 3e7
 const PARENT_LIST = 4e7
 
-const indexTexts: string[] = []
-const indexText = (index: number): string => (indexTexts[index] ??= String(index))
+/** Indices whose text is shared; a larger one (rarely sent) is written afresh, so nothing a client sends grows this. */
+const SHARED_INDICES = 1024
+const indexTexts: readonly string[] = Array.from({ length: SHARED_INDICES }, (_, index) => String(index))
+const indexText = (index: number): string => indexTexts[index] ?? String(index)
 
 /**
  * Reads `text[start, end)` when it is a key exactly as the reference client writes one —

@@ -1,8 +1,11 @@
+import { copyText } from './copy-text.ts'
 import { topLevelName } from './parameter-keys.ts'
 import { splitKey } from './split-key.ts'
 
 /** A decoded key, read once: its top-level name and, once asked for, its segments. */
 export interface KeyInfo {
+  /** The key itself: for a remembered key, a copy that shares no memory with the request it came from. */
+  readonly key: string
   /** The name before the first bracket: `wheres` for `wheres[0][column]`. */
   readonly name: string
   /** Segments for `depth` (see {@link splitKey}); `null` when the pair is dropped; `undefined` until split. */
@@ -16,18 +19,24 @@ const objectPrototype: object = Object.prototype
 const isPrototypeName = (name: string): boolean => Object.hasOwn(objectPrototype, name)
 
 const MAX_CACHED_KEYS = 1024
+/** Longest key remembered, in characters; a longer one is read afresh every time. */
+const MAX_CACHED_KEY_LENGTH = 128
 const cache = new Map<string, KeyInfo>()
 
 /**
  * What is known about a decoded key. Clients send the same few keys (`wheres[0][column]`…) again and
- * again, so keys are remembered, at most {@link MAX_CACHED_KEYS} of them.
+ * again, so keys are remembered: at most {@link MAX_CACHED_KEYS} of them, each at most
+ * {@link MAX_CACHED_KEY_LENGTH} characters, as copies (see {@link copyText}) — never slices of a request
+ * body. Everything remembered (keys, names, parents, segments) stays under 1 MB whatever clients send.
  */
 export function keyInfo(key: string): KeyInfo {
   let info = cache.get(key)
   if (info === undefined) {
+    if (key.length > MAX_CACHED_KEY_LENGTH) return { key, name: topLevelName(key), segments: undefined, depth: -1, parent: '' }
+    const own = copyText(key)
     if (cache.size >= MAX_CACHED_KEYS) cache.clear()
-    info = { name: topLevelName(key), segments: undefined, depth: -1, parent: '' }
-    cache.set(key, info)
+    info = { key: own, name: topLevelName(own), segments: undefined, depth: -1, parent: '' }
+    cache.set(own, info)
   }
   return info
 }
@@ -37,8 +46,9 @@ export function keyInfo(key: string): KeyInfo {
  * dropped because a segment names a property of `Object.prototype` (`__proto__`, `constructor`,
  * `toString`…). A key outside the grammar throws, every time it is read.
  */
-export function keySegments(key: string, info: KeyInfo, depth: number): readonly string[] | null {
+export function keySegments(info: KeyInfo, depth: number): readonly string[] | null {
   if (info.segments !== undefined && info.depth === depth) return info.segments
+  const { key } = info
   const split = splitKey(key, depth)
   info.segments = split.some(isPrototypeName) ? null : Object.freeze(split)
   info.depth = depth

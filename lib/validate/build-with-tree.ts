@@ -61,7 +61,7 @@ function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: r
     if (node === undefined) {
       const children: Record<string, WithNode[]> = {}
       for (const related of relatedTables(relation)) children[related] = []
-      node = { relation, children }
+      node = { relation, children, param: param() }
       nodes.push(node)
     }
     if (last) {

@@ -2,7 +2,7 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 import { databaseColumn } from '../map/database-column.ts'
 import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
 import { columnType } from './column-type.ts'
-import { snakeCase } from './snake-case.ts'
+import { columnBySpelling } from '../map/column-spelling.ts'
 
 /** An allow-listed column as the client named it (`name`, the key in `columns`) and as the database does (`column`). */
 export interface ResolvedColumn {
@@ -12,13 +12,14 @@ export interface ResolvedColumn {
 }
 
 /**
- * Finds an allow-listed column of `table` by the name the client sent: exactly, or after
- * camelCase → snake_case (`createdAt` → `created_at`). Anything else is `unknown_column`.
+ * Finds an allow-listed column of `table` by the name the client sent: exactly, else in its other
+ * spelling, snake_case or camelCase, whatever naming the map uses (`created_at` finds `createdAt`,
+ * `createdAt` finds `created_at`; see `columnSpelling`). Anything else is `unknown_column`.
  */
 export function resolveColumn(map: RelationMap, table: string, name: string, param: string): ResolvedColumn {
   const columns = map[table]?.columns ?? {}
-  const key = Object.hasOwn(columns, name) ? name : snakeCase(name)
-  if (Object.hasOwn(columns, key)) return { name: key, column: databaseColumn(map, table, key), type: columnType(columns[key] as ColumnSpec) }
+  const key = Object.hasOwn(columns, name) ? name : columnBySpelling(map, table, name)
+  if (key !== undefined && Object.hasOwn(columns, key)) return { name: key, column: databaseColumn(map, table, key), type: columnType(columns[key] as ColumnSpec) }
   throw new QueryParamsError(`Parameter '${param}': '${name}' is not a column of ${table} that can be used here.`, {
     code: 'unknown_column',
     param,

@@ -1,6 +1,8 @@
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
-import type { RelationDefinition, RelationMap } from '../relation-map.ts'
-import type { ResolvedRelation } from './resolved-relation.ts'
+import type { RelationDefinition, RelationMap, RelationTopN } from '../relation-map.ts'
+import { databaseColumn } from '../map/database-column.ts'
+import { columnFacts } from './column-facts.ts'
+import type { RelationTop, ResolvedRelation } from './resolved-relation.ts'
 
 /**
  * The single-column primary key of a table of the map (default `id`), as a relation key defaults to it.
@@ -35,20 +37,21 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
     case 'hasMany':
       return {
         kind: 'direct', name, type: def.type, many: def.type === 'hasMany', parentTable, table: requireTable(def.table),
-        parentKey: def.localKey ?? parentPk(), relatedKey: def.foreignKey,
+        parentKey: def.localKey ?? parentPk(), relatedKey: def.foreignKey, ...topOf(map, def.table, def),
       }
     case 'belongsToMany':
       return {
         kind: 'direct', name, type: def.type, many: true, parentTable, table: requireTable(def.table),
         parentKey: def.parentKey ?? parentPk(), relatedKey: def.relatedKey ?? primaryKeyOf(map, def.table),
         pivot: { table: def.pivotTable, parentColumn: def.foreignPivotKey, relatedColumn: def.relatedPivotKey },
+        ...topOf(map, def.table, def),
       }
     case 'morphOne':
     case 'morphMany':
       return {
         kind: 'direct', name, type: def.type, many: def.type === 'morphMany', parentTable, table: requireTable(def.table),
         parentKey: def.localKey ?? parentPk(), relatedKey: `${def.name}_id`,
-        morph: { column: `${def.name}_type`, value: def.morphType },
+        morph: { column: `${def.name}_type`, value: def.morphType }, ...topOf(map, def.table, def),
       }
     case 'morphTo':
       return {
@@ -59,4 +62,14 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
         })),
       }
   }
+}
+
+/** `{ top }` for a relation that declares `limit` (its orders on database columns), else nothing. */
+function topOf(map: RelationMap, table: string, def: RelationTopN): { top?: RelationTop } {
+  if (def.limit === undefined) return {}
+  const orders = (def.orders ?? []).map(({ column, direction }) => {
+    const database = databaseColumn(map, table, column)
+    return { column: database, direction, nullable: columnFacts(map, table, database).nullable }
+  })
+  return { top: { limit: def.limit, orders } }
 }

@@ -9,6 +9,19 @@ export interface PivotHop {
   relatedColumn: string
 }
 
+/** One order of a relation's top N, on a database column of the related table. */
+export interface ResolvedOrder {
+  column: string
+  direction: 'asc' | 'desc'
+  nullable: boolean
+}
+
+/** A to-many relation's declared `limit` and `orders`: eager loading gives each parent at most `limit` rows, in that order. */
+export interface RelationTop {
+  limit: number
+  orders: ResolvedOrder[]
+}
+
 /**
  * A relation from one table to another, with every key resolved. The related rows are those where
  * `related.<relatedKey> = parent.<parentKey>` (or, through `pivot`, where the pivot links them),
@@ -27,6 +40,8 @@ export interface DirectRelation {
   morph?: { column: string; value: string }
   /** A belongsTo declared `required: true`: every row has its related row. */
   required?: boolean
+  /** A to-many relation's declared `limit` (and `orders`); eager loading only. */
+  top?: RelationTop
 }
 
 /** One possible target of a `morphTo` relation. */

@@ -7,4 +7,6 @@ import type { ResolvedRelation } from './resolved-relation.ts'
 export interface WithNode {
   relation: ResolvedRelation
   children: Record<string, WithNode[]>
+  /** The `with` entry that first asked for this node (`with[0]`), named when its rows cross `maxEagerRows`; default `with`. */
+  param?: string
 }

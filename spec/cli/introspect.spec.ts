@@ -182,7 +182,7 @@ describe('knex-query-params introspect (the command line, SQLite)', function () 
 
     const missing = output()
     expect(await runCli(['introspect', '--knexfile', 'knexfile.mjs', '--env', 'staging'], missing.io, dir)).to.equal(2)
-    expect(missing.err[0]).to.equal("knex-query-params: The knexfile knexfile.mjs has no environment 'staging' (environments: development, test); pick one with --env.\nRun 'knex-query-params --help' for usage.")
+    expect(missing.err[0]).to.equal("knex-query-params: The knexfile knexfile.mjs has no environment 'staging' (environments: development, test); pick one with --env.")
   })
 
   const usageErrors: Array<[string, string[], RegExp]> = [

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { relationMapFromSchema } from '../../lib/introspect/relation-map-from-schema.ts'
 import { DEFAULT_SECRET_COLUMNS } from '../../lib/introspect/relation-map-from-schema-options.ts'
+import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
 import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../../lib/introspect/schema-snapshot.ts'
 import type { ColumnType } from '../../lib/relation-map.ts'
 
@@ -185,12 +186,25 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
       })
     })
 
-    it('handles a self-reference: manager_id gives manager, and the inverse is named after the table', () => {
+    it('handles a self-reference: manager_id gives manager, and the inverse is children', () => {
       const employees = table('employees', [id, column('manager_id', 'integer')], { foreignKeys: [fk('manager_id', 'employees')] })
       const { map } = relationMapFromSchema(snapshot(employees))
       expect(map['employees']?.relations).to.deep.equal({
         manager: { type: 'belongsTo', table: 'employees', foreignKey: 'manager_id' },
-        employees: { type: 'hasMany', table: 'employees', foreignKey: 'manager_id' },
+        children: { type: 'hasMany', table: 'employees', foreignKey: 'manager_id' },
+      })
+    })
+
+    it('names a self-reference parent and children when its key only repeats the table (parent_id, category_id), child when unique', () => {
+      for (const key of ['parent_id', 'category_id']) {
+        const categories = table('categories', [id, column(key, 'integer'), column('name', 'string')], { foreignKeys: [fk(key, 'categories')] })
+        const { map } = relationMapFromSchema(snapshot(categories), { naming: 'camel' })
+        expect(Object.keys(map['categories']?.relations ?? {}), key).to.deep.equal(['parent', 'children'])
+      }
+      const nodes = table('nodes', [id, column('node_id', 'integer')], { foreignKeys: [fk('node_id', 'nodes')], uniques: [['node_id']] })
+      expect(relationMapFromSchema(snapshot(nodes)).map['nodes']?.relations).to.deep.equal({
+        parent: { type: 'belongsTo', table: 'nodes', foreignKey: 'node_id' },
+        child: { type: 'hasOne', table: 'nodes', foreignKey: 'node_id' },
       })
     })
 
@@ -308,10 +322,56 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
       expect(Object.keys(map['posts']?.relations ?? {})).to.deep.equal(['user_by_author_id_2'])
     })
 
-    it('two columns with one client name: the one spelled that way keeps it, the other its database name', () => {
-      const result = relationMapFromSchema(snapshot(table('users', [id, column('userName', 'string'), column('user_name', 'string')])), { naming: 'camel' })
-      expect(result.map['users']?.columns).to.deep.equal({ id: 'integer', userName: 'string', user_name: 'string' })
-      expect(kinds(result)).to.deep.equal(["column-name-clash users.user_name: declared as 'user_name', since 'userName' names another column"])
+    it('two columns with one client name in either spelling: the one spelled that way keeps it, the other a numbered name', () => {
+      for (const naming of ['camel', 'as-is'] as const) {
+        const result = relationMapFromSchema(snapshot(table('users', [id, column('userName', 'string'), column('user_name', 'string')])), { naming })
+        const wanted = naming === 'camel' ? 'userName' : 'user_name'
+        expect(result.map['users']?.columns).to.deep.equal({ id: 'integer', userName: 'string', [`${wanted}_2`]: { type: 'string', column: 'user_name' } })
+        expect(kinds(result)).to.deep.equal([`column-name-clash users.user_name: declared as '${wanted}_2', since '${wanted}' names another column`])
+        // A client may send either spelling, so the map may not hold both: this one passes the map check.
+        expect(() => defineRelationMap(result.map)).not.to.throw()
+      }
+    })
+  })
+
+  describe('pruning', () => {
+    const shop = (): SchemaSnapshot =>
+      snapshot(
+        table('tenants', [id, notNull('name', 'string')]),
+        table('customers', [id, notNull('tenant_id', 'integer'), column('email', 'string'), column('stripe_customer_id', 'string'), column('api_secret', 'string'), column('DeletedAt', 'datetime')], {
+          foreignKeys: [fk('tenant_id', 'tenants')],
+        }),
+        table('orders', [id, notNull('tenant_id', 'integer'), notNull('customer_id', 'integer'), column('deleted_at', 'datetime')], {
+          foreignKeys: [fk('tenant_id', 'tenants'), fk('customer_id', 'customers')],
+        }),
+      )
+
+    it('excludeColumns: names, table.column and * patterns across tables, case- and spelling-insensitive; a key column is kept', () => {
+      const result = relationMapFromSchema(shop(), { excludeColumns: ['deleted_at', '*_secret', 'customers.stripe_*', '*.tenant_id', 'i*'] })
+      expect(result.map['customers']?.columns).to.deep.equal({ id: 'integer', email: 'string' })
+      expect(result.map['orders']?.columns).to.deep.equal({ id: 'integer', customer_id: { type: 'integer', nullable: false } })
+      expect(result.map['orders']?.relations?.['tenant']).to.deep.equal({ type: 'belongsTo', table: 'tenants', foreignKey: 'tenant_id', required: true })
+      expect(kinds(result).filter((line) => line.startsWith('excluded-column'))).to.deep.equal([
+        "excluded-column customers.id: kept although it matches 'i*': it is (part of) the primary key",
+        "excluded-column customers.tenant_id: left out, excluded by '*.tenant_id'",
+        "excluded-column customers.stripe_customer_id: left out, excluded by 'customers.stripe_*'",
+        "excluded-column customers.api_secret: left out, excluded by '*_secret'",
+        "excluded-column customers.DeletedAt: left out, excluded by 'deleted_at'",
+        "excluded-column orders.id: kept although it matches 'i*': it is (part of) the primary key",
+        "excluded-column orders.tenant_id: left out, excluded by '*.tenant_id'",
+        "excluded-column orders.deleted_at: left out, excluded by 'deleted_at'",
+        "excluded-column tenants.id: kept although it matches 'i*': it is (part of) the primary key",
+      ])
+      expect(() => defineRelationMap(result.map)).not.to.throw()
+    })
+
+    it('noInverse: no hasMany onto the table, the belongsTo stay, one notice; an unknown table is an Error', () => {
+      const result = relationMapFromSchema(shop(), { noInverse: ['tenants'] })
+      expect(result.map['tenants']?.relations).to.equal(undefined)
+      expect(Object.keys(result.map['customers']?.relations ?? {})).to.deep.equal(['tenant', 'orders'])
+      expect(Object.keys(result.map['orders']?.relations ?? {})).to.deep.equal(['customer', 'tenant'])
+      expect(kinds(result).filter((line) => !line.startsWith('secret-column'))).to.deep.equal(['skipped-inverse tenants: no inverse relations (hasMany/hasOne) from customers.tenant_id, orders.tenant_id, as noInverse asks'])
+      expect(() => relationMapFromSchema(shop(), { noInverse: ['tenant'] })).to.throw("options.noInverse: no table 'tenant' in the database (tables: customers, orders, tenants)")
     })
   })
 

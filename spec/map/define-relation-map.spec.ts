@@ -305,9 +305,9 @@ describe('defineRelationMap', () => {
         const posts = relationOf(m, 'users', 'posts')
         delete posts.foreignKey
         posts.foriegnKey = 'user_id'
-      }))).to.equal(`users.relations.posts.foriegnKey: unknown key (did you mean 'foreignKey'?); a hasMany relation takes type, table, foreignKey, localKey`)
+      }))).to.equal(`users.relations.posts.foriegnKey: unknown key (did you mean 'foreignKey'?); a hasMany relation takes type, table, foreignKey, localKey, limit, orders`)
       expect(messageFor(mapWith((m) => { relationOf(m, 'users', 'posts').required = true }))).to.equal(
-        `users.relations.posts.required: unknown key; a hasMany relation takes type, table, foreignKey, localKey`,
+        `users.relations.posts.required: unknown key; a hasMany relation takes type, table, foreignKey, localKey, limit, orders`,
       )
       expect(messageFor(mapWith((m) => { relationOf(m, 'users', 'team').ownerkey = 'id' }))).to.equal(
         `users.relations.team.ownerkey: unknown key (did you mean 'ownerKey'?); a belongsTo relation takes type, table, foreignKey, ownerKey, required`,
@@ -359,6 +359,39 @@ describe('defineRelationMap', () => {
       )
       expect(messageFor(mapWith((m) => { relationOf(m, 'users', 'team').table = 'organisations' }))).to.equal(
         `users.relations.team.table: table 'organisations' is not in the relation map; add it with its columns, or fix the name`,
+      )
+    })
+
+    it('a to-many relation may declare limit and orders; a to-one relation takes neither', () => {
+      const top = { limit: 3, orders: [{ column: 'title', direction: 'desc' }] }
+      expect(() => defineRelationMap(mapWith((m) => {
+        Object.assign(relationOf(m, 'users', 'posts'), top)
+        Object.assign(relationOf(m, 'posts', 'tags'), { limit: 1, orders: [{ column: 'name', direction: 'asc' }] })
+        Object.assign(relationOf(m, 'users', 'images'), { limit: 2 })
+      }) as RelationMap)).not.to.throw()
+      expect(messageFor(mapWith((m) => {
+        relationOf(m, 'users', 'posts').type = 'hasOne'
+        Object.assign(relationOf(m, 'users', 'posts'), top)
+      }))).to.equal(`users.relations.posts.limit: unknown key; a hasOne relation takes type, table, foreignKey, localKey`)
+      expect(messageFor(mapWith((m) => { Object.assign(relationOf(m, 'users', 'team'), { limit: 1 }) }))).to.match(/^users\.relations\.team\.limit: unknown key/)
+    })
+
+    it('limit is a positive integer, and orders a list of { column, direction } on columns of the related table', () => {
+      const posts = (change: Record<string, unknown>): string => messageFor(mapWith((m) => { Object.assign(relationOf(m, 'users', 'posts'), change) }))
+      expect(posts({ limit: 0 })).to.equal(`users.relations.posts.limit: expected the most related rows each parent gets, a positive integer, got 0`)
+      expect(posts({ limit: 2.5 })).to.equal(`users.relations.posts.limit: expected the most related rows each parent gets, a positive integer, got 2.5`)
+      expect(posts({ limit: '5' })).to.equal(`users.relations.posts.limit: expected the most related rows each parent gets, a positive integer, got '5'`)
+      expect(posts({ orders: [{ column: 'title', direction: 'asc' }] })).to.equal(
+        `users.relations.posts.orders: orders the rows of each parent's top N, so it needs limit (the most rows each parent gets)`,
+      )
+      expect(posts({ limit: 1, orders: [] })).to.match(/^users\.relations\.posts\.orders: expected a non-empty list of \{ column, direction \}/)
+      expect(posts({ limit: 1, orders: ['title'] })).to.equal(`users.relations.posts.orders[0]: expected { column, direction }, got 'title'`)
+      expect(posts({ limit: 1, orders: [{ column: 'title', direction: 'up' }] })).to.equal(`users.relations.posts.orders[0].direction: expected 'asc' or 'desc', got 'up'`)
+      expect(posts({ limit: 1, orders: [{ column: 'title', direction: 'asc', nulls: 'last' }] })).to.equal(
+        `users.relations.posts.orders[0].nulls: unknown key; an order takes column, direction`,
+      )
+      expect(posts({ limit: 1, orders: [{ column: 'titel', direction: 'asc' }] })).to.equal(
+        `users.relations.posts.orders[0].column: 'titel' is not a column of posts (did you mean 'title'?); orders name columns of the related table's allow-list`,
       )
     })
 

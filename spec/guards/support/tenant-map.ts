@@ -25,6 +25,8 @@ export const orGuard: Guard<TenantContext> = (query, { table, context }) => {
  * The relation map of the two-tenant tables named `<prefix>teams`, `<prefix>users`…, every relation type
  * included (the pivot `post_tag` is in the map too). With a `guard`, every table gets it; without, none does.
  */
+export function tenantMap(prefix: string): RelationMap
+export function tenantMap(prefix: string, guard: Guard<TenantContext>): RelationMap<TenantContext>
 export function tenantMap(prefix: string, guard?: Guard<TenantContext>): RelationMap<TenantContext> {
   const t = (name: string): string => `${prefix}${name}`
   const map: RelationMap<TenantContext> = {

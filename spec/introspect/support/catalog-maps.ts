@@ -35,8 +35,8 @@ export const CATALOG_MAP: RelationMap = {
       HireDate: 'datetime',
     },
     relations: {
-      Employee: { type: 'belongsTo', table: 'Employee', foreignKey: 'ReportsTo' },
-      Employees: { type: 'hasMany', table: 'Employee', foreignKey: 'ReportsTo' },
+      Parent: { type: 'belongsTo', table: 'Employee', foreignKey: 'ReportsTo' },
+      Children: { type: 'hasMany', table: 'Employee', foreignKey: 'ReportsTo' },
     },
   },
   Track: {
@@ -95,10 +95,10 @@ export function catalogCamelMap(): EditableMap {
   ]
   for (const [table, column, clientName] of snakeColumns) aliasColumn(tables, table, column, clientName)
   // Names the hand-written map chose by meaning; the generator names a hasOne after its table, a belongsTo
-  // without an Id suffix after its table, and the inverse of a self-reference after the table.
+  // and a self-reference whose key names nothing else (ReportsTo) parent, its inverse children.
   renameRelation(tables, 'Artist', 'profile', 'artistProfile')
-  renameRelation(tables, 'Employee', 'manager', 'employee')
-  renameRelation(tables, 'Employee', 'reports', 'employees')
+  renameRelation(tables, 'Employee', 'manager', 'parent')
+  renameRelation(tables, 'Employee', 'reports', 'children')
   // An exposed pivot is a table with two belongsTo, so its parents also get the inverse hasMany.
   addRelation(tables, 'Track', 'playlistTracks', { type: 'hasMany', table: 'playlist_track', foreignKey: 'track_id' })
   addRelation(tables, 'playlist', 'playlistTracks', { type: 'hasMany', table: 'playlist_track', foreignKey: 'playlist_id' })

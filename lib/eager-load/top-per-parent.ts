@@ -1,0 +1,79 @@
+import type { Knex } from 'knex'
+import type { RelationTop } from '../validate/resolved-relation.ts'
+import { RANK_ALIAS } from './rank-alias.ts'
+
+/** How a top-N eager-load query is written (see `Dialect.topPerParent`). */
+export type TopPerParentForm = 'window' | 'lateral'
+
+/** Where a batch's parent keys come from: their values, and the parent table's column that holds them. */
+export interface ParentKeys {
+  table: string
+  column: string
+  values: readonly Knex.Value[]
+}
+
+/** Everything {@link topPerParent} needs beside the related-rows query. */
+export interface TopPerParentSpec {
+  /** The related (or pivot) column that references the parent key, qualified: each parent's partition. */
+  partition: string
+  top: RelationTop
+  /** The related table's primary key columns, qualified: the tie-breaker after the declared orders. */
+  keyColumns: readonly string[]
+  nullsSortLargest: boolean
+  form: TopPerParentForm
+  parents: ParentKeys
+  /** Most rows the whole query may return. */
+  most: number
+}
+
+/**
+ * The first `top.limit` related rows of each parent of a batch, in the declared order, as one query.
+ * `query` selects the related rows with every join, filter and guard, but no parent-key condition, which this
+ * adds. Each row carries its rank among its parent's rows (`__kqp_rank`, to strip), and rows come ordered by
+ * it, so each parent's rows arrive in its declared order. NULLs order as the smallest values, as everywhere in
+ * the library (`nullsSortLargest` databases get `nulls first/last`). Two forms:
+ * - `window`: `row_number() over (partition by <partition> order by <orders>, <key>)` in a derived table over
+ *   `<partition> in (<keys>)`, kept up to the limit;
+ * - `lateral`: for each distinct parent key, read back from the parent table (so that it has the column's
+ *   type), `cross join lateral (… where <partition> = key order by … limit N)`, which reads only N rows per
+ *   parent from an index on the order.
+ */
+export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec: TopPerParentSpec): Knex.QueryBuilder {
+  const { top, partition, parents } = spec
+  const parts: string[] = []
+  const bindings: string[] = []
+  for (const { column, direction, nullable } of top.orders) {
+    const nulls = nullable && spec.nullsSortLargest ? (direction === 'asc' ? ' nulls first' : ' nulls last') : ''
+    parts.push(`?? ${direction}${nulls}`)
+    bindings.push(column)
+  }
+  const keyDirection = top.orders.at(-1)?.direction ?? 'asc'
+  for (const column of spec.keyColumns) {
+    parts.push(`?? ${keyDirection}`)
+    bindings.push(column)
+  }
+  const order = parts.join(', ')
+  if (spec.form === 'lateral') {
+    const keys = client
+      .queryBuilder()
+      .distinct(`${parents.table}.${parents.column} as key`)
+      .from(parents.table)
+      .whereIn(`${parents.table}.${parents.column}`, parents.values)
+    query
+      .select(client.raw(`row_number() over (order by ${order}) as ??`, [...bindings, RANK_ALIAS]))
+      .where(partition, client.ref('__kqp_keys.key'))
+      .orderByRaw(order, bindings)
+      .limit(top.limit)
+    return client
+      .queryBuilder()
+      .select('__kqp_top.*')
+      .from(keys.as('__kqp_keys'))
+      .crossJoin(client.raw('lateral ? as ??', [query, '__kqp_top']))
+      .orderBy(`__kqp_top.${RANK_ALIAS}`)
+      .limit(spec.most)
+  }
+  query
+    .select(client.raw(`row_number() over (partition by ?? order by ${order}) as ??`, [partition, ...bindings, RANK_ALIAS]))
+    .whereIn(partition, parents.values)
+  return client.queryBuilder().select('*').from(query.as('__kqp_ranked')).where(RANK_ALIAS, '<=', top.limit).orderBy(RANK_ALIAS).limit(spec.most)
+}
