@@ -8,6 +8,7 @@ import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
+import { databaseTime, poolUse } from './database-time.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { worstCaseMemory } from './memory/worst-case-memory.ts'
@@ -92,8 +93,8 @@ if (servers.postgres === undefined) {
   skipped.push(reason)
   log(`  ${reason}`)
 }
-if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8))) {
-  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6 and 8 skip it'
+if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8) || wants(10))) {
+  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6, 8 and 10 skip it'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -176,6 +177,24 @@ if (wants(8)) {
         results.push(...(await worstCaseMemory(dialect, connection, log)))
       }),
     )
+  }
+}
+
+if (wants(9)) {
+  if (allDialects.includes('sqlite')) {
+    const reason = 'figure 9 on SQLite: a statement cannot be interrupted from JavaScript, so the worst requests would block the bench for minutes (see the README, "Database time")'
+    skipped.push(reason)
+    log(`  ${reason}`)
+  }
+  for (const dialect of allDialects) {
+    if (dialect === 'sqlite') continue
+    const url = servers[dialect]
+    if (url === undefined) continue
+    await figure(`9. database time of the worst valid requests (${dialect})`, async () => {
+      databases.add(`${dialect} ${redactUrl(url)} kqp_bench_scale (read only)`)
+      results.push(...(await databaseTime(dialect, url, log)))
+      results.push(...(await poolUse(dialect, url, log)))
+    })
   }
 }
 

@@ -33,3 +33,9 @@ export function closeOnSignal(close: () => Promise<unknown>): void {
     })
   }
 }
+
+/**
+ * The database time each request may take, in milliseconds (`QUERY_TIMEOUT_MS`, default 5000): past it the
+ * statements are cancelled on the server and the client gets a 503 `query_timeout`.
+ */
+export const QUERY_TIMEOUT = Number(process.env.QUERY_TIMEOUT_MS ?? 5000)

@@ -5,7 +5,7 @@ import { queryParams, type QueryParamsState } from 'knex-query-params/koa'
 import { maxHeaderSize } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
-import { closeOnSignal, openDatabase } from './database.ts'
+import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
 
 // PORT=3000 npm run example:koa
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -20,16 +20,9 @@ const ROUTES = new Map<string, 'users' | 'posts'>([
   ['POST /posts/search', 'posts'],
 ])
 
-app.use(async (ctx, next) => {
-  try {
-    await next()
-  } catch (error) {
-    console.error(error)
-    ctx.status = 500
-    ctx.body = { message: 'Internal Server Error' }
-  }
-})
-app.use(queryParams())
+// ctx.state.queryParams and ctx.state.querySignal (aborts when the client disconnects, or after QUERY_TIMEOUT
+// ms); problem+json: 400, 413, 503 query_timeout, and a generic 500 (the error goes to Koa's 'error' event).
+app.use(queryParams({ timeout: QUERY_TIMEOUT }))
 app.use(async (ctx) => {
   const table = ROUTES.get(`${ctx.method} ${ctx.path}`)
   if (table === undefined) {
@@ -37,7 +30,8 @@ app.use(async (ctx) => {
     ctx.body = { message: `No route ${ctx.method} ${ctx.path}.` }
     return
   }
-  ctx.body = await paginate(applyQueryParams(db(table), ctx.state.queryParams, relationMap), ctx.state.queryParams)
+  const { queryParams: params, querySignal: signal } = ctx.state
+  ctx.body = await paginate(applyQueryParams(db(table), params, relationMap, { signal }), params)
 })
 
 const server = app.listen(Number(process.env.PORT ?? 3000), () => {

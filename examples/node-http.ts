@@ -1,9 +1,17 @@
 import { applyQueryParams, paginate } from 'knex-query-params'
-import { handleClientError, problemResponse, queryParamsFromRequest, readFormBody, readsFormBody } from 'knex-query-params/http'
+import {
+  handleClientError,
+  problemResponse,
+  queryParamsFromRequest,
+  readFormBody,
+  readsFormBody,
+  requestSignal,
+  serverProblemResponse,
+} from 'knex-query-params/http'
 import { createServer, maxHeaderSize, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
-import { closeOnSignal, openDatabase } from './database.ts'
+import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
 
 // PORT=3000 npm run example:node-http
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -29,12 +37,16 @@ const server = createServer(async (req, res) => {
     // node:http leaves the body in the stream: read a form body (on any method but GET, HEAD, TRACE) yourself.
     const body = readsFormBody(req.method, req.headers['content-type']) ? await readFormBody(req) : ''
     const params = queryParamsFromRequest(req, { body })
-    return sendJson(res, 200, await paginate(applyQueryParams(db(table), params, relationMap), params))
+    // Aborts when the client disconnects (or after QUERY_TIMEOUT ms): the statements are cancelled on the server.
+    const signal = requestSignal(res, { timeout: QUERY_TIMEOUT })
+    return sendJson(res, 200, await paginate(applyQueryParams(db(table), params, relationMap, { signal }), params))
   } catch (error) {
     const problem = problemResponse(error)
     if (problem !== undefined) return sendJson(res, problem.status, problem.body, problem.headers['content-type'])
-    console.error(error)
-    return sendJson(res, 500, { message: 'Internal Server Error' })
+    // 503 query_timeout, or a generic 500 that says nothing of the error; the error itself stays in the log.
+    if (!res.destroyed) console.error(error)
+    const failure = serverProblemResponse(error)
+    return sendJson(res, failure.status, failure.body, failure.headers['content-type'])
   }
 })
 server.on('clientError', (error: Error & { code?: string }, socket) => {

@@ -1,3 +1,5 @@
+import type { BoundOptions } from './bound/bound-options.ts'
+
 /** Options of `parseQueryParams`. */
 export interface ParseOptions {
   /** Reject top-level keys that are not query parameters (`unknown_parameter`); default `false`. */
@@ -21,8 +23,11 @@ export interface ParseOptions {
   maxLikeWildcards?: number
 }
 
-/** Options of `applyQueryParams`; `Context` is the type of `context`, which the map's guards receive. */
-export interface ApplyOptions<Context = unknown> {
+/**
+ * Options of `applyQueryParams`; `Context` is the type of `context`, which the map's guards receive.
+ * `timeout` and `signal` bound the database time of awaiting the builder (see {@link BoundOptions}).
+ */
+export interface ApplyOptions<Context = unknown> extends BoundOptions {
   /** The base table, when it cannot be read from the builder. */
   table?: string
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
@@ -64,8 +69,8 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
   maxLikeWildcards: 10,
 }
 
-/** Defaults of {@link ApplyOptions} (all but `table` and `context`). */
-export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context'>> = {
+/** Defaults of {@link ApplyOptions} (all but `table`, `context`, `timeout` and `signal`). */
+export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | keyof BoundOptions>> = {
   defaultLimit: 15,
   maxLimit: 1000,
   like: 'insensitive',

@@ -88,7 +88,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
-  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows)
+  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal })
   return builder
 }
 

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import type { UtcInstant } from '../validate/utc-instant.ts'
 
 /** A `like` test as SQL. */
@@ -79,6 +80,14 @@ export interface Dialect {
    * for a team's first or newest members (no such index). SQLite and MariaDB have no LATERAL.
    */
   readonly topPerParent: 'window' | 'lateral'
+  /**
+   * Stops the statement running on `connection` (one the pool gave out) from outside it, on the server, or
+   * `undefined` where no statement can be stopped so (SQLite runs each statement to its end, synchronously).
+   * Resolves once the server has the request; the statement then fails on its own connection.
+   */
+  readonly cancelStatement?: (client: Knex.Client, connection: unknown) => Promise<void>
+  /** The transaction in which `paginate({ queries: 'transaction' })` reads page and count from one snapshot. */
+  readonly snapshotTransaction: Knex.TransactionConfig
   /** A boolean as this database binds it. */
   bindBoolean(value: boolean): boolean | number
   /** A datetime (UTC instant) as this database compares it. */

@@ -1,3 +1,4 @@
+import { mysqlKillQuery } from './mysql-kill-query.ts'
 import type { Dialect } from './dialect.ts'
 import { formatUtc } from './format-utc.ts'
 
@@ -24,6 +25,8 @@ export const mysql: Dialect = {
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
   topPerParent: 'window',
+  cancelStatement: mysqlKillQuery,
+  snapshotTransaction: { isolationLevel: 'repeatable read' },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

@@ -1,3 +1,4 @@
+import { postgresCancelRequest } from './postgres-cancel-request.ts'
 import type { Dialect } from './dialect.ts'
 
 /** `Plan Rows` of the top node of `explain (format json)`, as node-postgres and PGlite return it. */
@@ -22,6 +23,8 @@ export const postgres: Dialect = {
   bareRelation: 'exists',
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
+  cancelStatement: (_client, connection) => postgresCancelRequest(connection),
+  snapshotTransaction: { isolationLevel: 'repeatable read', readOnly: true },
   nullsSortLargest: true,
   wideInteger: '?::bigint',
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },

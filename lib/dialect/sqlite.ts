@@ -35,6 +35,7 @@ export const sqlite: Dialect = {
   deferredPageOffset: 1000,
   cutoffJoinedOrder: false,
   topPerParent: 'window',
+  snapshotTransaction: {},
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,

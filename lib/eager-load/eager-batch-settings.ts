@@ -1,3 +1,4 @@
+import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RowGuards } from '../apply/row-guards.ts'
 import type { RowBudget } from './row-budget.ts'
 import type { TopPerParentForm } from './top-per-parent.ts'
@@ -13,4 +14,6 @@ export interface EagerBatchSettings {
   nullsSortLargest: boolean
   /** The dialect's `topPerParent`: how a top-N query is written. */
   topForm: TopPerParentForm
+  /** The request's time and signal; every batch runs within it (see `runBounded`). */
+  bound?: StatementBound
 }

@@ -1,5 +1,6 @@
 import type { RowGuards } from '../apply/row-guards.ts'
 import type { RowBudget } from './row-budget.ts'
+import type { StatementBound } from '../bound/statement-bound.ts'
 
 /** Options of `loadWithTree`. */
 export interface EagerLoadOptions {
@@ -12,4 +13,6 @@ export interface EagerLoadOptions {
    * Default a budget of `maxEagerRows` (10,000) of its own.
    */
   budget?: RowBudget
+  /** The request's time and signal; every batch runs within it (see `runBounded`). */
+  bound?: StatementBound
 }

@@ -1,14 +1,17 @@
 import type { Knex } from 'knex'
+import { runBounded } from '../bound/run-bounded.ts'
+import type { StatementBound } from '../bound/statement-bound.ts'
 import { chunk } from './chunk.ts'
 import type { RowBudget } from './row-budget.ts'
 import type { Row } from './row.ts'
 import { toRows } from './to-rows.ts'
 
 /**
- * Runs `query(keys, most)` once per chunk of `keys` (sequentially) and concatenates the rows, in chunk order.
- * `most` is what `budget` has left plus one, so a query never returns more rows than it takes to tell that the
- * budget is crossed; the budget throws then (naming the `with` entry `param`), before the next chunk. Rows are appended one by one: spreading a
- * result into `push` fails past V8's argument limit (about 120,000 rows).
+ * Runs `query(keys, most)` once per chunk of `keys` (sequentially, each within `bound`) and concatenates the rows,
+ * in chunk order. `most` is what `budget` has left plus one, so a query never returns more rows than it takes to
+ * tell that the budget is crossed; the budget throws then (naming the `with` entry `param`), before the next
+ * chunk. Rows are appended one by one: spreading a result into `push` fails past V8's argument limit (about
+ * 120,000 rows).
  */
 export async function fetchChunked(
   keys: readonly Knex.Value[],
@@ -16,10 +19,11 @@ export async function fetchChunked(
   budget: RowBudget,
   param: string,
   query: (keys: Knex.Value[], most: number) => Knex.QueryBuilder,
+  bound?: StatementBound,
 ): Promise<Row[]> {
   const rows: Row[] = []
   for (const keysOfChunk of chunk(keys, chunkSize)) {
-    const result: unknown = await query(keysOfChunk, budget.remaining + 1)
+    const result: unknown = await runBounded(query(keysOfChunk, budget.remaining + 1), bound)
     const fetched = toRows(result)
     budget.spend(fetched.length, param)
     for (const row of fetched) rows.push(row)

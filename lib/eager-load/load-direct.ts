@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import type { RowGuards } from '../apply/row-guards.ts'
+import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn } from '../map/client-column.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
@@ -41,7 +42,7 @@ export async function loadDirect(
   settings: EagerBatchSettings,
   param: string,
 ): Promise<LoadedBatch> {
-  const { chunkSize, guards, budget, nullsSortLargest, topForm } = settings
+  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
   const keys = distinctKeys(parents, parentProperty)
@@ -77,7 +78,7 @@ export async function loadDirect(
     }
     for (const column of keyColumns) query.orderBy(column)
     return query.limit(most)
-  })
+  }, bound)
 
   const byKey = groupByKey(related, pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS)
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent

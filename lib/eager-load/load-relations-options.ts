@@ -1,12 +1,14 @@
+import type { BoundOptions } from '../bound/bound-options.ts'
 import type { WithLimits } from '../validate/build-with-tree.ts'
 
 /**
- * Options of `loadRelations`: the `with` limits, the row budget, and the `context` the map's guards receive.
+ * Options of `loadRelations`: the `with` limits, the row budget, the `context` the map's guards receive, and
+ * the `timeout`/`signal` bounding the batches' database time (see `BoundOptions`).
  *
  * @example
- * await loadRelations(db, 'users', users, ['posts'], relationMap, { context: { tenantId }, maxWithDepth: 2, maxEagerRows: 5000 })
+ * await loadRelations(db, 'users', users, ['posts'], relationMap, { context: { tenantId }, maxWithDepth: 2, maxEagerRows: 5000, timeout: 2000 })
  */
-export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits> {
+export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits>, BoundOptions {
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
   context?: Context
   /**

@@ -5,6 +5,7 @@ import type { ContextOf, ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { RowGuards } from '../apply/row-guards.ts'
+import { StatementBound } from '../bound/statement-bound.ts'
 import { buildWithTree } from '../validate/build-with-tree.ts'
 import { knexClientOf } from './knex-client-of.ts'
 import type { LoadRelationsOptions } from './load-relations-options.ts'
@@ -16,7 +17,8 @@ import type { Row } from './row.ts'
  * Eager-loads relation paths (`['posts.comments', 'team']`, `['*']`) onto rows you fetched yourself,
  * in place, with one `WHERE key IN (…)` query per relation per level. The rows must carry the key
  * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). Each related table's `guard`
- * applies to its query, with `options.context`. The rows it resolves to
+ * applies to its query, with `options.context`. `options.timeout` and `options.signal` bound the batches
+ * together: a batch still running then is cancelled on the server. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
  * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise. When the
  * map's guards read a context, the options and their `context` are required by the types.
@@ -48,6 +50,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
   })
   const budget = new RowBudget(limits.maxEagerRows ?? APPLY_DEFAULTS.maxEagerRows)
   const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap, { guards, budget })
+  const bound = StatementBound.of(limits)
+  await loadWithTree(db, table, rows as Row[], nodes, relationMap, bound === undefined ? { guards, budget } : { guards, budget, bound })
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }

@@ -52,6 +52,7 @@ export async function loadWithTree(
     topForm: dialect.topPerParent,
   }
   if (options.guards !== undefined) settings.guards = options.guards
+  if (options.bound !== undefined) settings.bound = options.bound
   await loadNodes(client, table, rows, nodes, map, settings)
 }
 

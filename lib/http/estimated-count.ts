@@ -1,5 +1,8 @@
 import type { Knex } from 'knex'
 import { dropOrderJoins } from '../apply/order-joins.ts'
+import type { BoundOptions } from '../bound/bound-options.ts'
+import { runBounded } from '../bound/run-bounded.ts'
+import { StatementBound } from '../bound/statement-bound.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { countQuery } from './count-query.ts'
 import { totalOf } from './total-of.ts'
@@ -22,13 +25,20 @@ export interface CountResult {
  * @example
  * const { total, estimated } = await estimatedCount(applyQueryParams(db('events'), params, relationMap))
  * // { total: 2004113, estimated: true } on a 2M-row PostgreSQL table; { total: 37, estimated: false } for a narrow filter
+ *
+ * `options.timeout` and `options.signal` bound the `EXPLAIN` and the count together (see `BoundOptions`).
  */
-export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD): Promise<CountResult> {
+export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD, options: BoundOptions = {}): Promise<CountResult> {
+  return estimatedCountWithin(builder, threshold, StatementBound.of(options))
+}
+
+/** {@link estimatedCount} within a bound shared with other statements (`paginate`'s). */
+export async function estimatedCountWithin(builder: Knex.QueryBuilder, threshold: number, bound: StatementBound | undefined): Promise<CountResult> {
   const { estimateRows } = dialectOf(builder.client)
   if (estimateRows !== undefined) {
     const { sql, bindings } = dropOrderJoins(builder.clone().clear('order').clear('limit').clear('offset')).toSQL()
-    const estimate = estimateRows.read(await builder.client.raw(estimateRows.sql(sql), bindings))
+    const estimate = estimateRows.read(await runBounded(builder.client.raw(estimateRows.sql(sql), bindings), bound))
     if (estimate !== undefined && estimate >= threshold) return { total: estimate, estimated: true }
   }
-  return { total: totalOf(await countQuery(builder)), estimated: false }
+  return { total: totalOf(await runBounded(countQuery(builder), bound)), estimated: false }
 }

@@ -1,9 +1,15 @@
 import type { Knex } from 'knex'
 import { internalsOf } from '../apply/knex-internals.ts'
+import type { BoundOptions } from '../bound/bound-options.ts'
+import { boundedRunOf } from '../bound/bounded-run.ts'
+import { runBounded } from '../bound/run-bounded.ts'
+import { statementCopy } from '../bound/statement-copy.ts'
+import { StatementBound } from '../bound/statement-bound.ts'
+import { dialectOf } from '../dialect/dialect-of.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
 import { countQuery } from './count-query.ts'
-import { estimatedCount, type CountResult } from './estimated-count.ts'
+import { estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult } from './estimated-count.ts'
 import { totalOf } from './total-of.ts'
 
 /** Which page to return: `QueryParams` fits, and so does `{ page, limit }`. */
@@ -32,8 +38,17 @@ export interface Paginated<T> {
   meta: PaginationMeta
 }
 
-/** Options of `paginate`. */
-export interface PaginateOptions {
+/**
+ * How `paginate` uses the pool for the page and the count:
+ * - `'parallel'` (default): both at once, on two connections; the answer comes after the slower one;
+ * - `'sequential'`: the page, then the count, on one connection at a time;
+ * - `'transaction'`: both in one read-only `repeatable read` transaction (one connection; SQLite's are
+ *   serializable), so `total` counts the same snapshot the page was read from.
+ */
+export type PaginateQueries = 'parallel' | 'sequential' | 'transaction'
+
+/** Options of `paginate`; `timeout` and `signal` bound page, count and eager loading together (see {@link BoundOptions}). */
+export interface PaginateOptions extends BoundOptions {
   /**
    * Run the count query for `total` and `last_page`; default `true`. `'estimated'` takes PostgreSQL's
    * planner estimate when it is at least `estimateThreshold` rows (exact below it, and on other databases)
@@ -44,6 +59,11 @@ export interface PaginateOptions {
   estimateThreshold?: number
   /** Page size when neither the builder nor the request has a limit; default 15, as `applyQueryParams`. */
   defaultLimit?: number
+  /**
+   * How page and count use the pool (see {@link PaginateQueries}); default `'parallel'`. Under load,
+   * `'sequential'` holds one connection per request instead of two.
+   */
+  queries?: PaginateQueries
 }
 
 /**
@@ -54,6 +74,11 @@ export interface PaginateOptions {
  * without order, limit, offset or eager loading (`distinct` rows are counted through a subquery);
  * `{ count: false }` skips it, and `meta` then has no `total` or `last_page`. The builder is not changed.
  * The type of `data` is read from the builder: `paginate(applyQueryParams(db<Post>('posts'), …))` gives `Post[]`.
+ *
+ * `options.timeout` (or the builder's, from `applyQueryParams`) bounds page, count and eager loading
+ * together, from the call; `options.signal` (or the builder's) cancels them. A statement still running then
+ * is cancelled on the server and the promise rejects with `QueryTimeoutError` or the signal's reason.
+ * `options.queries` says how page and count use the pool (see {@link PaginateQueries}).
  *
  * @example
  * const params = queryParamsFromRequest(request)               // page=2&limit=10&with[0]=author
@@ -74,8 +99,9 @@ export async function paginate<T = Record<string, unknown>>(
     if (request.page !== undefined) offset = (positive(request.page, 'page') - 1) * limit
     query = cloneWithEagerLoading(builder).limit(limit).offset(offset)
   }
-  const counting = options.count === false ? undefined : countTotal(builder, options)
-  const [rows, counted] = await Promise.all([query as unknown as Promise<T[]>, counting])
+  const bounded = boundedRunOf(builder)
+  const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal })
+  const [rows, counted] = await pageAndCount(builder, query, options, bound)
   const data = Array.isArray(rows) ? rows : []
   const meta: PaginationMeta = {
     current_page: request.page ?? (limit > 0 ? Math.floor(offset / limit) + 1 : 1),
@@ -97,7 +123,38 @@ function positive(value: number, name: string): number {
   return value
 }
 
-async function countTotal(builder: Knex.QueryBuilder, options: PaginateOptions): Promise<CountResult> {
-  if (options.count === 'estimated') return estimatedCount(builder, options.estimateThreshold)
-  return { total: totalOf(await countQuery(builder)), estimated: false }
+type Counted = CountResult | undefined
+
+async function pageAndCount(builder: Knex.QueryBuilder, query: Knex.QueryBuilder, options: PaginateOptions, bound: StatementBound | undefined): Promise<[unknown, Counted]> {
+  const counts = options.count !== false
+  const page = (): Promise<unknown> => runPage(query, bound)
+  const count = (): Promise<Counted> => (counts ? countTotal(builder, options, bound) : Promise.resolve(undefined))
+  switch (options.queries ?? 'parallel') {
+    case 'parallel':
+      return Promise.all([page(), count()])
+    case 'sequential':
+      return [await page(), await count()]
+    case 'transaction': {
+      if (!counts || (builder.client as { transacting?: boolean }).transacting === true) return [await page(), await count()]
+      const read = async (trx: Knex.Transaction): Promise<[unknown, Counted]> => [
+        await runPage(cloneWithEagerLoading(query).transacting(trx), bound),
+        await countTotal(builder.clone().transacting(trx), options, bound),
+      ]
+      // A knex Transaction is thenable: it settles with the handler's result once committed (or rolled back).
+      const transaction = Promise.resolve(builder.client.transaction(read, dialectOf(builder.client).snapshotTransaction, null) as unknown as PromiseLike<[unknown, Counted]>)
+      return bound === undefined ? transaction : bound.race(transaction)
+    }
+  }
+}
+
+/** The page's rows (with eager loading, when `applyQueryParams` attached it) within `bound`. */
+function runPage(query: Knex.QueryBuilder, bound: StatementBound | undefined): Promise<unknown> {
+  const bounded = boundedRunOf(query)
+  if (bounded !== undefined) return bounded.run(query, bound)
+  return bound === undefined ? Promise.resolve(query) : runBounded(statementCopy(query), bound)
+}
+
+async function countTotal(builder: Knex.QueryBuilder, options: PaginateOptions, bound: StatementBound | undefined): Promise<CountResult> {
+  if (options.count === 'estimated') return estimatedCountWithin(builder, options.estimateThreshold ?? ESTIMATE_THRESHOLD, bound)
+  return { total: totalOf(await runBounded(countQuery(builder), bound)), estimated: false }
 }

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import type { ServerResponse } from 'node:http'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
 import { handleClientError, type ClientErrorSocket } from '../http/handle-client-error.ts'
 import { normalizeContentType } from '../http/normalize-content-type.ts'
@@ -6,6 +7,8 @@ import { problemResponse } from '../http/problem-response.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
 import { DEFAULT_BODY_LIMIT } from '../http/read-form-body.ts'
 import { readsFormBody } from '../http/reads-form-body.ts'
+import { requestSignal } from '../http/request-signal.ts'
+import { isClientError, serverProblemResponse } from '../http/server-problem-response.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import { unencapsulatedPlugin } from './unencapsulated-plugin.ts'
@@ -14,6 +17,12 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The request's query params (URL and form body), parsed on first read; a bad query throws `QueryParamsError`. */
     readonly queryParams: QueryParams
+    /**
+     * Aborts when the client disconnects before the response is sent (and, with the plugin's `timeout`,
+     * with a `QueryTimeoutError` once that time has passed since the request arrived). Pass it as `signal`
+     * to `applyQueryParams`, `loadRelations` or `paginate`: running statements are cancelled on the server.
+     */
+    readonly querySignal: AbortSignal
   }
 }
 
@@ -23,7 +32,16 @@ export interface QueryParamsPluginOptions extends ErrorResponseOptions {
   parse?: ParseOptions
   /** Largest form body read, in bytes; default 1 MiB. Over it: 413 problem+json. */
   bodyLimit?: number
-  /** Install the error handler (problem+json for `QueryParamsError` and 413); default `true`. Set `false` to call `problemResponse` in your own. */
+  /**
+   * Default database time of every request, in milliseconds from its arrival: `request.querySignal` aborts
+   * with a `QueryTimeoutError` (answered 503 `query_timeout`) when it is up. None by default.
+   */
+  timeout?: number
+  /**
+   * Install the error handler (problem+json: 400 for `QueryParamsError`, 413, 503 `query_timeout`, and a
+   * generic 500 for any error that is not the client's, logged in full with `request.log.error`); default
+   * `true`. Set `false` to call `problemResponse` and `serverProblemResponse` in your own.
+   */
   errorHandler?: boolean
   /**
    * Answer the server's client errors with `handleClientError` (431 problem+json for a URL over Node's
@@ -34,9 +52,11 @@ export interface QueryParamsPluginOptions extends ErrorResponseOptions {
 }
 
 const parsed = new WeakMap<FastifyRequest, QueryParams>()
+const arrivals = new WeakMap<FastifyRequest, { response: ServerResponse; since: number; signal?: AbortSignal }>()
 
 const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options) => {
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
+    arrivals.set(request, { response: reply.raw, since: Date.now() })
     const type = request.headers['content-type']
     if (typeof type === 'string') request.headers['content-type'] = normalizeContentType(type)
   })
@@ -55,6 +75,14 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
       return params
     },
   })
+  app.decorateRequest('querySignal', {
+    getter(this: FastifyRequest): AbortSignal {
+      const arrival = arrivals.get(this)
+      if (arrival === undefined) return new AbortController().signal
+      arrival.signal ??= requestSignal(arrival.response, { timeout: options.timeout, since: arrival.since })
+      return arrival.signal
+    },
+  })
   if (options.clientErrors !== false) {
     const server = app.server
     for (const listener of server.listeners('clientError')) server.removeListener('clientError', listener as () => void)
@@ -65,7 +93,14 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
   if (options.errorHandler !== false) {
     app.setErrorHandler(async (error, request, reply) => {
       const problem = problemResponse(error, options)
-      if (problem === undefined) throw error
+      if (problem === undefined) {
+        if (isClientError(error)) throw error
+        const internal = serverProblemResponse(error)
+        const signal = arrivals.get(request)?.signal
+        if (signal?.aborted === true && signal.reason === error) request.log.info({ err: error }, 'client disconnected; its statements were cancelled')
+        else request.log.error({ err: error }, 'request failed')
+        return reply.code(internal.status).headers(internal.headers).send(internal.body)
+      }
       request.log.info({ status: problem.status, code: problem.body.code, param: 'param' in problem.body ? problem.body.param : undefined }, 'request rejected')
       return reply.code(problem.status).headers(problem.headers).send(problem.body)
     })
@@ -79,8 +114,12 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
  *   (Fastify would answer 415) and keeps a form body as text, up to `bodyLimit`;
  * - adds `request.queryParams`: the params of the URL, plus a form body on every method but GET, HEAD
  *   and TRACE (Fastify parses no body on those), parsed on first read;
- * - answers a `QueryParamsError` with 400 problem+json and a body over the limit with 413 problem+json
- *   (logged at `info`); other errors go on to Fastify's handler;
+ * - adds `request.querySignal`, which aborts when the client disconnects (or the plugin's `timeout` passes):
+ *   pass it as `signal`, and the request's statements are cancelled on the server;
+ * - answers a `QueryParamsError` with 400 problem+json, a body over the limit with 413, a
+ *   `QueryTimeoutError` with 503 `query_timeout` (logged at `info`); Fastify's own 4xx errors go on to its
+ *   handler; any other error (a database error, a bug) is logged in full at `error` and answered with a
+ *   generic 500 problem+json that carries no message, SQL or stack;
  * - answers a URL over Node's header limit with 431 problem+json (logged at `warn`), in place of
  *   Fastify's `clientErrorHandler` (`clientErrors: false` keeps yours).
  *
@@ -90,8 +129,9 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
  * import { queryParamsPlugin } from 'knex-query-params/fastify'
  *
  * const app = Fastify({ logger: true })
- * await app.register(queryParamsPlugin)
- * app.get('/posts', (request) => paginate(applyQueryParams(db('posts'), request.queryParams, relationMap), request.queryParams))
+ * await app.register(queryParamsPlugin, { timeout: 5000 })
+ * app.get('/posts', (request) =>
+ *   paginate(applyQueryParams(db('posts'), request.queryParams, relationMap, { signal: request.querySignal }), request.queryParams))
  */
 export const queryParamsPlugin = unencapsulatedPlugin(plugin, { name: 'knex-query-params', fastify: '5.x' })
 

@@ -4,6 +4,8 @@ import { problemResponse } from '../http/problem-response.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
 import { DEFAULT_BODY_LIMIT } from '../http/read-form-body.ts'
 import { readsFormBody } from '../http/reads-form-body.ts'
+import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
+import { isClientError, serverProblemResponse } from '../http/server-problem-response.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 
@@ -23,14 +25,15 @@ export interface FetchParseOptions extends ParseOptions {
  * @example
  * import { Hono } from 'hono'
  * import { applyQueryParams, paginate } from 'knex-query-params'
- * import { errorToResponse, queryParamsFromFetchRequest } from 'knex-query-params/fetch'
+ * import { errorToResponse, queryParamsFromFetchRequest, querySignal } from 'knex-query-params/fetch'
  *
  * const app = new Hono()
  * app.get('/posts', async (c) => {
  *   const params = await queryParamsFromFetchRequest(c.req.raw)
- *   return c.json(await paginate(applyQueryParams(db('posts'), params, relationMap), params))
+ *   const signal = querySignal(c.req.raw, { timeout: 5000 })
+ *   return c.json(await paginate(applyQueryParams(db('posts'), params, relationMap, { signal }), params))
  * })
- * app.onError((error, c) => errorToResponse(error) ?? c.json({ message: 'Internal Server Error' }, 500))
+ * app.onError((error) => errorToResponse(error) ?? Response.json({ message: 'Bad Request' }, { status: 400 }))
  */
 export async function queryParamsFromFetchRequest(request: Request, options: FetchParseOptions = {}): Promise<QueryParams> {
   const { bodyLimit = DEFAULT_BODY_LIMIT, ...parse } = options
@@ -38,18 +41,64 @@ export async function queryParamsFromFetchRequest(request: Request, options: Fet
   return queryParamsFromRequest({ url: request.url, headers: request.headers }, { ...parse, body })
 }
 
+/** Options of {@link errorToResponse}. */
+export interface ErrorToResponseOptions extends ErrorResponseOptions {
+  /** Where an error that is not the client's is logged in full; default `console.error`. */
+  log?: (error: unknown) => void
+}
+
 /**
  * A `Response` for an error: 400 `application/problem+json` for a `QueryParamsError`, 413 for a body over
- * a limit; `undefined` for any other error, for the caller to handle.
+ * a limit, 503 `query_timeout` for a `QueryTimeoutError`. Any other error that is not the client's (a
+ * database error, a bug) is logged in full with `options.log` (default `console.error`) and answered with
+ * a generic 500 problem that carries no message, SQL or stack. `undefined` only for a framework's own 4xx
+ * error (status 400–499, such as Hono's `HTTPException`), for the framework to answer.
  *
  * @example
- * app.onError((error, c) => errorToResponse(error) ?? c.json({ message: 'Internal Server Error' }, 500))
+ * app.onError((error, c) => errorToResponse(error) ?? c.text('Bad Request', 400))
  */
-export function errorToResponse(error: unknown, options: ErrorResponseOptions = {}): Response | undefined {
-  const problem = problemResponse(error, options)
-  if (problem === undefined) return undefined
+export function errorToResponse(error: unknown, options: ErrorToResponseOptions = {}): Response | undefined {
+  const { log = (failure: unknown) => console.error(failure), ...problemOptions } = options
+  let problem = problemResponse(error, problemOptions)
+  if (problem === undefined) {
+    if (isClientError(error)) return undefined
+    if (!isAbort(error)) log(error)
+    problem = serverProblemResponse(error)
+  }
   return new Response(JSON.stringify(problem.body), { status: problem.status, headers: problem.headers })
 }
+
+/** Options of {@link querySignal}. */
+export interface QuerySignalOptions {
+  /** Milliseconds after which the signal aborts with a `QueryTimeoutError` (answered 503); none by default. */
+  timeout?: number
+}
+
+/**
+ * A signal for a request's statements: the `Request`'s own `signal` (which `@hono/node-server`, Bun and Deno
+ * abort when the client disconnects), and with `timeout`, a `QueryTimeoutError` once that has passed. Pass
+ * it as `signal` to `applyQueryParams`, `loadRelations` or `paginate`: running statements are then cancelled
+ * on the server.
+ *
+ * @example
+ * app.get('/posts', async (c) => {
+ *   const params = await queryParamsFromFetchRequest(c.req.raw)
+ *   const signal = querySignal(c.req.raw, { timeout: 5000 })
+ *   return c.json(await paginate(applyQueryParams(db('posts'), params, relationMap, { signal }), params))
+ * })
+ */
+export function querySignal(request: Request, options: QuerySignalOptions = {}): AbortSignal {
+  const { timeout } = options
+  if (timeout === undefined) return request.signal
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(new QueryTimeoutError(timeout)), timeout)
+  ;(timer as { unref?: () => void }).unref?.()
+  request.signal.addEventListener('abort', () => clearTimeout(timer), { once: true })
+  return AbortSignal.any([request.signal, controller.signal])
+}
+
+const isAbort = (error: unknown): boolean =>
+  (error instanceof Error || error instanceof DOMException) && error.name === 'AbortError'
 
 async function readText(request: Request, limit: number): Promise<string> {
   if (Number(request.headers.get('content-length')) > limit) throw new BodyTooLargeError(limit)

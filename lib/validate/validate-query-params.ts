@@ -14,7 +14,7 @@ import { resolveExists, resolveWhere } from './resolve-condition.ts'
 import { resolveOrder, type PlannedOrder } from './resolve-order.ts'
 import { WhereParamPaths } from './where-param-paths.ts'
 
-type Settings = Required<Omit<ApplyOptions, 'table' | 'context'>>
+type Settings = Required<Omit<ApplyOptions, 'table' | 'context' | 'timeout' | 'signal'>>
 
 /**
  * Checks parsed params against the relation map for `table` — every column, relation and scope must

@@ -108,10 +108,23 @@ for (const [name, start] of Object.entries(SERVERS)) {
       expectProblem(await send(`${server.url}/echo`, { method: 'POST', headers: { 'content-type': FORM }, body }), 413, 'body_too_large')
     })
 
-    it('hands any other error on to the framework (500, not problem+json)', async () => {
+    it('answers any other error with a generic 500 problem+json that says nothing of it', async () => {
       const response = await send(`${server.url}/boom`)
       expect(response.status).to.equal(500)
-      expect(response.contentType).not.to.match(/problem\+json/)
+      expect(response.contentType).to.match(/^application\/problem\+json/)
+      expect(JSON.parse(response.text)).to.deep.equal({
+        type: 'about:blank',
+        title: 'Internal Server Error',
+        status: 500,
+        detail: 'The server could not answer this request.',
+        message: 'The server could not answer this request.',
+        code: 'internal_error',
+      })
+    })
+
+    it("leaves the framework's own client errors to it (404)", async () => {
+      const response = await send(`${server.url}/no-such-route`)
+      expect(response.status).to.equal(404)
     })
   })
 }

@@ -65,7 +65,7 @@ async function startExpress(): Promise<RunningServer> {
     res.json(postsSql(res.locals['queryParams'] as QueryParams))
   })
   app.get('/boom', () => boom())
-  app.use(queryParamsErrorHandler())
+  app.use(queryParamsErrorHandler({ log: () => undefined }))
   return listening(app.listen(0, '127.0.0.1'))
 }
 
@@ -87,7 +87,7 @@ async function startHono(): Promise<RunningServer> {
   app.get('/posts', async (c) => c.json(postsSql(await queryParamsFromFetchRequest(c.req.raw))))
   app.get('/boom', () => boom())
   app.onError((error) => {
-    const response = errorToResponse(error)
+    const response = errorToResponse(error, { log: () => undefined })
     if (response === undefined) throw error
     return response
   })

@@ -1,0 +1,15 @@
+/** How long a request's statements may run, and when to give up on them; options of `applyQueryParams`, `loadRelations` and `paginate`. */
+export interface BoundOptions {
+  /**
+   * Milliseconds the request's statements (page, count, every eager-load batch) may take together, from the
+   * first one. When it is up, the running statement is cancelled on the server (PostgreSQL, MySQL/MariaDB)
+   * and the promise rejects with `QueryTimeoutError` (503). SQLite cannot stop a running statement: there
+   * the time is checked before and after each one.
+   */
+  timeout?: number | undefined
+  /**
+   * Cancels the request's statements when it aborts (on the server, as `timeout` does); the promise rejects
+   * with the signal's reason. The integrations give one that aborts when the client disconnects.
+   */
+  signal?: AbortSignal | undefined
+}

@@ -1,0 +1,85 @@
+import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import type { StatementBound } from './statement-bound.ts'
+
+/** A statement the caller owns (a fresh builder or raw): it is given a connection of its own before it runs. */
+export type Statement = Knex.QueryBuilder | Knex.Raw
+
+type Then = (this: Statement) => Promise<unknown>
+
+/** Runs `statement` as knex would, ignoring an own `then` (eager loading) it may carry. */
+const plainRun = (statement: Statement): Promise<unknown> => (Object.getPrototypeOf(statement) as { then: Then }).then.call(statement)
+
+/**
+ * Runs one statement within `bound`. Its connection is taken from the pool (or the transaction) here, so
+ * that when the signal aborts or time is up while it runs, the statement can be cancelled on the server
+ * (the dialect's `cancelStatement`); the promise then rejects at once with the reason, and the connection
+ * goes back to the pool when the cancelled statement has ended. The wait for a connection is bounded too.
+ * Where statements cannot be cancelled (SQLite) the bound is checked before and after the statement.
+ * `statement` must be one the caller made for this run: it is bound to the connection.
+ */
+export async function runBounded(statement: Statement, bound: StatementBound | undefined): Promise<unknown> {
+  if (bound === undefined) return plainRun(statement)
+  bound.throwIfOver()
+  const { client } = statement as { client: Knex.Client }
+  const cancel = dialectOf(client).cancelStatement
+  if (cancel === undefined) {
+    const result = await plainRun(statement)
+    bound.throwIfOver()
+    return result
+  }
+  const acquiring = client.acquireConnection() as Promise<unknown>
+  let connection: unknown
+  try {
+    connection = await bound.race(acquiring)
+  } catch (error) {
+    acquiring.then((late) => client.releaseConnection(late), () => undefined)
+    throw error
+  }
+  const stop = bound.stop()
+  const running = plainRun(statement.connection(connection))
+  let result: unknown
+  try {
+    result = await Promise.race([running, stop.stopped])
+  } catch (error) {
+    if (stop.fired) void cancelThenRelease(client, connection, running, cancel)
+    else await client.releaseConnection(connection)
+    throw error
+  } finally {
+    stop.clear()
+  }
+  await client.releaseConnection(connection)
+  return result
+}
+
+/** How long a cancelled statement may keep running before the cancel is sent again. */
+const CANCEL_RETRY_MS = 50
+/** Cancels sent for one statement at most (then it is left to end on its own). */
+const CANCEL_ATTEMPTS = 100
+
+async function cancelThenRelease(
+  client: Knex.Client,
+  connection: unknown,
+  running: Promise<unknown>,
+  cancel: (client: Knex.Client, connection: unknown) => Promise<void>,
+): Promise<void> {
+  let ended = false
+  const settled = running.then(
+    () => (ended = true),
+    () => (ended = true),
+  )
+  // A cancel that reaches the server before the statement does (it was still on its way) is ignored there,
+  // so it is sent again while the statement runs. The connection is released only after the last cancel has
+  // been handled, so no cancel can reach the next statement on it.
+  for (let attempt = 0; attempt < CANCEL_ATTEMPTS && !ended; attempt += 1) {
+    try {
+      await cancel(client, connection)
+    } catch {
+      // The statement then runs to its end, holding the connection until it does.
+      break
+    }
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_MS))])
+  }
+  await settled
+  await client.releaseConnection(connection)
+}
