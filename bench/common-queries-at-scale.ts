@@ -25,6 +25,26 @@ async function runSql(database: BenchDatabase, query: BoundSql): Promise<Row[]> 
   return rowsOf(database, await database.knex.raw(query.sql, query.bindings))
 }
 
+/**
+ * {@link runSql} stopped by the server after `ms` (PostgreSQL `statement_timeout`, MariaDB
+ * `max_statement_time`); `undefined` when it was stopped. SQLite runs it to the end.
+ */
+async function runSqlWithin(database: BenchDatabase, query: BoundSql, ms: number): Promise<Row[] | undefined> {
+  try {
+    if (database.dialect === 'postgres') {
+      return await database.knex.transaction(async (trx) => {
+        await trx.raw(`set local statement_timeout = ${ms}`)
+        return rowsOf(database, await trx.raw(query.sql, query.bindings))
+      })
+    }
+    if (database.dialect === 'mysql') return rowsOf(database, await database.knex.raw(`set statement max_statement_time = ${ms / 1000} for ${query.sql}`, query.bindings))
+    return await runSql(database, query)
+  } catch (error) {
+    if (/statement timeout|max_statement_time|interrupted/i.test(String(error))) return undefined
+    throw error
+  }
+}
+
 const ids = (rows: readonly Row[]): string => rows.map((row) => String(row.id)).join(',')
 
 interface Sides {
@@ -39,7 +59,8 @@ interface Sides {
 function sides(database: BenchDatabase, scaleCase: ScaleCase): Sides {
   const db = database.knex
   const queryString = clientQueryString(scaleCase.request)
-  const builder = (): Knex.QueryBuilder => applyQueryParams(db('posts'), parseQueryParams(queryString), scaleRelationMap)
+  const table = scaleCase.table ?? 'posts'
+  const builder = (): Knex.QueryBuilder => applyQueryParams(db(table), parseQueryParams(queryString), scaleRelationMap)
   const count = scaleCase.count?.(database.dialect)
   const compiled = builder().toSQL()
   const oursSql: BoundSql[] = [{ sql: compiled.sql, bindings: compiled.bindings as Array<string | number> }]
@@ -59,7 +80,7 @@ function sides(database: BenchDatabase, scaleCase: ScaleCase): Sides {
     ours: async () => {
       if (scaleCase.withCount !== true) return { rows: (await builder()) as unknown as Row[] }
       const params = parseQueryParams(queryString)
-      const page = await paginate<Row>(applyQueryParams(db('posts'), params, scaleRelationMap), params)
+      const page = await paginate<Row>(applyQueryParams(db(table), params, scaleRelationMap), params)
       return page.meta.total === undefined ? { rows: page.data } : { rows: page.data, total: page.meta.total }
     },
     expert: async (form) => {
@@ -94,25 +115,47 @@ export async function commonQueriesAtScale(
   database: BenchDatabase,
   budget: Budget,
   log: (line: string) => void,
+  figure: { title: string; cases: readonly ScaleCase[]; wholeRequest: boolean; formTimeoutMs?: number } = { title: FIGURE, cases: SCALE_CASES, wholeRequest: true },
 ): Promise<{ results: BenchResult[]; explains: ExplainRecord[] }> {
+  const { title } = figure
   const results: BenchResult[] = []
   const explains: ExplainRecord[] = []
-  for (const scaleCase of SCALE_CASES) {
+  for (const scaleCase of figure.cases) {
     const side = sides(database, scaleCase)
     const mine = await side.ours()
     const mineSql = await side.runOursSql()
-    if (ids(mineSql.rows) !== ids(mine.rows) || mineSql.total !== mine.total) throw new Error(`${FIGURE} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
+    if (ids(mineSql.rows) !== ids(mine.rows) || mineSql.total !== mine.total) throw new Error(`${title} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
     const forms = scaleCase.expert(database.dialect)
     const firstRuns: Array<{ form: ExpertForm; ms: number }> = []
+    const stopped: string[] = []
     for (const form of forms) {
       const start = performance.now()
-      const theirs = await side.expert(form)
+      let theirs: { rows: Row[]; total?: number }
+      if (figure.formTimeoutMs === undefined || scaleCase.withCount === true) theirs = await side.expert(form)
+      else {
+        const rows = await runSqlWithin(database, form, figure.formTimeoutMs)
+        if (rows === undefined) {
+          stopped.push(form.name)
+          continue
+        }
+        theirs = { rows }
+      }
       firstRuns.push({ form, ms: performance.now() - start })
       if (ids(theirs.rows) !== ids(mine.rows) || theirs.total !== mine.total) {
         throw new Error(
-          `${FIGURE} '${scaleCase.name}' on ${database.dialect}: the hand-written '${form.name}' returns other rows than the library (${ids(theirs.rows).slice(0, 80)} vs ${ids(mine.rows).slice(0, 80)}; total ${String(theirs.total)} vs ${String(mine.total)})`,
+          `${title} '${scaleCase.name}' on ${database.dialect}: the hand-written '${form.name}' returns other rows than the library (${ids(theirs.rows).slice(0, 80)} vs ${ids(mine.rows).slice(0, 80)}; total ${String(theirs.total)} vs ${String(mine.total)})`,
         )
       }
+    }
+    if (firstRuns.length === 0) {
+      // Every form was stopped: run them to the end after all, so the case still has a baseline.
+      for (const form of forms) {
+        const start = performance.now()
+        const theirs = await side.expert(form)
+        if (ids(theirs.rows) !== ids(mine.rows)) throw new Error(`${title} '${scaleCase.name}' on ${database.dialect}: the hand-written '${form.name}' returns other rows than the library`)
+        firstRuns.push({ form, ms: performance.now() - start })
+      }
+      stopped.length = 0
     }
     // Forms more than 3× slower than the fastest on their first run are not timed again.
     const fastestFirst = Math.min(...firstRuns.map(({ ms }) => ms))
@@ -122,11 +165,11 @@ export async function commonQueriesAtScale(
     }
     timed.sort((a, b) => a.ms - b.ms)
     const best = timed[0]?.form
-    if (best === undefined) throw new Error(`${FIGURE} '${scaleCase.name}': no hand-written form`)
+    if (best === undefined) throw new Error(`${title} '${scaleCase.name}': no hand-written form`)
     const count = scaleCase.count?.(database.dialect)
 
     const record = async (form: string, query: BoundSql): Promise<void> => {
-      explains.push({ figure: FIGURE, dialect: database.dialect, name: scaleCase.name, form, sql: query.sql, plan: await explainSql(database, query.sql, query.bindings) })
+      explains.push({ figure: title, dialect: database.dialect, name: scaleCase.name, form, sql: query.sql, plan: await explainSql(database, query.sql, query.bindings) })
     }
     for (const [index, query] of side.oursSql.entries()) await record(index === 0 ? 'library' : 'library (count)', query)
     await record(`hand-written: ${best.name}`, best)
@@ -136,11 +179,11 @@ export async function commonQueriesAtScale(
     const slow = (await quickTime(side.runOursSql, 1)) > 500
     const sampling = slow ? { ...budget, minSamples: Math.min(budget.minSamples ?? 3, 3), timeMs: 0 } : budget
     const timing = await compare(side.runOursSql, () => side.expert(best), sampling)
-    const others = timed.length === 1 ? [] : timed.map(({ form, ms }) => `${form.name} ${ms.toFixed(1)} ms`)
+    const others = timed.length === 1 && stopped.length === 0 ? [] : [...timed.map(({ form, ms }) => `${form.name} ${ms.toFixed(1)} ms`), ...stopped.map((name) => `${name} stopped after ${String(figure.formTimeoutMs)} ms`)]
     const queries = scaleCase.withCount === true ? 2 : 1
     results.push(
       result({
-        figure: FIGURE,
+        figure: title,
         name: scaleCase.name,
         dialect: database.dialect,
         unit: 'ms',
@@ -152,12 +195,12 @@ export async function commonQueriesAtScale(
       }),
     )
     let pipelineNote = ''
-    if (!slow) {
+    if (!slow && figure.wholeRequest) {
       const whole = await compare(side.ours, () => side.expert(best), budget)
       pipelineNote = `; with parse + apply: ×${whole.ratio.toFixed(3)}`
       results.push(
         result({
-          figure: FIGURE,
+          figure: title,
           name: `${scaleCase.name} (whole request)`,
           dialect: database.dialect,
           unit: 'ms',

@@ -91,7 +91,7 @@ const HEADER = ['Figure', 'Case', 'DB', 'Ours', 'Baseline', 'Ratio', 'Target', '
 /** A compact table for the terminal. */
 export function terminalTable(report: BenchReport): string {
   const body = report.results.map((row) => [
-    row.figure.replace(/^(\d)\. .*/, '$1'),
+    row.figure.replace(/^(\d+)\. .*/, '$1'),
     row.name.length > 58 ? `${row.name.slice(0, 57)}…` : row.name,
     row.dialect === 'none' ? '–' : row.dialect,
     cell(row.ours, row.unit),
@@ -130,7 +130,7 @@ function markdownSection(report: BenchReport): string {
     '',
     markdownTable(report),
     '',
-    '<details><summary>Query plans of figures 3 and 6 (EXPLAIN)</summary>',
+    '<details><summary>Query plans of figures 3, 6 and 13 (EXPLAIN)</summary>',
     '',
     ...report.explains.flatMap((record) => [
       `#### ${(record.figure ?? '3. relation filters').replace(/^(\d+)\..*/, 'figure $1')} — ${record.dialect} — ${record.name} — ${record.form}`,

@@ -6,9 +6,12 @@ import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers
 import { CACHE_DIRECTORY, demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
+import { skewedCases } from './skewed/skewed-cases.ts'
+import { skewedRecipe } from './skewed/skewed-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { databaseTime, poolUse } from './database-time.ts'
+import { normalizeCost } from './normalize-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { worstCaseMemory } from './memory/worst-case-memory.ts'
@@ -21,7 +24,7 @@ import type { BenchResult } from './result.ts'
 /**
  * `npm run bench` (`tsx bench/run.ts`): every figure of BENCHMARKS.md, each against its baseline in this
  * same process, on SQLite (cached files under bench/.cache/), on PostgreSQL when `BENCH_POSTGRES_URL` is set
- * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6, 8 and 10). On a server the bench creates its
+ * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6, 8, 10 and 13). On a server the bench creates its
  * own databases, `kqp_bench_<data set>`, and never touches any other. Prints a table, writes
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
@@ -40,7 +43,7 @@ const onArg = args.find((arg) => arg.startsWith('--on='))
 const on = onArg === undefined ? undefined : new Set(onArg.slice('--on='.length).split(','))
 const runsOn = (dialect: BenchDialect): boolean => on === undefined || on.has(dialect)
 const dialects = (servers.postgres === undefined ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)).filter(runsOn)
-/** Figures 3, 4 and 6 (the large data sets), on every database named. */
+/** Figures 3, 4, 6, 8 and 13 (the large data sets), on every database named. */
 const allDialects: BenchDialect[] = [...dialects, ...(servers.mysql === undefined ? [] : ['mysql' as const])].filter(runsOn)
 
 const scale = quick ? 0.15 : 1
@@ -52,6 +55,7 @@ const budgets = {
   joins: { timeMs: 0, warmupMs: 0, minSamples: quick ? 1 : 3 },
   pagination: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 5 },
   scale: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
+  skewed: { timeMs: 1500 * scale, warmupMs: 200 * scale, minSamples: quick ? 2 : 5 },
   guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
   relationOrders: { timeMs: 0, warmupMs: 0, sampleMs: 0, minSamples: quick ? 1 : 5 },
 }
@@ -93,8 +97,8 @@ if (servers.postgres === undefined) {
   skipped.push(reason)
   log(`  ${reason}`)
 }
-if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8) || wants(10))) {
-  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6, 8 and 10 skip it'
+if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8) || wants(10) || wants(13))) {
+  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6, 8, 10 and 13 skip it'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -156,6 +160,18 @@ if (wants(6)) {
   }
 }
 
+if (wants(13)) {
+  for (const dialect of allDialects) {
+    await figure(`13. relation filters on skewed values (${dialect})`, () =>
+      withDataset(dialect, skewedRecipe(), async (database) => {
+        const skewed = await commonQueriesAtScale(database, budgets.skewed, log, { title: '13. relation filters on skewed values', cases: skewedCases(), wholeRequest: false, formTimeoutMs: 3000 })
+        results.push(...skewed.results)
+        explains.push(...skewed.explains)
+      }),
+    )
+  }
+}
+
 if (wants(7)) {
   for (const dialect of dialects) {
     await figure(`7. guard cost (${dialect})`, () =>
@@ -203,6 +219,16 @@ if (wants(10)) {
     await figure(`10. orders through a hasOne at scale (${dialect})`, () =>
       withDataset(dialect, scaleRecipe(), async (database) => {
         results.push(...(await relationOrders(database, budgets.relationOrders, log)))
+      }),
+    )
+  }
+}
+
+if (wants(11)) {
+  for (const dialect of dialects) {
+    await figure(`11. JSON values (${dialect})`, () =>
+      withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
+        results.push(...(await normalizeCost(database, EAGER_DATASET, budgets.eager, log)))
       }),
     )
   }

@@ -10,6 +10,8 @@ const INTEGER = /^[+-]?\d{1,15}$/
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const DATETIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/i
+const BIGINT = /^[+-]?\d{1,19}$/
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false }
 
 const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
@@ -78,6 +80,12 @@ function coerce(type: ColumnType, value: unknown, param: string): DatabaseValue 
         if (date !== undefined) return databaseTimestamp(date)
         break
       }
+      case 'bigint':
+        if (BIGINT.test(text)) return text
+        break
+      case 'decimal':
+        if (DECIMAL.test(text)) return text
+        break
     }
   }
   throw new QueryParamsError(`Attribute '${param}' must be ${EXPECTED[type]}.`, { code: 'invalid_value', param })
@@ -98,4 +106,6 @@ const EXPECTED: Readonly<Record<ColumnType, string>> = {
   boolean: 'true or false',
   date: 'a date (YYYY-MM-DD)',
   datetime: 'an ISO 8601 date-time',
+  bigint: 'a whole number (as text beyond 2^53)',
+  decimal: 'a decimal number',
 }

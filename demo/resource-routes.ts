@@ -4,10 +4,12 @@ import { applyQueryParams, paginate, queryParamsFromRequest, type QueryParams } 
 import { readAttributes, type DatabaseValue } from './read-attributes.ts'
 import { demoRelationMap as relationMap } from './relation-map.ts'
 import { WRITE_RULES, type ResourceName } from './resources.ts'
-import { serializeRecord, type ApiRecord } from './serialize-record.ts'
 import { databaseTimestamp } from './timestamp.ts'
 
 type ById = FastifyRequest<{ Params: { id: string } }>
+
+/** A row as the library returns it, relations included. */
+type ApiRecord = Record<string, unknown>
 
 const KEY = /^[1-9]\d{0,14}$/
 
@@ -18,7 +20,8 @@ const KEY = /^[1-9]\d{0,14}$/
  * - `POST /<name>` (201), `PATCH /<name>/:id`, `DELETE /<name>/:id`: `{ data: record }`. A `DELETE` whose
  *   body carries `deleted_at` (the client's soft delete) sets `deleted_at` to the server's time; one without
  *   it deletes the row.
- * Writes take a JSON object of allow-listed attributes; records come back as `serializeRecord` shapes them.
+ * Writes take a JSON object of allow-listed attributes. Records come back as the library returns them: each
+ * column as the JSON value of its declared type, the same on every database (no serialisation step here).
  * Every read goes through the demo map's guard, so a soft-deleted row is a 404 and is hidden on every path.
  *
  * @example
@@ -26,7 +29,6 @@ const KEY = /^[1-9]\d{0,14}$/
  */
 export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName): void {
   const table = relationMap[name]
-  const serialize = (row: ApiRecord): ApiRecord => serializeRecord(row, name, relationMap)
   const notFound = (reply: FastifyReply, id: string): FastifyReply => reply.code(404).send({ message: `No ${name} record with id ${id}.` })
 
   const find = async (id: number, params: QueryParams): Promise<ApiRecord | undefined> => {
@@ -40,15 +42,15 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
   app.get(`/${name}`, async (request) => {
     const params = queryParamsFromRequest(request)
     const query = applyQueryParams(db(name), params, relationMap)
-    if (params.page === undefined) return { data: ((await query) as ApiRecord[]).map(serialize) }
+    if (params.page === undefined) return { data: (await query) as ApiRecord[] }
     const { data, meta } = await paginate<ApiRecord>(query, params)
-    return { data: data.map(serialize), meta }
+    return { data, meta }
   })
 
   app.get(`/${name}/:id`, async (request: ById, reply) => {
     const params = queryParamsFromRequest(request)
     const record = KEY.test(request.params.id) ? await find(Number(request.params.id), params) : undefined
-    return record === undefined ? notFound(reply, request.params.id) : { data: serialize(record) }
+    return record === undefined ? notFound(reply, request.params.id) : { data: record }
   })
 
   app.post(`/${name}`, async (request, reply) => {
@@ -57,7 +59,7 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     const now = databaseTimestamp(new Date())
     const id = await insertRow(db, name, { ...WRITE_RULES[name].hiddenDefaults, ...attributes, created_at: now, updated_at: now })
     const record = await find(id, params)
-    return reply.code(201).send({ data: record === undefined ? null : serialize(record) })
+    return reply.code(201).send({ data: record ?? null })
   })
 
   app.patch(`/${name}/:id`, async (request: ById, reply) => {
@@ -70,7 +72,7 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
       .where('id', id)
       .update({ ...attributes, updated_at: databaseTimestamp(new Date()) })
     const record = await find(id, params)
-    return record === undefined ? notFound(reply, request.params.id) : { data: serialize(record) }
+    return record === undefined ? notFound(reply, request.params.id) : { data: record }
   })
 
   app.delete(`/${name}/:id`, async (request: ById, reply) => {
@@ -84,7 +86,7 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     } else {
       await rows.delete()
     }
-    return { data: serialize(record) }
+    return { data: record }
   })
 }
 

@@ -56,7 +56,8 @@ function serializeIn(row: ApiRecord, tables: readonly string[], map: RelationMap
 }
 
 /**
- * A row as the demo API returns it, the same on every database: booleans as `true`/`false` (SQLite and
+ * A driver's row shaped as the library's rows come (the demo serves the library's rows as they are; the
+ * benchmarks' hand-written baselines shape theirs with this), the same on every database: booleans as `true`/`false` (SQLite and
  * MySQL store 0/1), timestamps as ISO 8601 UTC (`2021-02-01T10:00:00.000Z`), dates as `YYYY-MM-DD`, and
  * numeric strings of number columns as numbers; eager-loaded relations are serialised as their tables.
  *

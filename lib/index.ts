@@ -22,6 +22,7 @@ export type {
   ColumnDefinition,
   ColumnSpec,
   ColumnType,
+  DatetimeStorage,
   Guard,
   GuardInfo,
   HasRelation,
@@ -36,6 +37,7 @@ export type {
   TableDefinition,
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
+export type { RowValues } from './normalize/row-values.ts'
 export { paginate } from './http/paginate.ts'
 export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, PaginationMeta } from './http/paginate.ts'
 export { countQuery } from './http/count-query.ts'

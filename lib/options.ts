@@ -1,4 +1,5 @@
 import type { BoundOptions } from './bound/bound-options.ts'
+import type { RowValues } from './normalize/row-values.ts'
 
 /** Options of `parseQueryParams`. */
 export interface ParseOptions {
@@ -49,6 +50,12 @@ export interface ApplyOptions<Context = unknown> extends BoundOptions {
   /** Most `orders` entries through a relation (`team.name`, `avatar.url`); default 3. */
   maxRelationOrders?: number
   /**
+   * The values rows carry: `'json'` (default), each allow-listed column as the JSON value of its declared type,
+   * the same on every database and in every time zone (eager-loaded rows included); `'driver'`, as the driver
+   * returns them. Columns the caller selects beyond the map are always left as the driver returns them.
+   */
+  values?: RowValues
+  /**
    * Most rows one request's eager loading may load, over every `with` relation, level and `*` expansion;
    * default 10,000. Each eager-load query asks the database for at most the rows left plus one, so a request
    * past it is a `limit_exceeded` error (naming its `with` entry) found after loading at most this many rows:
@@ -79,6 +86,7 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | k
   maxRelationDepth: 5,
   maxRelationFilters: 10,
   maxRelationOrders: 3,
+  values: 'json',
   maxEagerRows: 10_000,
 }
 

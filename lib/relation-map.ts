@@ -1,8 +1,21 @@
 import type { Knex } from 'knex'
 import type { Operator } from './query-params.ts'
 
-/** The declared type of an allow-listed column; client values are coerced to it before binding. */
-export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime'
+/**
+ * The declared type of an allow-listed column: client values are coerced to it before binding, and rows come
+ * back with the JSON value of this type on every database (see `ColumnValues`). `bigint` and `decimal` come
+ * back as exact strings (`'9007199254740993'`, `'4.99'`): a JS number cannot hold every value of them.
+ */
+export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'bigint' | 'decimal'
+
+/**
+ * How a `datetime` column stores its instants on SQLite, which has no date-time type: `'text'` (default) is
+ * SQLite's own UTC `YYYY-MM-DD HH:MM:SS` (`CURRENT_TIMESTAMP`), `'iso'` is UTC ISO 8601 text with milliseconds
+ * (`2024-03-01T12:00:00.000Z`, what `Date#toISOString` writes), `'epoch_ms'` is milliseconds since 1970 as an
+ * integer (what knex writes for a JS `Date` through better-sqlite3). Filters bind client values in this form,
+ * so they compare as PostgreSQL does. Ignored on PostgreSQL and MySQL.
+ */
+export type DatetimeStorage = 'text' | 'iso' | 'epoch_ms'
 
 /**
  * A column declared with more than its type. `nullable: false` says the column is NOT NULL, so its orders
@@ -24,6 +37,8 @@ export interface ColumnDefinition {
   unique?: boolean
   /** The database column, when the client's name for it (the key in `columns`) differs: `artistId: { type: 'integer', column: 'ArtistId' }`. */
   column?: string
+  /** On SQLite, how a `datetime` column stores its values (see {@link DatetimeStorage}); default `'text'`. */
+  storage?: DatetimeStorage
   /**
    * Whether a client may order by the column, directly or through a relation, and name it in a `distinct`
    * request (`not_sortable` otherwise); default `true`. Say `false` for a column no index serves as an order.

@@ -15,6 +15,8 @@ export interface ExpertForm extends BoundSql {
 /** One common API request of figure 6, on `posts`. */
 export interface ScaleCase {
   name: string
+  /** The table the request lists; `posts` when absent. */
+  table?: string
   /** What the browser client sends (as `clientQueryString` encodes it). */
   request: Record<string, unknown>
   /** Run through `paginate` (page + exact count, sent together) rather than as a plain list. */

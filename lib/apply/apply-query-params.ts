@@ -19,7 +19,7 @@ import { writeCondition } from './write-condition.ts'
 import { writeOrders } from './write-orders.ts'
 import { internalsOf } from './knex-internals.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
-import { chooseBySelectivity } from './relation-filter-form.ts'
+import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
@@ -70,7 +70,9 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.wheres.length > 0 || plan.exists.length > 0) {
     const paged = plan.limit !== undefined || typeof internalsOf(builder)._single.limit === 'number'
     const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
-    const writer = new SqlWriter(names, dialect, settings.like, guards, choose)
+    const first = plan.orders[0]
+    const keyFirst = chooseKeyFirst(relationMap, dialect, ref, first !== undefined && first.via.length === 0 ? first.column : undefined)
+    const writer = new SqlWriter(names, dialect, settings.like, guards, choose, keyFirst)
     builder.whereRaw(clientConditions(plan, ref, writer).toRaw(builder.client))
   }
 
@@ -88,7 +90,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
-  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal })
+  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal }, options.values)
   return builder
 }
 

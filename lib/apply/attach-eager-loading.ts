@@ -1,26 +1,23 @@
 import type { Knex } from 'knex'
 import type { BoundOptions } from '../bound/bound-options.ts'
-import { BOUNDED_RUN, type BoundedRun } from '../bound/bounded-run.ts'
-import { runBounded } from '../bound/run-bounded.ts'
-import { statementCopy } from '../bound/statement-copy.ts'
-import { StatementBound } from '../bound/statement-bound.ts'
+import { driverReadingOf } from '../dialect/driver-reading.ts'
 import { loadWithTree } from '../eager-load/load-with-tree.ts'
 import { RowBudget } from '../eager-load/row-budget.ts'
 import type { Row } from '../eager-load/row.ts'
 import { stripColumns } from '../eager-load/strip-columns.ts'
+import { rowNormalizer } from '../normalize/row-normalizer.ts'
+import type { RowValues } from '../normalize/row-values.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { WithNode } from '../validate/with-tree.ts'
-import { internalsOf } from './knex-internals.ts'
+import { attachRowReading } from './attach-row-reading.ts'
 import type { RowGuards } from './row-guards.ts'
 
-type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => Promise<unknown>
-
 /**
- * Makes awaiting `builder` resolve to its rows with `nodes` eager-loaded and the key columns in
- * `strip` (selected only for matching) removed, every statement within `bound` (a `timeout` from the
- * first statement, a `signal`). Works for `select` and `.first()`; other methods (`count`, `pluck`,
- * `del`…) resolve as knex would. A `.clone()` of the builder is a plain knex builder. Each run loads at
- * most `maxEagerRows` related rows in all (see {@link RowBudget}).
+ * Makes every way of reading `builder` (see `attachRowReading`) give its rows with `nodes` eager-loaded,
+ * the key columns in `strip` (selected only for matching) removed, and, unless `values` is `'driver'`, the
+ * allow-listed columns of every row (eager-loaded ones included) as the JSON values of their declared types.
+ * Each read loads at most `maxEagerRows` related rows in all (see `RowBudget`); every statement it runs keeps
+ * `bound` (a `timeout` from the first statement, a `signal`).
  */
 export function attachEagerLoading(
   builder: Knex.QueryBuilder,
@@ -31,38 +28,36 @@ export function attachEagerLoading(
   guards: RowGuards,
   maxEagerRows: number,
   bound: BoundOptions = {},
+  values: RowValues = 'json',
 ): void {
+  const json = values === 'json'
+  const bounded = bound.timeout !== undefined || bound.signal !== undefined
   // Checks the option now, as a server bug, rather than when the query runs.
   new RowBudget(maxEagerRows)
-  const bounded = bound.timeout !== undefined || bound.signal !== undefined
-  if (nodes.length === 0 && strip.length === 0 && !bounded) return
-  const run = (Object.getPrototypeOf(builder) as { then: Then }).then
-  const execute = async (self: Knex.QueryBuilder, within: StatementBound | undefined): Promise<unknown> => {
-    const result = within === undefined ? await run.call(self) : await runBounded(statementCopy(self), within)
-    const loaded = rowsOf(self, result)
-    if (loaded !== undefined) {
-      const budget = new RowBudget(maxEagerRows)
-      await loadWithTree(self.client, table, loaded, nodes, map, within === undefined ? { guards, budget } : { guards, budget, bound: within })
-      stripColumns(loaded, strip)
-    }
-    return result
-  }
-  // A method, not a function assigned to a name: loaders that keep function names (tsx, esbuild
-  // `keepNames`) would otherwise pay a `defineProperty` for it on every request.
-  const methods: { then: Then } = {
-    then(onFulfilled, onRejected) {
-      return execute(this, StatementBound.of(bound)).then(onFulfilled, onRejected)
+  if (nodes.length === 0 && strip.length === 0 && !json && !bounded) return
+  attachRowReading(
+    builder,
+    async (client, rows, within) => {
+      const normalize = json ? rowsOfTable(client, map) : undefined
+      if (nodes.length > 0) {
+        const budget = new RowBudget(maxEagerRows)
+        await loadWithTree(client, table, rows, nodes, map, {
+          guards,
+          budget,
+          ...(normalize === undefined ? {} : { normalize }),
+          ...(within === undefined ? {} : { bound: within }),
+        })
+      }
+      stripColumns(rows, strip)
+      normalize?.(table, rows)
     },
-  }
-  const boundedRun: BoundedRun = { options: bound, run: execute }
-  Object.defineProperty(builder, 'then', { value: methods.then, configurable: true, writable: true })
-  Object.defineProperty(builder, BOUNDED_RUN, { value: boundedRun, configurable: true, writable: true })
+    nodes.length > 0,
+    bound,
+  )
 }
 
-function rowsOf(builder: Knex.QueryBuilder, result: unknown): Row[] | undefined {
-  const internals = internalsOf(builder)
-  if (internals._statements.some((statement) => statement.type === 'aggregate' || statement.type === 'aggregateRaw')) return undefined
-  if (internals._method === 'select' && Array.isArray(result)) return result as Row[]
-  if (internals._method === 'first' && typeof result === 'object' && result !== null) return [result as Row]
-  return undefined
+/** Normalizes rows of any table of `map` read through `client`. */
+export function rowsOfTable(client: Knex.Client, map: RelationMap): (table: string, rows: readonly Row[]) => void {
+  const reading = driverReadingOf(client)
+  return (table, rows) => rowNormalizer(map, table, reading)(rows)
 }

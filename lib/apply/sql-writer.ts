@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
-import type { RelationFilterChooser } from './relation-filter-form.ts'
+import type { KeyFirstChooser, RelationFilterChooser } from './relation-filter-form.ts'
 import type { RowGuards } from './row-guards.ts'
 
 /**
@@ -21,13 +21,23 @@ export class SqlWriter {
   readonly guards: RowGuards | undefined
   /** Picks each relation filter's form where the dialect decides per condition (`filteredRelation: 'by-selectivity'`). */
   readonly chooseFilterForm: RelationFilterChooser | undefined
+  /** Whether a relation filter is written key first (`write-key-first.ts`); `undefined` writes none so. */
+  readonly keyFirst: KeyFirstChooser | undefined
 
-  constructor(names: Identifiers, dialect: Dialect, like: 'insensitive' | 'sensitive', guards?: RowGuards, chooseFilterForm?: RelationFilterChooser) {
+  constructor(
+    names: Identifiers,
+    dialect: Dialect,
+    like: 'insensitive' | 'sensitive',
+    guards?: RowGuards,
+    chooseFilterForm?: RelationFilterChooser,
+    keyFirst?: KeyFirstChooser,
+  ) {
     this.names = names
     this.dialect = dialect
     this.like = like
     this.guards = guards
     this.chooseFilterForm = chooseFilterForm
+    this.keyFirst = keyFirst
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -45,7 +55,7 @@ export class SqlWriter {
 
   /** A writer for a separate fragment, with the same quoting and dialect. */
   fresh(): SqlWriter {
-    return new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm)
+    return new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm, this.keyFirst)
   }
 
   /** Appends another writer's text and bindings. */

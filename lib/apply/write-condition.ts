@@ -3,13 +3,15 @@ import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
 import type { SqlWriter } from './sql-writer.ts'
+import { writeKeyFirst } from './write-key-first.ts'
 import { writeTest } from './write-test.ts'
 
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
  * name visible there, so a subquery on the same table gets an alias. Relation conditions become
  * subqueries, never joins: a correlated `exists (select 1 …)`, or `key in (select …)` where the dialect
- * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`).
+ * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`), or key first
+ * where the related rows are one row by declaration (see `Dialect.keyFirstRelation`).
  */
 export function writeCondition(out: SqlWriter, condition: Condition, ref: string, scope: AliasScope): void {
   switch (condition.kind) {
@@ -17,6 +19,10 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       writeTest(out, out.names.column(ref, condition.column), condition.test)
       return
     case 'exists':
+      if (condition.inner !== null && out.keyFirst?.(condition.relation, condition.inner, ref) === true) {
+        writeKeyFirst(out, condition.relation, condition.inner, filterForm(out, condition.inner), ref, scope)
+        return
+      }
       if (condition.inner !== null && filterForm(out, condition.inner) === 'in') {
         writeInSubquery(out, condition.relation, condition.inner, ref, scope)
         return
@@ -85,13 +91,9 @@ function closeExists(out: SqlWriter, bare: boolean): void {
 function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {
   const { names } = out
   const parentKey = names.column(ref, relation.parentKey)
+  // Through a pivot, the related row is joined even for bare existence: a pivot row whose related row is
+  // gone does not count, as eager loading (an inner join) would not load it.
   const { pivot } = relation
-  if (pivot !== undefined && inner === null && out.guards?.has(relation.table) !== true) {
-    const pivotAlias = aliasFor(pivot.table, scope)
-    out.text(`select 1 from ${names.table(pivot.table, pivotAlias)} where ${names.column(pivotAlias, pivot.parentColumn)} = ${parentKey}`)
-    out.guards?.writeAnd(out, pivot.table, pivotAlias)
-    return
-  }
   const alias = aliasFor(relation.table, scope)
   const visible = new Set([...scope, alias])
   out.text(`select 1 from ${names.table(relation.table, alias)}`)

@@ -1,4 +1,5 @@
 import type { CoercedValue } from '../validate/condition.ts'
+import { ExactNumber } from '../validate/exact-number.ts'
 import { UtcInstant } from '../validate/utc-instant.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
@@ -12,6 +13,7 @@ const INT64_LIMIT = 2 ** 63
 export function writeValue(out: SqlWriter, value: CoercedValue): void {
   const { dialect } = out
   if (value instanceof UtcInstant) out.bind(dialect.bindDatetime(value))
+  else if (value instanceof ExactNumber) out.bind(value.text, dialect.exactNumber?.[value.kind])
   else if (typeof value === 'boolean') out.bind(dialect.bindBoolean(value))
   else if (dialect.wideInteger !== undefined && isWideInteger(value)) out.bind(value, dialect.wideInteger)
   else out.bind(value)

@@ -22,6 +22,7 @@ export const mysql: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',
   bareRelation: 'scalar',
+  keyFirstRelation: 'always',
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
   topPerParent: 'window',
@@ -30,4 +31,5 @@ export const mysql: Dialect = {
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: formatUtc,
+  exactNumber: { bigint: 'cast(? as signed)', decimal: 'cast(? as decimal(65, 30))' },
 }

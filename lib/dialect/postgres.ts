@@ -21,6 +21,7 @@ export const postgres: Dialect = {
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   filteredRelation: 'exists',
   bareRelation: 'exists',
+  keyFirstRelation: 'where-it-orders',
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),

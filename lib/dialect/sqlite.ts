@@ -1,4 +1,5 @@
 import type { Dialect } from './dialect.ts'
+import type { UtcInstant } from '../validate/utc-instant.ts'
 import { formatUtc } from './format-utc.ts'
 
 const globSpecials = new Set(['*', '?', '[', ']'])
@@ -20,8 +21,16 @@ function globPattern(value: string): string {
   return glob
 }
 
+/** An instant in the storage its column declares: `YYYY-MM-DD HH:MM:SS[.sss]`, ISO 8601 text, or epoch milliseconds. */
+function storedDatetime(value: UtcInstant): string | number {
+  if (value.storage === 'iso') return value.iso
+  if (value.storage === 'epoch_ms') return Date.parse(value.iso)
+  return formatUtc(value)
+}
+
 /**
- * SQLite: booleans are 0/1, datetimes are UTC `YYYY-MM-DD HH:MM:SS` text, `LIKE` already folds ASCII case
+ * SQLite: booleans are 0/1, datetimes are UTC `YYYY-MM-DD HH:MM:SS` text unless the column declares
+ * another `storage` (ISO 8601 text, epoch milliseconds), `LIKE` already folds ASCII case
  * (only ASCII) and gets `ESCAPE '\'` so a backslash escapes as on the other databases; case-sensitive
  * matching uses `GLOB`.
  */
@@ -32,11 +41,12 @@ export const sqlite: Dialect = {
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   filteredRelation: 'by-selectivity',
   bareRelation: 'exists',
+  keyFirstRelation: 'always',
   deferredPageOffset: 1000,
   cutoffJoinedOrder: false,
   topPerParent: 'window',
   snapshotTransaction: {},
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
-  bindDatetime: formatUtc,
+  bindDatetime: storedDatetime,
 }

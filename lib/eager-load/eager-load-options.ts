@@ -1,4 +1,5 @@
 import type { RowGuards } from '../apply/row-guards.ts'
+import type { Row } from './row.ts'
 import type { RowBudget } from './row-budget.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 
@@ -8,6 +9,8 @@ export interface EagerLoadOptions {
   chunkSize?: number
   /** The row guards each loaded table must meet (see {@link RowGuards}). */
   guards?: RowGuards
+  /** Rewrites each loaded batch of rows of a table into JSON values, once nested loading is done (see `rowNormalizer`). */
+  normalize?: (table: string, rows: Row[]) => void
   /**
    * The rows the whole tree may load, over every relation and level; shared by the nested calls.
    * Default a budget of `maxEagerRows` (10,000) of its own.

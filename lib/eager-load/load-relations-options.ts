@@ -1,4 +1,5 @@
 import type { BoundOptions } from '../bound/bound-options.ts'
+import type { RowValues } from '../normalize/row-values.ts'
 import type { WithLimits } from '../validate/build-with-tree.ts'
 
 /**
@@ -11,6 +12,8 @@ import type { WithLimits } from '../validate/build-with-tree.ts'
 export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits>, BoundOptions {
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
   context?: Context
+  /** `'json'` (default) or `'driver'`: the values the rows carry, as `ApplyOptions.values` says. */
+  values?: RowValues
   /**
    * Most related rows this call may load, over every path and level; default 10,000 (as `applyQueryParams`'s
    * `maxEagerRows`). Past it, a `limit_exceeded` error names the path, after at most this many rows were loaded.

@@ -4,6 +4,7 @@ import type { LoadedRelations } from '../map/table-record.ts'
 import type { ContextOf, ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { rowsOfTable } from '../apply/attach-eager-loading.ts'
 import { RowGuards } from '../apply/row-guards.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import { buildWithTree } from '../validate/build-with-tree.ts'
@@ -18,7 +19,9 @@ import type { Row } from './row.ts'
  * in place, with one `WHERE key IN (…)` query per relation per level. The rows must carry the key
  * columns the relations need (e.g. `id` for `posts`, `team_id` for `team`). Each related table's `guard`
  * applies to its query, with `options.context`. `options.timeout` and `options.signal` bound the batches
- * together: a batch still running then is cancelled on the server. The rows it resolves to
+ * together: a batch still running then is cancelled on the server. Every allow-listed column of the rows (yours
+ * and the loaded ones) is rewritten into the JSON value of its declared type unless `options.values` is
+ * `'driver'`. The rows it resolves to
  * are the same objects, typed with the table's relations as optional properties when the map is a
  * literal from `defineRelationMap` (see `LoadedRelations`), as `unknown` properties otherwise. When the
  * map's guards read a context, the options and their `context` are required by the types.
@@ -50,7 +53,15 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
   })
   const budget = new RowBudget(limits.maxEagerRows ?? APPLY_DEFAULTS.maxEagerRows)
   const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
+  const client = knexClientOf(db)
   const bound = StatementBound.of(limits)
-  await loadWithTree(db, table, rows as Row[], nodes, relationMap, bound === undefined ? { guards, budget } : { guards, budget, bound })
+  const normalize = limits.values === 'driver' ? undefined : rowsOfTable(client, relationMap)
+  await loadWithTree(client, table, rows as Row[], nodes, relationMap, {
+    guards,
+    budget,
+    ...(normalize === undefined ? {} : { normalize }),
+    ...(bound === undefined ? {} : { bound }),
+  })
+  normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table>>
 }

@@ -53,10 +53,18 @@ export async function loadWithTree(
   }
   if (options.guards !== undefined) settings.guards = options.guards
   if (options.bound !== undefined) settings.bound = options.bound
-  await loadNodes(client, table, rows, nodes, map, settings)
+  await loadNodes(client, table, rows, nodes, map, settings, options.normalize)
 }
 
-async function loadNodes(client: Knex.Client, table: string, rows: Row[], nodes: readonly WithNode[], map: RelationMap, settings: EagerBatchSettings): Promise<void> {
+async function loadNodes(
+  client: Knex.Client,
+  table: string,
+  rows: Row[],
+  nodes: readonly WithNode[],
+  map: RelationMap,
+  settings: EagerBatchSettings,
+  normalize: EagerLoadOptions['normalize'],
+): Promise<void> {
   if (rows.length === 0 || nodes.length === 0) return
   const parents = [...new Set(rows)]
   for (const node of nodes) {
@@ -71,8 +79,9 @@ async function loadNodes(client: Knex.Client, table: string, rows: Row[], nodes:
         ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, settings, param)]
         : await loadMorphTo(client, relation, parents, node.children, map, settings, param)
     for (const batch of batches) {
-      await loadNodes(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, settings)
+      await loadNodes(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, settings, normalize)
       stripColumns(batch.rows, batch.extra)
+      normalize?.(batch.table, batch.rows)
     }
   }
 }

@@ -3,6 +3,7 @@ import { validateRelationMap } from '../map/validate-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { CheckRelationMapOptions } from './check-relation-map-options.ts'
 import { checkColumns } from './check-columns.ts'
+import { checkDatetimeStorage } from './check-datetime-storage.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
 import { readCatalog } from './read-catalog.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
@@ -21,9 +22,9 @@ function tablesOf(map: RelationMap): Set<string> {
  * missing tables and columns (an aliased column by its database column), keys that do not exist (`primaryKey`,
  * also the default `id`; relation, pivot and morph keys), a NOT NULL or unique claim the database does not
  * keep, a `required` belongsTo whose foreign key is nullable or not enforced, a declared type the column
- * cannot hold. Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
+ * cannot hold, and on SQLite sampled `datetime` values that do not have the declared `storage`. Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
  * `warning`: slower, or not checkable) and the map `path`. An empty list means the map fits the database.
- * Reads the catalog only. A map that is itself broken throws the plain `Error` `defineRelationMap` would.
+ * Reads the catalog (and, on SQLite, up to 1,000 values of each `datetime` column). A map that is itself broken throws the plain `Error` `defineRelationMap` would.
  *
  * @example
  * const problems = await checkRelationMap(db, relationMap)
@@ -43,5 +44,7 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
     }
     problems.push(...checkColumns(map, name, table), ...checkRelationKeys(map, name, schema))
   }
+  const exists = (table: string, column: string): boolean => schema.table(table)?.columns.some((each) => each.name === column) ?? false
+  problems.push(...(await checkDatetimeStorage(db, map, exists)))
   return problems
 }

@@ -1,5 +1,5 @@
 import { columnSpellings } from '../map/column-spelling.ts'
-import type { ColumnDefinition, ColumnSpec } from '../relation-map.ts'
+import type { ColumnDefinition, ColumnSpec, ColumnType } from '../relation-map.ts'
 import type { ColumnPatterns } from './column-patterns.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { nameWords, styledName } from './name-words.ts'
@@ -19,9 +19,11 @@ export function looksSecret(name: string, patterns: readonly RegExp[]): boolean 
   return patterns.some((pattern) => pattern.test(snake))
 }
 
-function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable, key: readonly string[]): ColumnSpec | undefined {
+const INEXACT: Readonly<Partial<Record<ColumnType, ColumnType>>> = { bigint: 'integer', decimal: 'number' }
+
+function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable, key: readonly string[], exactNumbers: boolean): ColumnSpec | undefined {
   if (column.type === undefined) return undefined
-  const definition: ColumnDefinition = { type: column.type }
+  const definition: ColumnDefinition = { type: exactNumbers ? column.type : (INEXACT[column.type] ?? column.type) }
   if (clientName !== column.name) definition.column = column.name
   const soleKey = key.length === 1 && key[0] === column.name
   if (!soleKey) {
@@ -36,7 +38,8 @@ function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable
  * `excluded` does not match (a primary-key column is kept, and reported), under its
  * client name in `naming` style (with `column:` naming the database column where the two differ),
  * `nullable: false` when NOT NULL, `unique: true` for a single-column unique constraint. The sole key column
- * is declared by its type alone (it is NOT NULL and unique by being the key). Two columns that would share a
+ * is declared by its type alone (it is NOT NULL and unique by being the key). With `exactNumbers: false`,
+ * `bigint` columns are declared `integer` and `decimal` ones `number`. Two columns that would share a
  * client name, or its snake_case or camelCase spelling: the one already spelled that way keeps it, the other
  * keeps its database name, else gets a numbered name (`createdAt_2`), reported.
  *
@@ -50,6 +53,7 @@ export function tableColumns(
   secret: readonly RegExp[],
   notices: IntrospectionNotice[],
   excluded: ColumnPatterns = () => undefined,
+  exactNumbers = true,
 ): TableColumns {
   const kept: SchemaColumn[] = []
   for (const column of table.columns) {
@@ -93,7 +97,7 @@ export function tableColumns(
   const columns: Record<string, ColumnSpec> = {}
   for (const column of kept) {
     const clientName = clientNames.get(column.name) ?? column.name
-    const spec = columnSpec(column, clientName, table, key)
+    const spec = columnSpec(column, clientName, table, key, exactNumbers)
     if (spec !== undefined) columns[clientName] = spec
   }
   return { columns, clientNames }

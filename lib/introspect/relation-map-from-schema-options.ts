@@ -39,6 +39,12 @@ export interface RelationMapFromSchemaOptions {
   secretColumns?: readonly RegExp[]
   /** Also expose each pivot table (linked by `belongsToMany`) as a table of its own; default `false`. */
   exposePivots?: boolean
+  /**
+   * Declare `bigint`/`int8` columns as `bigint` and `numeric`/`decimal` ones as `decimal`, which come back as
+   * exact strings on every database; default `true`. `false` declares them `integer` and `number`, which come
+   * back as JS numbers (exact up to 2^53 and about 15 significant digits).
+   */
+  exactNumbers?: boolean
 }
 
 /** knex's migration bookkeeping, left out unless named in `tables`. */

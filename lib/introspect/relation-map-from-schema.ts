@@ -82,7 +82,7 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   const taken = new Map<string, Set<string>>()
   for (const table of exposed) {
     const key = keys.get(table.name) ?? []
-    const { columns } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices, excluded)
+    const { columns } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices, excluded, options.exactNumbers ?? true)
     const primaryKey = key.length === 1 && key[0] === 'id' ? {} : { primaryKey: key.length === 1 ? (key[0] ?? '') : [...key] }
     const definition: TableDefinition = { ...primaryKey, columns }
     map[table.name] = definition

@@ -29,6 +29,8 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   not_null_undeclared: 'warning',
   /** The database column's type has no map type (json, arrays, binary…), so the declared type cannot be checked. */
   type_unknown: 'warning',
+  /** On SQLite, sampled values of a `datetime` column do not have the form its `storage` declares. */
+  datetime_storage_mismatch: 'warning',
 } as const satisfies Record<string, RelationMapProblemLevel>
 
 /** A stable name for what is wrong; see {@link RELATION_MAP_PROBLEM_LEVELS}. */

@@ -1,21 +1,24 @@
 import type { ColumnType, RelationMap } from '../relation-map.ts'
 
 /**
- * The value a driver returns for each column type. Booleans come back as `0`/`1` from SQLite and MySQL;
- * dates and datetimes as text from SQLite and MySQL (with `dateStrings`), as `Date` from `pg`. A column
- * whose driver returns something else (`bigint` and `numeric` from `pg` are strings) is better described by
- * your own record type.
+ * The JSON value rows carry for each column type, the same on SQLite, PostgreSQL and MySQL/MariaDB and in
+ * every time zone: numbers for `integer` and `number`, `true`/`false` for `boolean`, `'YYYY-MM-DD'` for
+ * `date`, UTC ISO 8601 with milliseconds for `datetime` (`'2024-03-01T12:00:00.000Z'`), and exact decimal
+ * text for `bigint` and `decimal` (`'9007199254740993'`, `'4.99'`). With `{ values: 'driver' }` rows carry
+ * the driver's own values instead, which these types do not describe.
  *
  * @example
- * type When = ColumnValues['datetime']  // string | Date
+ * type When = ColumnValues['datetime']  // string
  */
 export interface ColumnValues {
   string: string
   integer: number
   number: number
-  boolean: boolean | 0 | 1
-  date: string | Date
-  datetime: string | Date
+  boolean: boolean
+  date: string
+  datetime: string
+  bigint: string
+  decimal: string
 }
 
 type TypeOf<Spec> = Spec extends ColumnType ? Spec : Spec extends { type: infer Type extends ColumnType } ? Type : never

@@ -4,9 +4,10 @@ import { describeValue, isObject } from './describe-value.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
 
 /** The column types, in the order error messages list them. */
-export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime']
+export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'bigint', 'decimal']
 
-const DEFINITION_KEYS = ['type', 'nullable', 'unique', 'column', 'sortable', 'filterable', 'operators']
+const DEFINITION_KEYS = ['type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators']
+const STORAGES = ['text', 'iso', 'epoch_ms']
 
 /**
  * Checks one column declaration at `path` (`users.columns.email`): a column type (`'string'`), or a
@@ -34,6 +35,9 @@ export function validateColumn(path: string, spec: unknown): void {
   }
   if (spec.column !== undefined && (typeof spec.column !== 'string' || spec.column === '')) {
     throw relationMapError(`${path}.column`, `expected the database column's name, got ${describeValue(spec.column)}`)
+  }
+  if (spec.storage !== undefined && (spec.type !== 'datetime' || typeof spec.storage !== 'string' || !STORAGES.includes(spec.storage))) {
+    throw relationMapError(`${path}.storage`, `expected ${STORAGES.join(', ')} on a datetime column, got ${describeValue(spec.storage)}`)
   }
   if (spec.operators !== undefined) checkOperators(`${path}.operators`, spec.operators, spec.type, spec.filterable)
 }

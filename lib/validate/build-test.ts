@@ -1,6 +1,6 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import { OPERATORS, type ClientScalar, type WhereDescription } from '../query-params.ts'
-import type { ColumnType } from '../relation-map.ts'
+import type { ColumnType, DatetimeStorage } from '../relation-map.ts'
 import { coerceValue } from './coerce-value.ts'
 import type { CoercedValue, Test } from './condition.ts'
 import { likePattern } from './like-pattern.ts'
@@ -19,7 +19,7 @@ const NOT_FOR_TEXT_ONLY = OPERATORS.filter((operator) => operator !== 'like')
  * the string `'null'`) with `=`/`!=` is `IS [NOT] NULL`, values are coerced, `like` is only for text
  * (its pattern made well-formed by {@link likePattern}).
  */
-export function buildTest(where: WhereDescription, type: ColumnType, params: WhereParams): Test {
+export function buildTest(where: WhereDescription, type: ColumnType, params: WhereParams, storage: DatetimeStorage = 'text'): Test {
   const { operator, value } = where
   if (operator === 'like' && type !== 'string') {
     throw new QueryParamsError(`Parameter '${params.operator}': 'like' only applies to text columns.`, {
@@ -34,13 +34,13 @@ export function buildTest(where: WhereDescription, type: ColumnType, params: Whe
       return {
         op: 'between',
         negate: operator === 'notBetween',
-        low: coerceItem(type, list[0] ?? null, 0, operator, params),
-        high: coerceItem(type, list[1] ?? null, 1, operator, params),
+        low: coerceItem(type, list[0] ?? null, 0, operator, params, storage),
+        high: coerceItem(type, list[1] ?? null, 1, operator, params, storage),
       }
     }
     const values: CoercedValue[] = []
     let withNull = false
-    list.forEach((item, index) => (item === null ? (withNull = true) : values.push(coerceItem(type, item, index, operator, params))))
+    list.forEach((item, index) => (item === null ? (withNull = true) : values.push(coerceItem(type, item, index, operator, params, storage))))
     return { op: 'in', negate: operator === 'notIn', values, withNull }
   }
   if (operator === 'in' || operator === 'notIn') return { op: 'in', negate: operator === 'notIn', values: [], withNull: false }
@@ -56,12 +56,12 @@ export function buildTest(where: WhereDescription, type: ColumnType, params: Whe
       param: params.value(),
     })
   }
-  return { op: 'compare', operator, value: coerceValue(type, scalar, params.value()) }
+  return { op: 'compare', operator, value: coerceValue(type, scalar, params.value(), storage) }
 }
 
-function coerceItem(type: ColumnType, item: ClientScalar, index: number, operator: string, params: WhereParams): CoercedValue {
+function coerceItem(type: ColumnType, item: ClientScalar, index: number, operator: string, params: WhereParams, storage: DatetimeStorage): CoercedValue {
   if (item === null) throw mustNotBeNull(params.value(index), operator)
-  return coerceValue(type, item, params.value(index))
+  return coerceValue(type, item, params.value(index), storage)
 }
 
 function mustNotBeNull(param: string, operator: string): QueryParamsError {

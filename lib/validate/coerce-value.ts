@@ -1,11 +1,15 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { ClientScalar } from '../query-params.ts'
-import type { ColumnType } from '../relation-map.ts'
+import type { ColumnType, DatetimeStorage } from '../relation-map.ts'
 import type { CoercedValue } from './condition.ts'
+import { ExactNumber } from './exact-number.ts'
 import { UtcInstant } from './utc-instant.ts'
 
 const INTEGER = /^[+-]?\d{1,16}$/
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+const BIGINT = /^([+-]?)0*(\d{1,19})$/
+const DECIMAL = /^([+-]?)(\d{1,65})?(?:\.(\d{1,30}))?$/
+const INT64_MAX = 2n ** 63n - 1n
 const DATETIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i
 const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false }
 
@@ -13,10 +17,11 @@ const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, 
  * Coerces a client value to its column's declared type: text without NUL characters (which PostgreSQL
  * cannot store), integers and numbers to numbers, `true`/`false`/`1`/`0` to booleans, dates to
  * `YYYY-MM-DD`, datetimes (ISO 8601; no offset means UTC) to a {@link UtcInstant}, both in the years
- * 0001–9999 (UTC).
+ * 0001–9999 (UTC), and `bigint` and `decimal` values to their exact text (an {@link ExactNumber}: a bigint
+ * within 64 bits, a decimal of at most 65 digits, 30 after the point, without exponent).
  * A value that does not fit is `invalid_value`.
  */
-export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>, param: string): CoercedValue {
+export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>, param: string, storage: DatetimeStorage = 'text'): CoercedValue {
   if (type === 'string') {
     const text = typeof value === 'string' ? value : String(value)
     if (!text.includes('\u0000')) return text
@@ -46,10 +51,25 @@ export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>
       break
     }
     case 'datetime': {
-      if (isCanonical(text, 24)) return new UtcInstant(text)
+      if (isCanonical(text, 24)) return new UtcInstant(text, storage)
       const date = parseDatetime(text)
-      if (date !== undefined) return new UtcInstant(date.toISOString())
+      if (date !== undefined) return new UtcInstant(date.toISOString(), storage)
       break
+    }
+    case 'bigint': {
+      const match = BIGINT.exec(text)
+      if (match === null) break
+      const exact = BigInt(`${match[1] ?? ''}${match[2] ?? ''}`)
+      if (exact <= INT64_MAX && exact >= -INT64_MAX - 1n) return new ExactNumber(exact.toString(), 'bigint')
+      break
+    }
+    case 'decimal': {
+      const match = DECIMAL.exec(text)
+      if (match === null || (match[2] === undefined && match[3] === undefined)) break
+      const whole = (match[2] ?? '').replace(/^0+(?=\d)/, '') || '0'
+      const fraction = (match[3] ?? '').replace(/0+$/, '')
+      const digits = fraction === '' ? whole : `${whole}.${fraction}`
+      return new ExactNumber(match[1] === '-' && /[1-9]/.test(digits) ? `-${digits}` : digits, 'decimal')
     }
   }
   throw invalid(type, param)
@@ -84,6 +104,8 @@ const EXPECTED: Readonly<Record<ColumnType, string>> = {
   boolean: 'true, false, 1 or 0',
   date: 'a date (YYYY-MM-DD)',
   datetime: 'an ISO 8601 date-time (e.g. 2024-01-02T03:04:05Z)',
+  bigint: 'a whole number within 64 bits',
+  decimal: 'a decimal number (e.g. 4.99)',
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]

@@ -1,8 +1,9 @@
 import type { DirectRelation, MorphTarget, MorphToResolved } from './resolved-relation.ts'
+import type { ExactNumber } from './exact-number.ts'
 import type { UtcInstant } from './utc-instant.ts'
 
 /** A client value after coercion to its column's type, before the dialect binds it. */
-export type CoercedValue = string | number | boolean | UtcInstant
+export type CoercedValue = string | number | boolean | UtcInstant | ExactNumber
 
 /** What a condition checks on one column. */
 export type Test =

@@ -1,6 +1,6 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import { databaseColumn } from '../map/database-column.ts'
-import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
+import type { ColumnSpec, ColumnType, DatetimeStorage, RelationMap } from '../relation-map.ts'
 import { columnType } from './column-type.ts'
 import { columnBySpelling } from '../map/column-spelling.ts'
 
@@ -9,6 +9,8 @@ export interface ResolvedColumn {
   name: string
   column: string
   type: ColumnType
+  /** How a `datetime` column stores instants on SQLite; `'text'` unless declared. */
+  storage: DatetimeStorage
 }
 
 /**
@@ -19,7 +21,10 @@ export interface ResolvedColumn {
 export function resolveColumn(map: RelationMap, table: string, name: string, param: string): ResolvedColumn {
   const columns = map[table]?.columns ?? {}
   const key = Object.hasOwn(columns, name) ? name : columnBySpelling(map, table, name)
-  if (key !== undefined && Object.hasOwn(columns, key)) return { name: key, column: databaseColumn(map, table, key), type: columnType(columns[key] as ColumnSpec) }
+  if (key !== undefined && Object.hasOwn(columns, key)) {
+    const spec = columns[key] as ColumnSpec
+    return { name: key, column: databaseColumn(map, table, key), type: columnType(spec), storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text' }
+  }
   throw new QueryParamsError(`Parameter '${param}': '${name}' is not a column of ${table} that can be used here.`, {
     code: 'unknown_column',
     param,

@@ -36,7 +36,7 @@ export function resolveWhere(
 function columnTest(map: RelationMap, table: string, name: string, where: WhereDescription, params: WhereParams): Condition {
   const resolved = resolveColumn(map, table, name, params.column)
   checkFilterable(map, table, resolved.name, where.operator, params)
-  return { kind: 'test', table, column: resolved.column, test: buildTest(where, resolved.type, params) }
+  return { kind: 'test', table, column: resolved.column, test: buildTest(where, resolved.type, params, resolved.storage) }
 }
 
 /** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */

@@ -1,3 +1,5 @@
+import type { DatetimeStorage } from '../relation-map.ts'
+
 /**
  * A client's datetime, normalised to a UTC instant and kept as its ISO 8601 text
  * (`YYYY-MM-DDTHH:MM:SS.sssZ`, years 0001–9999), from which each dialect derives its binding without
@@ -5,8 +7,11 @@
  */
 export class UtcInstant {
   readonly iso: string
+  /** How the column compared with it stores instants on SQLite (see `DatetimeStorage`). */
+  readonly storage: DatetimeStorage
 
-  constructor(iso: string) {
+  constructor(iso: string, storage: DatetimeStorage = 'text') {
     this.iso = iso
+    this.storage = storage
   }
 }

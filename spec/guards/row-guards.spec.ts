@@ -123,6 +123,23 @@ for (const db of testDatabases()) {
         expect(sorted(idsOf(await guarded(db, 'posts', 'relationsExists[0]=tags')))).to.deep.equal(sorted(expected))
       })
 
+      it('a filter written key first (equality on the related key) keeps the related guard in the key subquery and the pivot guard', async () => {
+        const posts = visibleIds('posts')
+        const tags = visibleIds('tags')
+        for (const tag of DATA.tags) {
+          const query = guarded(db, 'posts', `wheres[0][column]=tags.id&wheres[0][value]=${String(tag.id)}&orders[0][column]=id&limit=50`)
+          expect(query.toSQL().sql).to.match(/tag_id\S* = \(select .*tenant_id/)
+          const expected = visible('post_tag').filter((link) => Number(link.tag_id) === Number(tag.id) && posts.has(Number(link.post_id)) && tags.has(Number(link.tag_id)))
+          expect(idsOf(await query), `tag ${String(tag.id)}`).to.deep.equal(sorted(new Set(expected.map((link) => Number(link.post_id)))))
+        }
+        for (const user of DATA.users) {
+          const query = guarded(db, 'posts', `wheres[0][column]=author.id&wheres[0][value]=${String(user.id)}&orders[0][column]=id&limit=50`)
+          expect(query.toSQL().sql).to.match(/user_id\S* = \(select .*tenant_id/)
+          const expected = visible('posts').filter((post) => Number(post.user_id) === Number(user.id) && isVisible('users', post.user_id))
+          expect(idsOf(await query), `user ${String(user.id)}`).to.deep.equal(sorted(expected.map((post) => Number(post.id))))
+        }
+      })
+
       it('relationsExists through morphTo guards each target table', async () => {
         const expected = visible('images').filter((image) => isVisible(image.imageable_type === 'User' ? 'users' : 'posts', image.imageable_id))
         expect(expected.length).to.be.below(visible('images').length)

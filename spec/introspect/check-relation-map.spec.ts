@@ -45,6 +45,7 @@ describe('checkRelationMap: problem levels', () => {
       type_mismatch: 'error',
       not_null_undeclared: 'warning',
       type_unknown: 'warning',
+      datetime_storage_mismatch: 'warning',
     })
   })
 })
@@ -62,6 +63,32 @@ for (const database of testDatabases()) {
 
     after(async () => {
       await dropFreshDatabase(catalog)
+    })
+
+    it(`datetime_storage_mismatch: ${database.name === 'sqlite' ? 'sampled values that do not have the declared storage' : 'never, a date-time type holds instants'}`, async () => {
+      await database.knex.schema.createTable('storage_check', (table) => {
+        table.integer('id').primary()
+        table.datetime('at')
+      })
+      try {
+        // What knex writes for a JS Date: epoch milliseconds on SQLite, a DATETIME/timestamptz elsewhere.
+        await database.knex('storage_check').insert([{ id: 1, at: new Date('2024-03-01T12:00:00Z') }, { id: 2, at: null }])
+        const map = (storage: 'text' | 'iso' | 'epoch_ms'): RelationMap => ({ storage_check: { columns: { id: 'integer', at: { type: 'datetime', storage } } } })
+        const fits = await checkRelationMap(database.knex, map('epoch_ms'))
+        expect(fits).to.deep.equal([])
+        const problems = await checkRelationMap(database.knex, map('text'))
+        if (database.name !== 'sqlite') {
+          expect(problems).to.deep.equal([])
+          return
+        }
+        expect(found(problems)).to.deep.equal([warning('datetime_storage_mismatch', 'storage_check.columns.at')])
+        expect(problems[0]?.message).to.equal(
+          "declared storage 'text' (YYYY-MM-DD HH:MM:SS), but 1 of 1 sampled values of storage_check.at are not (found 1 numbers (epoch_ms?)): filters and orders on it would not match PostgreSQL's",
+        )
+        expect(found(await checkRelationMap(database.knex, map('iso')))).to.deep.equal([warning('datetime_storage_mismatch', 'storage_check.columns.at')])
+      } finally {
+        await database.knex.schema.dropTable('storage_check')
+      }
     })
 
     it('finds no problem in the fixture map, the demo map (guards included) or the catalog map (aliases, composite key)', async () => {

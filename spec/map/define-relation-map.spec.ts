@@ -61,7 +61,7 @@ function messageFor(map: unknown): string {
 }
 
 const RELATION_TYPES = 'belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany, morphTo'
-const COLUMN_TYPES = 'string, integer, number, boolean, date, datetime'
+const COLUMN_TYPES = 'string, integer, number, boolean, date, datetime, bigint, decimal'
 
 describe('defineRelationMap', () => {
   it('returns the very map it is given, and accepts the fixture map covering every relation type', () => {
@@ -107,7 +107,7 @@ describe('defineRelationMap', () => {
   })
 
   describe('columns', () => {
-    it('a column type must be one of the six', () => {
+    it('a column type must be one of the eight', () => {
       expect(messageFor(mapWith((m) => { columnsOf(m, 'users').name = 'text' }))).to.equal(
         `users.columns.name: 'text' is not a column type; expected one of ${COLUMN_TYPES}`,
       )
@@ -148,7 +148,7 @@ describe('defineRelationMap', () => {
 
     it('a column definition has no other keys', () => {
       expect(messageFor(mapWith((m) => { columnsOf(m, 'users').email = { type: 'string', nulable: false } }))).to.equal(
-        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique, column, sortable, filterable, operators`,
+        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique, column, storage, sortable, filterable, operators`,
       )
     })
 

@@ -7,7 +7,9 @@ import { expectSql } from '../support/snapshot.ts'
  * The form of each relation filter. SQLite chooses per condition: `key in (select …)` when the related
  * condition is selective by declaration (equality or `in` on a primary key or `unique` column, through any
  * hops) or the query reads every match, a correlated `exists` for a page over a broad condition, which
- * stops once the page is full. MariaDB always writes `in`, PostgreSQL `exists`. The rows never depend on it.
+ * stops once the page is full. MariaDB always writes `in`, PostgreSQL `exists`. Equality on a unique column of
+ * the related table itself is written key first on every database: `parent.column = (select related.key …)`
+ * (`key` below). The rows never depend on it.
  */
 
 const BROAD = 'wheres[0][column]=posts.title&wheres[0][operator]=like&wheres[0][value]=%25s%25'
@@ -16,7 +18,7 @@ const SELECTIVE_TWO_HOPS = 'wheres[0][column]=posts.author.email&wheres[0][opera
 const MIXED_OR = `${BROAD}&wheres[1][column]=ownedTeam.id&wheres[1][value]=2&wheres[1][boolean]=or`
 
 for (const db of testDatabases()) {
-  const form = (sql: string): string[] => [...sql.matchAll(/\b(in|exists) \(select /g)].map((match) => match[1] ?? '')
+  const form = (sql: string): string[] => [...sql.matchAll(/(?:\b(in|exists)|=) \(select /g)].map((match) => match[1] ?? 'key')
   const expected = (sqlite: string[]): string[] => (db.name === 'sqlite' ? sqlite : sqlite.map(() => (db.name === 'mysql' ? 'in' : 'exists')))
 
   describe(`relation filter form per condition (${db.name})`, () => {
@@ -31,12 +33,28 @@ for (const db of testDatabases()) {
       expect(idsOf(await paged)).to.deep.equal(every.slice(0, 3))
     })
 
-    it('a page over equality on a unique column is an in list (the list is short)', async () => {
+    it('a page over equality on a unique column resolves the key first on every database: user_id = (select id …)', async () => {
       const query = applyQuery(db, 'posts', `${SELECTIVE}&limit=2&orders[0][column]=id&orders[0][direction]=desc`)
       expectSql(db.name, 'relations/filter-form/unique equality page', query)
-      expect(form(query.toSQL().sql)).to.deep.equal(expected(['in']))
+      expect(form(query.toSQL().sql)).to.deep.equal(['key'])
       const alice = (await db.knex('posts').where('user_id', 1).orderBy('id', 'desc').limit(2).select('id')) as Array<{ id: number }>
       expect(idsOf(await query)).to.deep.equal(alice.map((row) => row.id))
+    })
+
+    it('equality on the related key through a pivot is key first; on PostgreSQL only when the page is in the order of the key the pivot references', async () => {
+      const byKey = applyQuery(db, 'posts', 'wheres[0][column]=tags.id&wheres[0][value]=2&orders[0][column]=id&limit=3')
+      const newest = applyQuery(db, 'posts', 'wheres[0][column]=tags.id&wheres[0][value]=2&orders[0][column]=created_at&orders[0][direction]=desc&limit=3')
+      expectSql(db.name, 'relations/filter-form/pivot key first by key', byKey)
+      expectSql(db.name, 'relations/filter-form/pivot key first newest', newest)
+      const keyFirst = /tag_id\W* = \(select /
+      expect(byKey.toSQL().sql).to.match(keyFirst)
+      expect(keyFirst.test(newest.toSQL().sql)).to.equal(db.name !== 'postgres')
+      const tagged = db.knex('post_tag').where('tag_id', 2).select('post_id')
+      const expectedByKey = (await db.knex('posts').whereIn('id', tagged).orderBy('id').limit(3).select('id')) as Array<{ id: number }>
+      const expectedNewest = (await db.knex('posts').whereIn('id', tagged.clone()).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(3).select('id')) as Array<{ id: number }>
+      expect(expectedByKey.length).to.be.greaterThan(1)
+      expect(idsOf(await byKey)).to.deep.equal(expectedByKey.map((row) => row.id))
+      expect(idsOf(await newest)).to.deep.equal(expectedNewest.map((row) => row.id))
     })
 
     it('selectivity carries through hops: an in on a unique column two hops away makes both hops in lists', async () => {
@@ -51,7 +69,7 @@ for (const db of testDatabases()) {
     it('chooses per condition inside one or-group, with the rows of the unpaged query', async () => {
       const paged = applyQuery(db, 'users', `${MIXED_OR}&limit=4`)
       expectSql(db.name, 'relations/filter-form/mixed or page', paged)
-      expect(form(paged.toSQL().sql)).to.deep.equal(expected(['exists', 'in']))
+      expect(form(paged.toSQL().sql)).to.deep.equal([...expected(['exists']), 'key'])
       const every = idsOf(await applyQuery(db, 'users', `${MIXED_OR}&orders[0][column]=id`))
       expect(idsOf(await paged)).to.deep.equal(every.slice(0, 4))
     })

@@ -25,7 +25,7 @@ for (const db of testDatabases()) {
       expect(await exists('teams', 'relations_exists[0]=members')).to.deep.equal([1, 2, 3])
     })
 
-    it('belongsToMany: posts with tags, tags with posts (the pivot alone answers)', async () => {
+    it('belongsToMany: posts with tags, tags with posts (the related row joined through the pivot)', async () => {
       expect(await exists('posts', 'relations_exists[0]=tags', 'belongsToMany')).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 19, 20, 21, 22])
       expect(await exists('tags', 'relationsExists[0]=posts')).to.deep.equal([1, 2, 3, 4, 5])
     })

@@ -42,8 +42,8 @@ export const asRelationMap: RelationMap = map
 
 // Columns: the primary key and `nullable: false` columns are never null; the others may be.
 type User = TableRecord<typeof map, 'users'>
-type _userColumns = Expect<Equal<ColumnRecord<typeof map, 'users'>, { id: number; name: string | null; email: string; is_admin: boolean | 0 | 1 | null; born: string | Date | null }>>
-type _postColumns = Expect<Equal<ColumnRecord<typeof map, 'posts'>, { uuid: string; user_id: number | null; score: number | null; published_at: string | Date | null }>>
+type _userColumns = Expect<Equal<ColumnRecord<typeof map, 'users'>, { id: number; name: string | null; email: string; is_admin: boolean | null; born: string | null }>>
+type _postColumns = Expect<Equal<ColumnRecord<typeof map, 'posts'>, { uuid: string; user_id: number | null; score: number | null; published_at: string | null }>>
 
 // Relations: optional; to-many an array, to-one a record or null, morphTo any of its tables.
 type _posts = Expect<Equal<User['posts'], TableRecord<typeof map, 'posts'>[] | undefined>>

@@ -1,8 +1,10 @@
 import type { ColumnType } from '../../relation-map.ts'
 
 const TYPES: ReadonlyArray<readonly [ColumnType, RegExp]> = [
-  ['integer', /^(tiny|small|medium|big)?int(eger)?[248]?( unsigned)?$|^(small|big)?serial[248]?$/],
-  ['number', /^(numeric|decimal|real|float[48]?|double( precision)?|dec|fixed)( unsigned)?$/],
+  ['bigint', /^(bigint|int8)( unsigned)?$|^(bigserial|serial8)$/],
+  ['integer', /^(tiny|small|medium)?int(eger)?[24]?( unsigned)?$|^(small)?serial[24]?$/],
+  ['decimal', /^(numeric|decimal|dec|fixed)( unsigned)?$/],
+  ['number', /^(real|float[48]?|double( precision)?)( unsigned)?$/],
   ['boolean', /^bool(ean)?$/],
   ['date', /^date$/],
   ['datetime', /^(datetime|timestamp(tz)?|timestamp with(out)? time zone)$/],
@@ -12,6 +14,8 @@ const TYPES: ReadonlyArray<readonly [ColumnType, RegExp]> = [
 /**
  * The map's column type that holds values of a database type (lower case, without length or precision),
  * or `undefined` when none does (json, binary, arrays, time of day…).
+ *
+ * `bigint`/`int8` and `numeric`/`decimal` give the exact `bigint` and `decimal` types (see `RelationMapFromSchemaOptions.exactNumbers`).
  *
  * @example
  * columnTypeOf('character varying') // 'string'

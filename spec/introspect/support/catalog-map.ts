@@ -50,7 +50,7 @@ export const catalogMap = defineRelationMap({
       name: { type: 'string', column: 'Name', nullable: false },
       albumId: { type: 'integer', column: 'AlbumId' },
       milliseconds: { type: 'integer', column: 'Milliseconds', nullable: false },
-      unitPrice: { type: 'number', column: 'UnitPrice', nullable: false },
+      unitPrice: { type: 'decimal', column: 'UnitPrice', nullable: false },
       explicit: { type: 'boolean', column: 'Explicit', nullable: false },
     },
     relations: {

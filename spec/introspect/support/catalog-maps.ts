@@ -46,7 +46,7 @@ export const CATALOG_MAP: RelationMap = {
       Name: { type: 'string', nullable: false },
       AlbumId: 'integer',
       Milliseconds: { type: 'integer', nullable: false },
-      UnitPrice: { type: 'number', nullable: false },
+      UnitPrice: { type: 'decimal', nullable: false },
       Explicit: { type: 'boolean', nullable: false },
     },
     relations: {

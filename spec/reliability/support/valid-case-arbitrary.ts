@@ -120,6 +120,9 @@ function scalarFor(type: ColumnType, path: ColumnPath, mode: ValidCaseMode): fc.
       return mode === 'portable'
         ? fc.oneof(fc.constantFrom(...(fromData as string[]).map((text) => `${text.replace(' ', 'T')}Z`)), datetimeText(mode))
         : datetimeText(mode)
+    case 'bigint':
+    case 'decimal':
+      return fc.constantFrom<ClientScalar>(...(fromData.length === 0 ? ['0'] : fromData.map(String)))
   }
 }
 

@@ -1,0 +1,57 @@
+import type { Knex } from 'knex'
+import { dialectOf } from './dialect-of.ts'
+
+/**
+ * How a client's driver turns `DATE` and `DATETIME` values into JS `Date`s, so that the stored value can be
+ * read back exactly: `zone` is where the driver placed the stored wall-clock fields (`'local'`, the process's
+ * time zone, or minutes east of UTC), and `datetime` says whether a date-time `Date` is the stored instant
+ * (`timestamptz` on PostgreSQL) or the stored UTC wall-clock text read in `zone` (MySQL `DATETIME`).
+ */
+export interface DriverReading {
+  readonly zone: 'local' | number
+  readonly datetime: 'instant' | 'wall-clock'
+}
+
+const LOCAL_INSTANT: DriverReading = { zone: 'local', datetime: 'instant' }
+const UTC_INSTANT: DriverReading = { zone: 0, datetime: 'instant' }
+const readings = new WeakMap<Knex.Client, DriverReading>()
+
+/**
+ * The {@link DriverReading} of a knex client: `pg` builds a `date` at local midnight, PGlite at UTC midnight;
+ * mysql2 builds both `DATE` and `DATETIME` in its `timezone` setting (`'local'` by default, `'Z'`, `'+01:00'`).
+ * SQLite returns text and numbers, never `Date`s.
+ */
+export function driverReadingOf(client: Knex.Client): DriverReading {
+  let reading = readings.get(client)
+  if (reading === undefined) readings.set(client, (reading = readingOf(client)))
+  return reading
+}
+
+function readingOf(client: Knex.Client): DriverReading {
+  const name = String(client.dialect ?? client.config?.client ?? '')
+  if (name === 'pglite') return UTC_INSTANT
+  if (dialectOf(client).name !== 'mysql') return LOCAL_INSTANT
+  return { zone: zoneOf(mysqlTimezone(client.config?.connection)), datetime: 'wall-clock' }
+}
+
+function mysqlTimezone(connection: unknown): unknown {
+  if (typeof connection === 'string') {
+    try {
+      return new URL(connection).searchParams.get('timezone') ?? undefined
+    } catch {
+      return undefined
+    }
+  }
+  if (typeof connection !== 'object' || connection === null) return undefined
+  const { timezone, uri } = connection as { timezone?: unknown; uri?: unknown }
+  return timezone ?? (typeof uri === 'string' ? mysqlTimezone(uri) : undefined)
+}
+
+/** mysql2's `timezone` as minutes east of UTC, or `'local'` (its default, and for anything it does not read as an offset). */
+function zoneOf(timezone: unknown): 'local' | number {
+  if (timezone === 'Z' || timezone === 'z') return 0
+  const match = typeof timezone === 'string' ? /^([+-])(\d{2}):?(\d{2})$/.exec(timezone) : null
+  if (match === null) return 'local'
+  const minutes = Number(match[2]) * 60 + Number(match[3])
+  return match[1] === '-' ? -minutes : minutes
+}

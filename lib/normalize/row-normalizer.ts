@@ -1,0 +1,70 @@
+import type { DriverReading } from '../dialect/driver-reading.ts'
+import type { Row } from '../eager-load/row.ts'
+import type { ColumnType, RelationMap } from '../relation-map.ts'
+import { columnType } from '../validate/column-type.ts'
+import { convertersFor, type Convert } from './convert-value.ts'
+
+/** Rewrites, in place, the values of the known columns of rows of one table into their JSON values. */
+export type NormalizeRows = (rows: readonly Row[]) => void
+
+/** The `typeof` of a value that is already the JSON value of a type, where one tells (`date`, `datetime` and `decimal` text may still need rewriting). */
+const FINAL: Readonly<Record<ColumnType, string | undefined>> = {
+  string: 'string',
+  integer: 'number',
+  number: 'number',
+  boolean: 'boolean',
+  bigint: 'string',
+  date: undefined,
+  datetime: undefined,
+  decimal: undefined,
+}
+
+const converterSets = new WeakMap<DriverReading, Readonly<Record<ColumnType, Convert>>>()
+const compiled = new WeakMap<RelationMap, Map<string, WeakMap<DriverReading, NormalizeRows>>>()
+
+/**
+ * The normalizer of rows of `table` as the library selects them (keyed by client names): one pass over the
+ * allow-listed columns, planned once per map, table and driver reading. `computed` declares the type of keys
+ * the query adds beyond the map (an aggregate such as `posts_count: 'integer'`); such a normalizer is built
+ * for the call. A key a row does not carry (not selected) and NULL are left as they are, and so is every
+ * property the map does not name.
+ *
+ * @example
+ * rowNormalizer(map, 'users', driverReadingOf(db.client))(rows) // rows[0].created_at: '2024-03-01T12:00:00.000Z'
+ */
+export function rowNormalizer(map: RelationMap, table: string, reading: DriverReading, computed?: Readonly<Record<string, ColumnType>>): NormalizeRows {
+  if (computed !== undefined) return compile(columnTypes(map, table, computed), reading)
+  let byTable = compiled.get(map)
+  if (byTable === undefined) compiled.set(map, (byTable = new Map()))
+  let byReading = byTable.get(table)
+  if (byReading === undefined) byTable.set(table, (byReading = new WeakMap()))
+  let normalize = byReading.get(reading)
+  if (normalize === undefined) byReading.set(reading, (normalize = compile(columnTypes(map, table), reading)))
+  return normalize
+}
+
+function columnTypes(map: RelationMap, table: string, computed: Readonly<Record<string, ColumnType>> = {}): Array<[string, ColumnType]> {
+  const declared = Object.entries(map[table]?.columns ?? {}).map(([name, spec]): [string, ColumnType] => [name, columnType(spec)])
+  return [...declared.filter(([name]) => !Object.hasOwn(computed, name)), ...Object.entries(computed)]
+}
+
+function compile(columns: ReadonlyArray<readonly [string, ColumnType]>, reading: DriverReading): NormalizeRows {
+  let converters = converterSets.get(reading)
+  if (converters === undefined) converterSets.set(reading, (converters = convertersFor(reading)))
+  const keys = columns.map(([name]) => name)
+  const finals = columns.map(([, type]) => FINAL[type])
+  const converts = columns.map(([, type]) => (converters as Readonly<Record<ColumnType, Convert>>)[type])
+  const count = keys.length
+  return (rows) => {
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r] as Row
+      for (let i = 0; i < count; i++) {
+        const key = keys[i] as string
+        const value = row[key]
+        if (value === null || value === undefined || typeof value === finals[i]) continue
+        const json = (converts[i] as Convert)(value)
+        if (json !== value) row[key] = json
+      }
+    }
+  }
+}
