@@ -18,13 +18,14 @@ import { machine } from './machine.ts'
 import { worstCaseMemory } from './memory/worst-case-memory.ts'
 import { pagination } from './pagination.ts'
 import { relationFilters, type ExplainRecord } from './relation-filters.ts'
+import { relationOrders } from './relation-orders.ts'
 import { mergeReports, readReport, terminalTable, writeReport, type BenchReport } from './report.ts'
 import type { BenchResult } from './result.ts'
 
 /**
  * `npm run bench` (`tsx bench/run.ts`): every figure of BENCHMARKS.md, each against its baseline in this
  * same process, on SQLite (cached files under bench/.cache/), on PostgreSQL when `BENCH_POSTGRES_URL` is set
- * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6, 8 and 13). On a server the bench creates its
+ * and on MariaDB/MySQL when `BENCH_MYSQL_URL` is set (figures 3, 4, 6, 8, 10 and 13). On a server the bench creates its
  * own databases, `kqp_bench_<data set>`, and never touches any other. Prints a table, writes
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
@@ -57,6 +58,7 @@ const budgets = {
   scale: { timeMs: 3000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 7 },
   skewed: { timeMs: 1500 * scale, warmupMs: 200 * scale, minSamples: quick ? 2 : 5 },
   guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
+  relationOrders: { timeMs: 0, warmupMs: 0, sampleMs: 0, minSamples: quick ? 1 : 5 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
 
@@ -96,8 +98,8 @@ if (servers.postgres === undefined) {
   skipped.push(reason)
   log(`  ${reason}`)
 }
-if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8) || wants(13))) {
-  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6, 8 and 13 skip it'
+if (servers.mysql === undefined && (wants(3) || wants(4) || wants(6) || wants(8) || wants(10) || wants(13))) {
+  const reason = 'MariaDB/MySQL: BENCH_MYSQL_URL is not set, so figures 3, 4, 6, 8, 10 and 13 skip it'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -210,6 +212,16 @@ if (wants(9)) {
       results.push(...(await databaseTime(dialect, url, log)))
       results.push(...(await poolUse(dialect, url, log)))
     })
+  }
+}
+
+if (wants(10)) {
+  for (const dialect of allDialects) {
+    await figure(`10. orders through a hasOne at scale (${dialect})`, () =>
+      withDataset(dialect, scaleRecipe(), async (database) => {
+        results.push(...(await relationOrders(database, budgets.relationOrders, log)))
+      }),
+    )
   }
 }
 

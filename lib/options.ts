@@ -13,10 +13,15 @@ export interface ParseOptions {
   maxValueLength?: number
   /** Most bracket levels in one key (qs `depth`); default 5. */
   depth?: number
-  /** Most `key=value` pairs in one query string (qs `parameterLimit`), or values in an already-parsed object; default 1000. */
+  /**
+   * Most `key=value` pairs in one query string (qs `parameterLimit`), or values in an already-parsed object;
+   * default 2000: room for one `in` list at `maxInValues` plus every other list at its cap.
+   */
   parameterLimit?: number
-  /** Most entries in each of `orders`, `columns`, `distinct`, `scopes` and `relationsExists`; default 50. */
+  /** Most entries in each of `orders`, `columns`, `distinct` and `scopes`; default 50 (`with` and `relationsExists` have caps of their own). */
   maxListItems?: number
+  /** Most wildcards (`%` and `_` not escaped by a backslash) in one `like` value; default 10. */
+  maxLikeWildcards?: number
 }
 
 /**
@@ -42,6 +47,8 @@ export interface ApplyOptions<Context = unknown> extends BoundOptions {
   maxRelationDepth?: number
   /** Most relation conditions in one query: `wheres` on a `relation.column` plus `relationsExists` entries; default 10. */
   maxRelationFilters?: number
+  /** Most `orders` entries through a relation (`team.name`, `avatar.url`); default 3. */
+  maxRelationOrders?: number
   /**
    * The values rows carry: `'json'` (default), each allow-listed column as the JSON value of its declared type,
    * the same on every database and in every time zone (eager-loaded rows included); `'driver'`, as the driver
@@ -64,8 +71,9 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
   maxInValues: 1000,
   maxValueLength: 1000,
   depth: 5,
-  parameterLimit: 1000,
+  parameterLimit: 2000,
   maxListItems: 50,
+  maxLikeWildcards: 10,
 }
 
 /** Defaults of {@link ApplyOptions} (all but `table`, `context`, `timeout` and `signal`). */
@@ -77,6 +85,7 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | k
   maxWith: 20,
   maxRelationDepth: 5,
   maxRelationFilters: 10,
+  maxRelationOrders: 3,
   values: 'json',
   maxEagerRows: 10_000,
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { Operator } from './query-params.ts'
 
 /**
  * The declared type of an allow-listed column: client values are coerced to it before binding, and rows come
@@ -26,6 +27,7 @@ export type DatetimeStorage = 'text' | 'iso' | 'epoch_ms'
  * @example
  * columns: { id: 'integer', created_at: { type: 'datetime', nullable: false }, email: { type: 'string', nullable: false, unique: true } }
  * columns: { artistId: { type: 'integer', column: 'ArtistId' } }  // the client sends and receives artistId
+ * columns: { body: { type: 'string', sortable: false, operators: ['=', 'in'] } }  // no order, no like
  */
 export interface ColumnDefinition {
   type: ColumnType
@@ -37,6 +39,18 @@ export interface ColumnDefinition {
   column?: string
   /** On SQLite, how a `datetime` column stores its values (see {@link DatetimeStorage}); default `'text'`. */
   storage?: DatetimeStorage
+  /**
+   * Whether a client may order by the column, directly or through a relation, and name it in a `distinct`
+   * request (`not_sortable` otherwise); default `true`. Say `false` for a column no index serves as an order.
+   */
+  sortable?: boolean
+  /** Whether a client may filter on the column, directly or as `relation.column` (`not_filterable` otherwise); default `true`. */
+  filterable?: boolean
+  /**
+   * The only operators a client may filter the column with (`operator_not_allowed` otherwise); default every
+   * operator its type takes. `['=', 'in']` keeps an unindexed text column to lookups its index can serve.
+   */
+  operators?: readonly Operator[]
 }
 
 /** How a column is declared in `columns`: its type alone (nullable, not unique), or a {@link ColumnDefinition}. */

@@ -62,6 +62,11 @@ export class Identifiers {
     return this.client.alias(this.column(table, column), this.quote(name))
   }
 
+  /** An expression under a quoted name: `min("teams"."id") as "id"`, `(select …) as "teams_first"`. */
+  aliased(expression: string, name: string): string {
+    return this.client.alias(expression, this.quote(name))
+  }
+
   /** A table in a `from` or `join`: `"users"`, or `"users" as "users_2"` when `alias` differs. */
   table(table: string, alias: string): string {
     const known = this.tables?.get(table)?.get(alias)

@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import type { Identifiers } from './identifiers.ts'
 import { internalsOf } from './knex-internals.ts'
-import { OrderJoins } from './order-joins.ts'
+import type { OrderJoins } from './order-joins.ts'
 import type { PageWindow } from './page-rewrite.ts'
 
 /** A first order by a column reached through inner-joined belongsTo hops, as the cutoff condition needs it. */
@@ -23,7 +23,7 @@ export interface OrderCutoff {
  */
 export function orderCutoffOf(names: Identifiers, table: string, ref: string, order: PlannedOrder | undefined, joins: OrderJoins | undefined): OrderCutoff | undefined {
   if (order === undefined || joins === undefined || order.via.length === 0 || order.nullable) return undefined
-  if (!OrderJoins.joinable(order.via) || !joins.innerPath(order.via)) return undefined
+  if (!joins.innerPath(order.via)) return undefined
   const aliases = order.via.map((_, index) => joins.aliasOf(order.via.slice(0, index + 1)))
   const last = order.via.length - 1
   let walk = names.table(order.via[last]?.table ?? '', aliases[last] ?? '')

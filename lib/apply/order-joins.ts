@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor } from './alias-scope.ts'
@@ -6,10 +7,13 @@ import { internalsOf } from './knex-internals.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 /**
- * The joins that orders by belongsTo columns need, one per relation path (`team`, `team.owner`), shared by
- * every order through that path. A hop is an inner join while every hop so far is a `required` belongsTo on a
- * table without a guard (the related row always exists and is always visible), else a left join, so the
- * join never drops or multiplies rows of the base table.
+ * The joins that orders through to-one relations need, one per relation path (`team`, `team.owner`), shared by
+ * every order through that path. A belongsTo hop is an inner join while every hop so far is a `required`
+ * belongsTo on a table without a guard (the related row always exists and is always visible), else a left
+ * join. A hasOne or morphOne hop is two left joins: a derived table with the lowest key of the visible related
+ * rows per parent (`select owner_id, min(id) as id from teams … group by owner_id`), built once, then the
+ * related row by that key; a scalar subquery instead would run once per base row. No join ever drops or
+ * multiplies rows of the base table.
  */
 export class OrderJoins {
   /** The join clauses written so far, to add to the query as one raw join. */
@@ -26,9 +30,12 @@ export class OrderJoins {
     this.taken = new Set(taken)
   }
 
-  /** Whether orders through `via` can be joined: a path of belongsTo hops only, which cannot multiply rows. */
-  static joinable(via: readonly DirectRelation[]): boolean {
-    return via.every((relation) => relation.type === 'belongsTo')
+  /**
+   * Whether orders through `via` can be joined: every hop is a belongsTo, or a hasOne/morphOne to a table with a
+   * one-column primary key (the key the derived table picks) other than the foreign key.
+   */
+  joinable(via: readonly DirectRelation[]): boolean {
+    return via.every((relation) => relation.type === 'belongsTo' || firstRowKey(this.map, relation) !== undefined)
   }
 
   /** Whether every hop of `via` is an inner join: a `required` belongsTo to a table without a guard. */
@@ -51,15 +58,53 @@ export class OrderJoins {
       path += `.${relation.name}`
       let alias = this.aliases.get(path)
       if (alias === undefined) {
-        alias = aliasFor(relation.table, this.taken)
-        this.taken.add(alias)
+        const key = relation.type === 'belongsTo' ? undefined : firstRowKey(this.map, relation)
+        if (key !== undefined) {
+          const inner = this.take(relation.table)
+          const first = this.take(`${relation.table}_first`)
+          alias = this.take(relation.table)
+          writeFirstRowHop(this.out, relation, key, { inner, first, alias }, previous)
+        } else {
+          alias = this.take(relation.table)
+          writeJoinHop(this.out, this.innerPath(via.slice(0, index + 1)) ? 'inner' : 'left', relation, alias, previous)
+        }
         this.aliases.set(path, alias)
-        writeJoinHop(this.out, this.innerPath(via.slice(0, index + 1)) ? 'inner' : 'left', relation, alias, previous)
       }
       previous = alias
     })
     return previous
   }
+
+  private take(name: string): string {
+    const alias = aliasFor(name, this.taken)
+    this.taken.add(alias)
+    return alias
+  }
+}
+
+/** The one-column primary key of a hasOne/morphOne relation's table that is not its foreign key, or `undefined`. */
+function firstRowKey(map: RelationMap, relation: DirectRelation): string | undefined {
+  if (relation.pivot !== undefined) return undefined
+  const key = primaryKeyColumns(map, relation.table)
+  return key.length === 1 && key[0] !== relation.relatedKey ? key[0] : undefined
+}
+
+/**
+ * A hasOne/morphOne hop as two left joins: the lowest `key` of the visible related rows per parent, grouped once
+ * over the related table (`inner`, aliased `first`), then the related row with that key (`alias`).
+ */
+function writeFirstRowHop(out: SqlWriter, relation: DirectRelation, key: string, aliases: { inner: string; first: string; alias: string }, parentRef: string): void {
+  const { names } = out
+  const { inner, first, alias } = aliases
+  const foreign = names.column(inner, relation.relatedKey)
+  if (out.sql !== '') out.text(' ')
+  out.text(`left join (select ${foreign}, ${names.aliased(`min(${names.column(inner, key)})`, key)}`)
+  out.text(` from ${names.table(relation.table, inner)} where ${foreign} is not null`)
+  if (relation.morph !== undefined) out.text(` and ${names.column(inner, relation.morph.column)} = `).bind(relation.morph.value)
+  out.guards?.writeAnd(out, relation.table, inner)
+  out.text(` group by ${foreign})${names.aliased('', first)}`)
+  out.text(` on ${names.column(first, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`)
+  out.text(` left join ${names.table(relation.table, alias)} on ${names.column(alias, key)} = ${names.column(first, key)}`)
 }
 
 /** One belongsTo hop as a join: `left join "teams" on "teams"."id" = "users"."team_id"`. */

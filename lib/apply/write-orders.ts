@@ -2,17 +2,18 @@ import type { RelationMap } from '../relation-map.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import { aliasFor } from './alias-scope.ts'
-import { OrderJoins } from './order-joins.ts'
+import type { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { joinAggregate } from './join-aggregate.ts'
 import { writeAggregate } from './write-aggregate.ts'
 
 /**
- * Writes the planned orders as the list after `order by`. A column reached through belongsTo hops is read
- * from the joins of `joins` (`"teams"."name"`); through a hasOne or morphOne hop, or without `joins`, it
- * becomes a correlated scalar subquery (`(select teams.name from teams where teams.id = users.team_id)`);
- * neither can multiply rows. An aggregate of the row is read from its grouped join (see `joinAggregate`), or,
- * without `joins`, written as its correlated subquery. NULLs sort as the smallest values on every database; a value that cannot be
+ * Writes the planned orders as the list after `order by`. A column reached through to-one hops is read
+ * from the joins of `joins` (`"teams"."name"`); without `joins` (a builder selecting `*`), or through a hasOne
+ * whose table has a composite key, it becomes a correlated scalar subquery
+ * (`(select teams.name from teams where teams.id = users.team_id)`); neither can multiply rows. An aggregate
+ * of the row is read from its grouped join (see `joinAggregate`), or, without `joins`, written as its
+ * correlated subquery. NULLs sort as the smallest values on every database; a value that cannot be
  * NULL gets no NULL-ordering clause, so an index can serve the order.
  */
 export function writeOrders(out: SqlWriter, ref: string, orders: readonly PlannedOrder[], map: RelationMap, joins?: OrderJoins): void {
@@ -21,9 +22,8 @@ export function writeOrders(out: SqlWriter, ref: string, orders: readonly Planne
     if (order.aggregate !== undefined) {
       if (joins !== undefined) out.text(joinAggregate(joins, order.aggregate, ref, map))
       else writeAggregate(out, order.aggregate, ref, new Set([ref]), map)
-    }
-    else if (order.via.length === 0) out.text(out.names.column(ref, order.column))
-    else if (joins !== undefined && OrderJoins.joinable(order.via)) out.text(out.names.column(joins.aliasOf(order.via), order.column))
+    } else if (order.via.length === 0) out.text(out.names.column(ref, order.column))
+    else if (joins !== undefined && joins.joinable(order.via)) out.text(out.names.column(joins.aliasOf(order.via), order.column))
     else writeRelatedValue(out, ref, order, map)
     out.text(` ${order.direction}`)
     if (out.dialect.nullsSortLargest && order.nullable) out.text(order.direction === 'asc' ? ' nulls first' : ' nulls last')

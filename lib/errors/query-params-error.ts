@@ -15,6 +15,9 @@ export type QueryParamsErrorCode =
   | 'invalid_order'
   | 'invalid_distinct'
   | 'limit_exceeded'
+  | 'not_sortable'
+  | 'not_filterable'
+  | 'operator_not_allowed'
 
 /** Details of a {@link QueryParamsError}. */
 export interface QueryParamsErrorDetails {

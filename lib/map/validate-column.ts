@@ -1,3 +1,4 @@
+import { OPERATORS } from '../query-params.ts'
 import type { ColumnType } from '../relation-map.ts'
 import { describeValue, isObject } from './describe-value.ts'
 import { didYouMean, relationMapError } from './relation-map-error.ts'
@@ -5,13 +6,14 @@ import { didYouMean, relationMapError } from './relation-map-error.ts'
 /** The column types, in the order error messages list them. */
 export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'bigint', 'decimal']
 
-const DEFINITION_KEYS = ['type', 'nullable', 'unique', 'column', 'storage']
+const DEFINITION_KEYS = ['type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators']
 const STORAGES = ['text', 'iso', 'epoch_ms']
 
 /**
  * Checks one column declaration at `path` (`users.columns.email`): a column type (`'string'`), or a
- * definition `{ type, nullable?, unique?, column? }` with a column type, boolean flags and, for a column the
- * client names differently from the database, the database column as a non-empty string.
+ * definition `{ type, nullable?, unique?, column?, sortable?, filterable?, operators? }` with a column type,
+ * boolean flags, for a column the client names differently from the database the database column as a
+ * non-empty string, and a non-empty list of known operators the type takes (`like` only on text).
  *
  * @throws {Error} naming the path and the fix.
  */
@@ -27,7 +29,7 @@ export function validateColumn(path: string, spec: unknown): void {
   }
   if (spec.type === undefined) throw relationMapError(`${path}.type`, `missing; a column definition needs its type (${COLUMN_TYPES.join(', ')})`)
   checkType(`${path}.type`, spec.type)
-  for (const flag of ['nullable', 'unique']) {
+  for (const flag of ['nullable', 'unique', 'sortable', 'filterable']) {
     const value = spec[flag]
     if (value !== undefined && typeof value !== 'boolean') throw relationMapError(`${path}.${flag}`, `expected true or false, got ${describeValue(value)}`)
   }
@@ -37,6 +39,22 @@ export function validateColumn(path: string, spec: unknown): void {
   if (spec.storage !== undefined && (spec.type !== 'datetime' || typeof spec.storage !== 'string' || !STORAGES.includes(spec.storage))) {
     throw relationMapError(`${path}.storage`, `expected ${STORAGES.join(', ')} on a datetime column, got ${describeValue(spec.storage)}`)
   }
+  if (spec.operators !== undefined) checkOperators(`${path}.operators`, spec.operators, spec.type, spec.filterable)
+}
+
+/** `operators`: a non-empty list of operators from the client's list, `like` only on a `string` column, not with `filterable: false`. */
+function checkOperators(path: string, operators: unknown, type: unknown, filterable: unknown): void {
+  const known: readonly string[] = OPERATORS
+  if (!Array.isArray(operators)) throw relationMapError(path, `expected a list of operators (${known.join(', ')}), got ${describeValue(operators)}`)
+  if (operators.length === 0) throw relationMapError(path, `an empty list allows no filter; declare filterable: false instead`)
+  if (filterable === false) throw relationMapError(path, `the column is declared filterable: false, so no operator applies; remove one of the two`)
+  operators.forEach((operator: unknown, index) => {
+    if (typeof operator !== 'string' || !known.includes(operator)) {
+      const name = typeof operator === 'string' ? `'${operator}'` : describeValue(operator)
+      throw relationMapError(`${path}.${index}`, `${name} is not an operator; expected one of ${known.join(', ')}${typeof operator === 'string' ? didYouMean(operator, known) : ''}`)
+    }
+    if (operator === 'like' && type !== 'string') throw relationMapError(`${path}.${index}`, `'like' only applies to string columns, and this one is ${describeValue(type)}`)
+  })
 }
 
 function checkType(path: string, type: unknown): void {

@@ -99,14 +99,17 @@ function readKey(
       return
     default: {
       const { names, indices } = parseNames(value, sent)
-      if (key !== 'with') capList(names.length, settings.maxListItems, sent, 'entries')
+      if (key !== 'with' && key !== 'relationsExists') capList(names.length, settings.maxListItems, sent, 'entries')
       params[key satisfies NameKey] = names
       source.indices[key] = indices
     }
   }
 }
 
-/** `limit_exceeded` when a list parameter has more than `max` entries (`with` has its own cap, `maxWith`). */
+/**
+ * `limit_exceeded` when a list parameter has more than `max` entries. `with` has its own cap (`maxWith`), and so
+ * has `relationsExists` (`maxRelationFilters`, which is lower), so that neither shadows the other.
+ */
 function capList(length: number, max: number, sent: string, what: string): void {
   if (length > max) {
     throw new QueryParamsError(`Parameter '${sent}' has more than ${max} ${what}.`, { code: 'limit_exceeded', param: sent })

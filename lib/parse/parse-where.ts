@@ -2,6 +2,7 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { ClientScalar, Operator, WhereDescription } from '../query-params.ts'
 import { parseChoice } from './parse-choice.ts'
 import { parseOperator } from './parse-operator.ts'
+import { likeWildcards } from './like-wildcards.ts'
 import { isRawObject, type RawValue } from './raw-value.ts'
 import { readList } from './read-list.ts'
 
@@ -9,6 +10,7 @@ import { readList } from './read-list.ts'
 export interface WhereLimits {
   maxInValues: number
   maxValueLength: number
+  maxLikeWildcards: number
 }
 
 const LIST_OPERATORS: ReadonlySet<Operator> = new Set(['in', 'notIn', 'between', 'notBetween'])
@@ -41,6 +43,7 @@ export function parseWhere(
   const where: WhereDescription = { column: column.trim(), operator, boolean }
   if (!LIST_OPERATORS.has(operator)) {
     where.value = scalar(raw['value'], param, undefined, limits, operator)
+    if (operator === 'like' && where.value !== null) capWildcards(String(where.value), `${param}[value]`, limits.maxLikeWildcards)
     return { where, valueIndices: NO_INDICES }
   }
   const valueParam = `${param}[value]`
@@ -59,6 +62,18 @@ export function parseWhere(
   }
   where.value = items.map((item) => scalar(item.value, param, item.index, limits, null))
   return { where, valueIndices: items.map((item) => item.index) }
+}
+
+/**
+ * `limit_exceeded` past `max` wildcards in a `like` value: a pattern such as `%_%_%_…` makes the database's
+ * matcher try many alignments against each row's text, and its work per row grows with the wildcards.
+ */
+function capWildcards(pattern: string, param: string, max: number): void {
+  if (likeWildcards(pattern) <= max) return
+  throw new QueryParamsError(`Parameter '${param}' has more than ${max} wildcards (% or _); escape a literal one with a backslash.`, {
+    code: 'limit_exceeded',
+    param,
+  })
 }
 
 /**

@@ -4,6 +4,7 @@ import type { WhereDescription } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { buildTest, type WhereParams } from './build-test.ts'
 import { checkRelationDepth } from './check-relation-depth.ts'
+import { CAPABILITY_CODES, checkFilterable } from './column-capabilities.ts'
 import type { Condition } from './condition.ts'
 import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
@@ -13,7 +14,8 @@ import { resolveColumn } from './resolve-column.ts'
 /**
  * Resolves a where's `column` — `name`, `table.name` for the base table's own column, or a relation
  * path such as `posts.comments.body` — against the map, into a {@link Condition}. Each path segment
- * must be a relation of the table before it; the last is an allow-listed column of the final table.
+ * must be a relation of the table before it; the last is an allow-listed column of the final table, which
+ * must be filterable with the where's operator (wherever it is reached, every `morphTo` target included).
  */
 export function resolveWhere(
   map: RelationMap,
@@ -33,6 +35,7 @@ export function resolveWhere(
 
 function columnTest(map: RelationMap, table: string, name: string, where: WhereDescription, params: WhereParams): Condition {
   const resolved = resolveColumn(map, table, name, params.column)
+  checkFilterable(map, table, resolved.name, where.operator, params)
   return { kind: 'test', table, column: resolved.column, test: buildTest(where, resolved.type, params, resolved.storage) }
 }
 
@@ -65,7 +68,7 @@ function resolvePath<T extends Condition | null>(
     try {
       branches.push({ target, inner: resolvePath(map, target.table, names, param, end, at + 1) })
     } catch (error) {
-      if (!(error instanceof QueryParamsError)) throw error
+      if (!(error instanceof QueryParamsError) || CAPABILITY_CODES.has(error.code)) throw error
       firstError ??= error
     }
   }

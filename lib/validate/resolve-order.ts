@@ -3,6 +3,7 @@ import { APPLY_DEFAULTS } from '../options.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { columnFacts } from './column-facts.ts'
 import { checkRelationDepth } from './check-relation-depth.ts'
+import { checkSortable } from './column-capabilities.ts'
 import { unknownRelation } from './unknown-relation.ts'
 import { relationsOf } from './relations-of.ts'
 import { resolveColumn } from './resolve-column.ts'
@@ -26,7 +27,8 @@ const TO_ONE = new Set(['belongsTo', 'hasOne', 'morphOne'])
 
 /**
  * Resolves `orders[i][column]`: an allow-listed column, `table.column` of the base table, or a path
- * through to-one relations (`team.name`, `team.owner.email`). A to-many or `morphTo` hop is `invalid_order`.
+ * through to-one relations (`team.name`, `team.owner.email`). A to-many or `morphTo` hop is `invalid_order`; a
+ * column declared `sortable: false` is `not_sortable`, on its own table and through relations alike.
  */
 export function resolveOrder(
   map: RelationMap,
@@ -57,7 +59,8 @@ export function resolveOrder(
     via.push(relation)
     current = relation.table
   }
-  const resolved = resolveColumn(map, current, column, param).column
+  const { name: clientName, column: resolved } = resolveColumn(map, current, column, param)
+  checkSortable(map, current, clientName, param)
   const facts = columnFacts(map, current, resolved)
   const alwaysRelated = via.every((relation) => relation.required === true && map[relation.table]?.guard === undefined)
   return {

@@ -7,6 +7,7 @@ import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { RelationMap, Scope } from '../relation-map.ts'
 import { buildWithTree } from './build-with-tree.ts'
 import type { QueryPlan } from './query-plan.ts'
+import { checkSortable } from './column-capabilities.ts'
 import { columnFacts } from './column-facts.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
@@ -60,12 +61,16 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     aggregates,
   }
   capRelationFilters(plan, params, settings.maxRelationFilters)
+  capRelationOrders(plan, params, settings.maxRelationOrders)
   const columns = ownColumns(params, 'columns', table, map)
   const distinct = ownColumns(params, 'distinct', table, map)
   if (columns !== undefined) plan.columns = columns
   if (distinct !== undefined) plan.distinct = distinct
   paginate(plan, params, settings)
-  if (plan.distinct !== undefined) checkDistinct(plan, params, map)
+  if (plan.distinct !== undefined) {
+    checkDistinctSortable(plan, params, map)
+    checkDistinct(plan, params, map)
+  }
   if (plan.distinct !== undefined && plan.aggregates.length > 0) {
     throw new QueryParamsError(`Parameter 'with': aggregates (${plan.aggregates.map((each) => each.name).join(', ')}) cannot be combined with distinct.`, {
       code: 'invalid_distinct',
@@ -104,6 +109,19 @@ function tooManyRelationFilters(param: string, max: number): never {
   })
 }
 
+/**
+ * `limit_exceeded` on the first order through a relation past `max` of them: each is a join (belongsTo) or a
+ * derived table over the related table (hasOne, morphOne) that the database builds for every base row it sorts.
+ */
+function capRelationOrders(plan: QueryPlan, params: QueryParams, max: number): void {
+  let count = 0
+  plan.orders.forEach((order, index) => {
+    if (order.via.length === 0 || ++count <= max) return
+    const param = paramPath(params, 'orders', index, 'column')
+    throw new QueryParamsError(`Parameter '${param}' goes past ${max} orders through relations.`, { code: 'limit_exceeded', param })
+  })
+}
+
 function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): void {
   const limit = params.limit ?? (params.page === undefined ? undefined : settings.defaultLimit)
   if (limit !== undefined && limit > settings.maxLimit) {
@@ -118,6 +136,16 @@ function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): voi
 /** The client names of the columns a `distinct` query selects: the distinct ones, then the other selected ones. */
 function selectedByDistinct(plan: QueryPlan): string[] {
   return [...new Set([...(plan.distinct ?? []), ...(plan.columns ?? [])])]
+}
+
+/**
+ * `not_sortable` on a `distinct` entry, or on a `columns` entry selected with it, whose column is declared
+ * `sortable: false`: `SELECT DISTINCT` compares every selected column, by a sort or a hash over all the rows.
+ */
+function checkDistinctSortable(plan: QueryPlan, params: QueryParams, map: RelationMap): void {
+  for (const key of ['distinct', 'columns'] as const) {
+    plan[key]?.forEach((name, index) => checkSortable(map, plan.table, name, paramPath(params, key, index), 'selected with distinct'))
+  }
 }
 
 function checkDistinct(plan: QueryPlan, params: QueryParams, map: RelationMap): void {

@@ -95,7 +95,7 @@ for (const db of testDatabases()) {
       expect(plain(await query)).to.deep.equal([{ trackId: 104 }, { trackId: 105 }, { trackId: 103 }, { trackId: 101 }])
     })
 
-    it('orders by a column of a morphOne relation through aliased keys (a correlated subquery)', async () => {
+    it('orders by a column of a morphOne relation through aliased keys (joined to the lowest-keyed related row)', async () => {
       const query = music(db, 'alias_albums', 'columns[0]=albumId&orders[0][column]=note.body')
       expectSql(db.name, 'aliases/order by morphOne column', query)
       expect(plain(await query)).to.deep.equal([{ albumId: 11 }, { albumId: 10 }, { albumId: 12 }])

@@ -148,8 +148,33 @@ describe('defineRelationMap', () => {
 
     it('a column definition has no other keys', () => {
       expect(messageFor(mapWith((m) => { columnsOf(m, 'users').email = { type: 'string', nulable: false } }))).to.equal(
-        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique, column, storage`,
+        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique, column, storage, sortable, filterable, operators`,
       )
+    })
+
+    it('sortable and filterable are booleans', () => {
+      expect(messageFor(mapWith((m) => { columnsOf(m, 'users').email = { type: 'string', sortable: 'no' } }))).to.equal(
+        `users.columns.email.sortable: expected true or false, got 'no'`,
+      )
+      expect(messageFor(mapWith((m) => { columnsOf(m, 'users').email = { type: 'string', filterable: 0 } }))).to.equal(
+        `users.columns.email.filterable: expected true or false, got 0`,
+      )
+    })
+
+    it('operators is a non-empty list of known operators the type takes, not with filterable: false', () => {
+      const message = (operators: unknown, type = 'string', more: Record<string, unknown> = {}): string =>
+        messageFor(mapWith((m) => { columnsOf(m, 'users').email = { type, operators, ...more } }))
+      expect(message(['=', 'ilike'])).to.equal(
+        `users.columns.email.operators.1: 'ilike' is not an operator; expected one of =, !=, <, <=, >, >=, like, in, notIn, between, notBetween (did you mean 'like'?)`,
+      )
+      expect(message(['=', 3])).to.equal(`users.columns.email.operators.1: 3 is not an operator; expected one of =, !=, <, <=, >, >=, like, in, notIn, between, notBetween`)
+      expect(message('=')).to.equal(`users.columns.email.operators: expected a list of operators (=, !=, <, <=, >, >=, like, in, notIn, between, notBetween), got '='`)
+      expect(message([])).to.equal(`users.columns.email.operators: an empty list allows no filter; declare filterable: false instead`)
+      expect(message(['in', 'like'], 'integer')).to.equal(`users.columns.email.operators.1: 'like' only applies to string columns, and this one is 'integer'`)
+      expect(message(['='], 'string', { filterable: false })).to.equal(
+        `users.columns.email.operators: the column is declared filterable: false, so no operator applies; remove one of the two`,
+      )
+      expect(defineRelationMap(mapWith((m) => { columnsOf(m, 'users').email = { type: 'string', sortable: false, filterable: true, operators: ['=', 'in', 'like'] } }) as RelationMap)).to.be.an('object')
     })
   })
 

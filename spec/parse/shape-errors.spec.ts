@@ -167,7 +167,7 @@ describe('parseQueryParams: shape errors (status 400, code, param as the client 
       expectQueryParamsError(() => parseQueryParams('wheres[0][value][0][a][b][c]=1'), { code: 'limit_exceeded', param: 'wheres[0][value][0][a][b][c]' })
     })
 
-    it('more pairs than options.parameterLimit (qs parameterLimit 1000)', () => {
+    it('more pairs than options.parameterLimit (default 2000)', () => {
       expectQueryParamsError(() => parseQueryParams('with[]=a&with[]=b&with[]=c', { parameterLimit: 2 }), { code: 'limit_exceeded', param: 'query' })
     })
   })

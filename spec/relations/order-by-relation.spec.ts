@@ -1,4 +1,9 @@
 import { expect } from 'chai'
+import { relationMap } from '../../fixtures/relation-map.ts'
+import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import type { RelationMap } from '../../lib/relation-map.ts'
+import { countQueries } from '../support/count-queries.ts'
 import { applyQuery, idsOf } from '../support/apply-query.ts'
 import { testDatabases } from '../support/databases.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
@@ -63,6 +68,35 @@ for (const db of testDatabases()) {
         param: 'orders[0][column]',
         allowed: ['id', 'name', 'owner_id', 'created_at', 'updated_at'],
       })
+    })
+
+    it('hasOne / morphOne: the lowest-keyed visible related row, read from a join built once (one query, no per-row subquery)', async () => {
+      const images = (await db.knex('images').where('imageable_type', 'User').select('id', 'imageable_id', 'url')) as Array<{ id: number; imageable_id: number; url: string }>
+      const hidden = new Set(images.filter((_, index) => index % 2 === 0).map((image) => Number(image.id)))
+      const guarded: RelationMap = {
+        ...relationMap,
+        images: { ...relationMap.images, guard: (query, { table }) => void query.whereNotIn(`${table}.id`, [...hidden]) },
+      }
+      const first = new Map<number, { id: number; url: string }>()
+      for (const image of images) {
+        const known = first.get(Number(image.imageable_id))
+        if (!hidden.has(Number(image.id)) && (known === undefined || Number(image.id) < known.id)) first.set(Number(image.imageable_id), { id: Number(image.id), url: image.url })
+      }
+      const users = ((await db.knex('users').select('id')) as Array<{ id: number }>).map((user) => Number(user.id))
+      const url = (id: number): string | undefined => first.get(id)?.url
+      const expected = [...users].sort((a, b) => {
+        const [x, y] = [url(a), url(b)]
+        if (x === y) return a - b
+        if (x === undefined) return -1
+        if (y === undefined) return 1
+        return x < y ? -1 : 1
+      })
+      const query = applyQueryParams(db.knex('users'), parseQueryParams('orders[0][column]=avatar.url&limit=50'), guarded)
+      expect(query.toSQL().sql).to.include(' group by ')
+      expect(query.toSQL().sql).to.not.include('limit ?)')
+      const { result, queries } = await countQueries(db.knex, () => query)
+      expect(queries).to.have.length(1)
+      expect(idsOf(result)).to.deep.equal(expected)
     })
   })
 }

@@ -51,10 +51,10 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
   })
 
   describe('maxInValues (default 1000)', () => {
-    it('1000 in-values run; 1001 are limit_exceeded on the value list (parameterLimit raised to fit them)', async () => {
+    it('1000 in-values run with every other default; 1001 are limit_exceeded on the value list', async () => {
       expect(PARSE_DEFAULTS.maxInValues).to.equal(1000)
-      await runsEverywhere('users', inList(1000), { parameterLimit: 1002 })
-      expectQueryParamsError(() => parseQueryParams(inList(1001), { parameterLimit: 1003 }), limitExceeded('wheres[0][value]'))
+      await runsEverywhere('users', inList(1000))
+      expectQueryParamsError(() => parseQueryParams(inList(1001)), limitExceeded('wheres[0][value]'))
     })
     it('configurable: maxInValues 5, for in and notIn', async () => {
       await runsEverywhere('users', inList(5), { maxInValues: 5 })
@@ -95,10 +95,10 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
 
   describe('parameterLimit (default 1000, qs parameterLimit)', () => {
     const pairs = (count: number): string => list(count, (i) => (i === 0 ? 'limit=5' : `ignored${i}=x`))
-    it('1000 pairs are read; 1001 are limit_exceeded on query', async () => {
-      expect(PARSE_DEFAULTS.parameterLimit).to.equal(1000)
-      await runsEverywhere('users', pairs(1000))
-      expectQueryParamsError(() => parseQueryParams(pairs(1001)), limitExceeded('query'))
+    it('2000 pairs are read; 2001 are limit_exceeded on query', async () => {
+      expect(PARSE_DEFAULTS.parameterLimit).to.equal(2000)
+      await runsEverywhere('users', pairs(2000))
+      expectQueryParamsError(() => parseQueryParams(pairs(2001)), limitExceeded('query'))
     })
     it('configurable: parameterLimit 10, for every input form', async () => {
       await runsEverywhere('users', pairs(10), { parameterLimit: 10 })
@@ -151,13 +151,12 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
     })
   })
 
-  describe('maxListItems (default 50): orders, columns, distinct, scopes, relationsExists', () => {
+  describe('maxListItems (default 50): orders, columns, distinct, scopes', () => {
     const cases: ReadonlyArray<[key: string, table: string, item: (i: number) => string, apply?: ApplyOptions]> = [
-      ['orders', 'users', (i) => `orders[${i}][column]=${i % 2 === 0 ? 'id' : 'team.name'}&orders[${i}][direction]=desc`],
+      ['orders', 'users', (i) => `orders[${i}][column]=${i % 2 === 0 ? 'id' : 'team.name'}&orders[${i}][direction]=desc`, { maxRelationOrders: 25 }],
       ['columns', 'users', (i) => `columns[${i}]=${i % 2 === 0 ? 'id' : 'name'}`],
       ['distinct', 'users', (i) => `distinct[${i}]=${i % 2 === 0 ? 'team_id' : 'is_admin'}`],
       ['scopes', 'posts', (i) => `scopes[${i}]=${i % 2 === 0 ? 'popular' : 'published'}`],
-      ['relationsExists', 'users', (i) => `relationsExists[${i}]=posts`, { maxRelationFilters: 50 }],
     ]
     for (const [key, table, item, apply] of cases) {
       it(`50 ${key} entries run; 51 are limit_exceeded on ${key}`, async () => {
@@ -166,9 +165,16 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
         expectQueryParamsError(() => parseQueryParams(list(51, item)), limitExceeded(key))
       })
     }
-    it('configurable: maxListItems 2 (snake_case relations_exists reported as sent)', async () => {
+    it('configurable: maxListItems 2 (snake_case names reported as sent)', async () => {
       await runsEverywhere('users', 'orders[0][column]=id&orders[1][column]=name', { maxListItems: 2 })
-      expectQueryParamsError(() => parseQueryParams('relations_exists[0]=posts&relations_exists[1]=team&relations_exists[2]=comments', { maxListItems: 2 }), limitExceeded('relations_exists'))
+      expectQueryParamsError(() => parseQueryParams('orders[0][column]=id&orders[1][column]=name&orders[2][column]=email', { maxListItems: 2 }), limitExceeded('orders'))
+      expectQueryParamsError(() => parseQueryParams('columns[0]=id&columns[1]=name&columns[2]=email', { maxListItems: 2 }), limitExceeded('columns'))
+    })
+    it('relationsExists is capped by maxRelationFilters alone, which is lower: 50 entries run when it allows them', async () => {
+      const exists = (count: number): string => list(count, (i) => `relations_exists[${i}]=posts`)
+      await runsEverywhere('users', exists(50), {}, { maxRelationFilters: 50 })
+      expectQueryParamsError(() => build('users', exists(51), {}, { maxRelationFilters: 50 }), limitExceeded('relations_exists[50]'))
+      expectQueryParamsError(() => build('users', exists(11)), limitExceeded('relations_exists[10]'))
     })
   })
 
@@ -202,6 +208,51 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
     it('configurable: maxRelationFilters 2; plain-column wheres do not count', async () => {
       await runsEverywhere('users', `relationsExists[0]=posts&${relationWheres(1)}&${wheres(5, 1)}`, {}, { maxRelationFilters: 2 })
       expectQueryParamsError(() => build('users', `relationsExists[0]=posts&relationsExists[1]=team&${relationWheres(1)}`, {}, { maxRelationFilters: 2 }), limitExceeded('relationsExists[1]'))
+    })
+  })
+
+  describe('maxRelationOrders (default 3): orders through a relation', () => {
+    const relationOrders = ['team.name', 'avatar.url', 'ownedTeam.name', 'team.owner.name']
+    const orders = (count: number): string => list(count, (i) => `orders[${2 * i}][column]=${relationOrders[i] ?? 'team.name'}&orders[${2 * i + 1}][column]=name`)
+    it('3 orders through relations run (own-column orders between them do not count); the 4th is limit_exceeded on itself', async () => {
+      expect(APPLY_DEFAULTS.maxRelationOrders).to.equal(3)
+      await runsEverywhere('users', `${orders(3)}&limit=5`)
+      expectQueryParamsError(() => build('users', orders(4)), limitExceeded('orders[6][column]'))
+    })
+    it('configurable: maxRelationOrders 1; hasOne and morphOne orders count like belongsTo ones', async () => {
+      await runsEverywhere('users', 'orders[0][column]=avatar.url&orders[1][column]=id', {}, { maxRelationOrders: 1 })
+      expectQueryParamsError(() => build('users', 'orders[0][column]=avatar.url&orders[1][column]=ownedTeam.name', {}, { maxRelationOrders: 1 }), limitExceeded('orders[1][column]'))
+    })
+  })
+
+  describe('maxLikeWildcards (default 10): % and _ in one like value', () => {
+    const like = (pattern: string, index = 0): string => `wheres[${index}][column]=name&wheres[${index}][operator]=like&wheres[${index}][value]=${encodeURIComponent(pattern)}`
+    it('10 wildcards run; 11 are limit_exceeded on that value; escaped ones do not count', async () => {
+      expect(PARSE_DEFAULTS.maxLikeWildcards).to.equal(10)
+      await runsEverywhere('users', like('%_%_%_%_%_'))
+      expectQueryParamsError(() => parseQueryParams(`${like('a%')}&${like('%_%_%_%_%_%', 1)}`), limitExceeded('wheres[1][value]'))
+      await runsEverywhere('users', like(`${'\\%\\_'.repeat(50)}%_%_%_%_%_`))
+    })
+    it('configurable: maxLikeWildcards 2; a value of another operator is not counted', async () => {
+      await runsEverywhere('users', `${like('%a%')}&wheres[1][column]=name&wheres[1][value]=%25%25%25`, { maxLikeWildcards: 2 })
+      expectQueryParamsError(() => parseQueryParams(like('%a_%'), { maxLikeWildcards: 2 }), limitExceeded('wheres[0][value]'))
+    })
+  })
+
+  describe('caps that agree: each default is reachable with every other default', () => {
+    it('one in list at maxInValues plus every other list at its cap is one request within parameterLimit', async () => {
+      const request = [
+        inList(PARSE_DEFAULTS.maxInValues),
+        wheres(PARSE_DEFAULTS.maxWheres - 1, 1),
+        list(PARSE_DEFAULTS.maxListItems, (i) => `orders[${i}][column]=${i < APPLY_DEFAULTS.maxRelationOrders ? 'team.name' : 'id'}&orders[${i}][direction]=desc`),
+        list(PARSE_DEFAULTS.maxListItems, (i) => `columns[${i}]=${i % 2 === 0 ? 'id' : 'name'}`),
+        list(PARSE_DEFAULTS.maxListItems, (i) => `scopes[${i}]=admins`),
+        list(APPLY_DEFAULTS.maxRelationFilters, (i) => `relationsExists[${i}]=posts`),
+        list(APPLY_DEFAULTS.maxWith, (i) => `with[${i}]=${['posts', 'team', 'comments', 'avatar'][i % 4] ?? 'posts'}`),
+        `limit=${APPLY_DEFAULTS.maxLimit}&page=1`,
+      ].join('&')
+      expect(request.split('&').length).to.be.above(1500).and.at.most(PARSE_DEFAULTS.parameterLimit)
+      await runsEverywhere('users', request)
     })
   })
 

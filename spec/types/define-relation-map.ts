@@ -95,6 +95,20 @@ defineRelationMap({
   // @ts-expect-error nullable is a boolean
   users: { columns: { id: 'integer', name: { type: 'string', nullable: 'no' } } },
 })
+// Per-column capabilities: typed keys, operators from the client's list only.
+const capable = defineRelationMap({
+  users: { columns: { id: 'integer', body: { type: 'string', sortable: false, filterable: true, operators: ['=', 'in', 'like'] } } },
+})
+type _capabilityOperators = Expect<Equal<(typeof capable)['users']['columns']['body']['operators'], readonly ['=', 'in', 'like']>>
+type _capabilityRecord = Expect<Equal<ColumnRecord<typeof capable, 'users'>, { id: number; body: string | null }>>
+defineRelationMap({
+  // @ts-expect-error 'ilike' is not an operator
+  users: { columns: { id: 'integer', body: { type: 'string', operators: ['=', 'ilike'] } } },
+})
+defineRelationMap({
+  // @ts-expect-error sortable is a boolean
+  users: { columns: { id: 'integer', body: { type: 'string', sortable: 'no' } } },
+})
 defineRelationMap({
   // @ts-expect-error a scope is a function
   users: { columns: { id: 'integer' }, scopes: { admins: 'is_admin = 1' } },
