@@ -1,6 +1,8 @@
 import type { Knex } from 'knex'
 import { Identifiers } from '../apply/identifiers.ts'
 import type { RowGuards } from '../apply/row-guards.ts'
+import { runBounded } from '../bound/run-bounded.ts'
+import type { StatementBound } from '../bound/statement-bound.ts'
 import { SqlWriter } from '../apply/sql-writer.ts'
 import { writeAggregate } from '../apply/write-aggregate.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
@@ -22,7 +24,8 @@ const KEY = 'kqp_key'
  * per chunk of distinct keys: the aggregates as correlated subqueries (see `writeAggregate`) on the rows of
  * `table` whose key is among those of `rows`. The guard of `table` itself does not apply (the rows are already
  * the caller's); those of the related tables do, inside each aggregate. A row without a key gets a count of 0,
- * `false`, or `null`. Used for `with[i]=posts.commentsCount` and by `loadRelations`.
+ * `false`, or `null`. Each query runs within `bound` (the request's timeout and signal). Used for
+ * `with[i]=posts.commentsCount` and by `loadRelations`.
  *
  * ```sql
  * select "posts"."id" as "kqp_key", (select count(*) from "comments" where "comments"."post_id" = "posts"."id") as "comments_count"
@@ -37,6 +40,7 @@ export async function loadAggregates(
   map: RelationMap,
   chunkSize: number,
   guards?: RowGuards,
+  bound?: StatementBound,
 ): Promise<void> {
   if (rows.length === 0 || aggregates.length === 0) return
   const byParentKey = new Map<string, PlannedAggregate[]>()
@@ -61,7 +65,8 @@ export async function loadAggregates(
         writeAggregate(out, aggregate, table, new Set([table]), map, client)
         out.text(` as ${names.table(aggregate.key, aggregate.key)}`)
       }
-      for (const row of toRows(await query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys))) found.push(row)
+      const result: unknown = await runBounded(query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys), bound)
+      for (const row of toRows(result)) found.push(row)
     }
     const byKey = new Map<string, Row>()
     for (const row of found) {

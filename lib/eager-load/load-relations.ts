@@ -68,7 +68,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     ...(normalize === undefined ? {} : { normalize }),
     ...(bound === undefined ? {} : { bound }),
   })
-  await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, dialectOf(client).maxInBindings, guards)
+  await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, dialectOf(client).maxInBindings, guards, bound)
   normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>
 }

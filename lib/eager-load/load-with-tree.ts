@@ -82,7 +82,7 @@ async function loadNodes(
         : await loadMorphTo(client, relation, parents, node.children, map, settings, param)
     for (const batch of batches) {
       await loadNodes(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, settings, normalize)
-      await loadAggregates(client, batch.table, batch.rows, node.aggregates?.[batch.table] ?? [], map, settings.chunkSize, settings.guards)
+      await loadAggregates(client, batch.table, batch.rows, node.aggregates?.[batch.table] ?? [], map, settings.chunkSize, settings.guards, settings.bound)
       stripColumns(batch.rows, batch.extra)
       normalize?.(batch.table, batch.rows)
     }

@@ -82,6 +82,18 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
       expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
     })
 
+    it('cancels the queries of relation counts (nested in eager loading, and in loadRelations)', async () => {
+      const slowPosts = sleepingMap(db, { slowPosts: true })
+      const params = parseQueryParams('wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=1&wheres[0][boolean]=and&with[0]=members.postsCount')
+      const nested = await rejection(applyQueryParams(db.knex('teams'), params, slowPosts, { timeout: 300 }))
+      expect(nested.error).to.be.instanceOf(QueryTimeoutError)
+      expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
+      const users = await db.knex('users').select('id').where('id', 1)
+      const loaded = await rejection(loadRelations(db.knex, 'users', users, ['postsCount'], slowPosts, { timeout: 300 }))
+      expect(loaded.error).to.be.instanceOf(QueryTimeoutError)
+      expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
+    })
+
     it('gives every connection back: after more cancelled requests than the pool holds, queries still run', async () => {
       const results = await Promise.allSettled(Array.from({ length: 6 }, () => applyQueryParams(db.knex('users'), SLOW, map, { timeout: 200 })))
       expect(results.map((result) => result.status)).to.deep.equal(Array(6).fill('rejected'))
