@@ -43,7 +43,7 @@ export function attachEagerLoading(
     builder,
     async (client, rows, within) => {
       const normalize = json ? rowsOfTable(client, map) : undefined
-      convertAggregates(rows, aggregates)
+      convertAggregates(rows, aggregates, driverReadingOf(client))
       if (nodes.length > 0) {
         const budget = new RowBudget(maxEagerRows)
         await loadWithTree(client, table, rows, nodes, map, {

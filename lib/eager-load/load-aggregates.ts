@@ -6,6 +6,7 @@ import type { StatementBound } from '../bound/statement-bound.ts'
 import { SqlWriter } from '../apply/sql-writer.ts'
 import { writeAggregate } from '../apply/write-aggregate.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { driverReadingOf } from '../dialect/driver-reading.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import { aggregateValue } from './convert-aggregates.ts'
@@ -50,6 +51,7 @@ export async function loadAggregates(
     byParentKey.set(aggregate.relation.parentKey, list)
   }
   const dialect = dialectOf(client)
+  const reading = driverReadingOf(client)
   for (const [parentKey, group] of byParentKey) {
     const property = keyProperty(rows, map, table, parentKey)
     requireParentColumns(rows, [property], table, group[0]?.name ?? '')
@@ -76,7 +78,7 @@ export async function loadAggregates(
     for (const row of rows) {
       const key = keyOf(row[property])
       const values = key === null ? undefined : byKey.get(key)
-      for (const aggregate of group) row[aggregate.key] = aggregateValue(aggregate, values?.[aggregate.key] ?? null)
+      for (const aggregate of group) row[aggregate.key] = aggregateValue(aggregate, values?.[aggregate.key] ?? null, reading)
     }
   }
 }

@@ -64,6 +64,23 @@ for (const db of testDatabases()) {
       })
     })
 
+    it('a min and a max of a datetime column are the JSON datetime (ISO 8601 in UTC), on every database and read path', async () => {
+      const withLatest: RelationMap = {
+        ...relationMap,
+        users: { ...relationMap.users, aggregates: { ...relationMap.users?.aggregates, postsFirstAt: { relation: 'posts', fn: 'min', column: 'created_at' }, postsLatestAt: { relation: 'posts', fn: 'max', column: 'created_at' } } },
+      }
+      const iso = (text: string): string => `${text.replace(' ', 'T')}.000Z`
+      const expected = userIds.map((id) => {
+        const times = postsOf(id).map((post) => post.created_at).sort()
+        return [times.length === 0 ? null : iso(times[0] ?? ''), times.length === 0 ? null : iso(times.at(-1) ?? '')]
+      })
+      const rows = rowsOf(await applyQueryParams(db.knex('users'), parseQueryParams('with[0]=postsFirstAt&with[1]=postsLatestAt&orders[0][column]=id'), withLatest))
+      expect(rows.map((row) => [row.posts_first_at, row.posts_latest_at])).to.deep.equal(expected)
+      const users = await db.knex('users').select('id').orderBy('id')
+      const loaded = await loadRelations(db.knex, 'users', users, ['postsLatestAt'], withLatest)
+      expect(loaded.map((row) => (row as Record<string, unknown>).posts_latest_at)).to.deep.equal(expected.map(([, latest]) => latest))
+    })
+
     it('morphMany count and morphOne exists: with[0]=imagesCount&with[1]=avatarExists (the morph type bound)', async () => {
       const query = applyQuery(db, 'users', 'with[0]=imagesCount&with[1]=avatarExists&orders[0][column]=imagesCount&orders[0][direction]=desc&orders[1][column]=id')
       expectSql(db.name, 'aggregates/morph', query)
