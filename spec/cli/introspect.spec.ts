@@ -258,6 +258,7 @@ describe('knex-query-params introspect (the command line, SQLite)', function () 
     expect(await runCli(['--help'], result.io, dir)).to.equal(0)
     expect(result.out[0]).to.contain('knex-query-params introspect (--connection <url> | --knexfile <file>) [options]')
     expect(result.out[0]).to.contain('--naming <style>')
+    expect(result.out[0]).to.contain('--sortable-indexed-only')
   })
 })
 
