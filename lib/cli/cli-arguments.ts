@@ -35,6 +35,8 @@ export interface IntrospectArguments {
   /** The PostgreSQL schema or MySQL database to read; default the connection's own. */
   schema?: string
   exposePivots: boolean
+  /** `--sortable-indexed-only`: `sortable: false` on every column no index leads; absent when not given. */
+  sortableIndexedOnly?: boolean
 }
 
 /** The parsed command line: help, an `explain` or an `introspect` command. */
@@ -44,7 +46,7 @@ const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
   explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
-  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots'],
+  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots', 'sortable-indexed-only'],
 } as const
 
 const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as readonly string[]).includes(name)
@@ -91,6 +93,7 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         'no-inverse': { type: 'string' },
         schema: { type: 'string' },
         'expose-pivots': { type: 'boolean' },
+        'sortable-indexed-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     })
@@ -132,6 +135,7 @@ interface IntrospectValues {
   'no-inverse'?: string | undefined
   schema?: string | undefined
   'expose-pivots'?: boolean | undefined
+  'sortable-indexed-only'?: boolean | undefined
 }
 
 function introspectArguments(values: IntrospectValues): IntrospectArguments {
@@ -155,5 +159,6 @@ function introspectArguments(values: IntrospectValues): IntrospectArguments {
   if (values['exclude-columns'] !== undefined) result.excludeColumns = tableList(values['exclude-columns'])
   if (values['no-inverse'] !== undefined) result.noInverse = tableList(values['no-inverse'])
   if (values.schema !== undefined) result.schema = values.schema
+  if (values['sortable-indexed-only'] === true) result.sortableIndexedOnly = true
   return result
 }

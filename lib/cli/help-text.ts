@@ -50,6 +50,9 @@ Options:
   --schema <name>        the PostgreSQL schema (or MySQL database) to read
                          (default: the connection's own)
   --expose-pivots        also expose pivot tables as tables of their own
+  --sortable-indexed-only
+                         sortable: false on every column that no index (nor
+                         the primary key) starts with
 
   -h, --help             this help
 

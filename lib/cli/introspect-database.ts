@@ -39,6 +39,7 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   if (args.exclude !== undefined) options.exclude = args.exclude
   if (args.excludeColumns !== undefined) options.excludeColumns = args.excludeColumns
   if (args.noInverse !== undefined) options.noInverse = args.noInverse
+  if (args.sortableIndexedOnly === true) options.sortableIndexedOnly = true
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
     throw new UsageError(oneLine(error))
   })

@@ -27,6 +27,7 @@ function settings(options: IntrospectOptions): string {
   if (options.excludeColumns !== undefined) parts.push(`exclude columns: ${options.excludeColumns.join(', ')}`)
   if (options.noInverse !== undefined) parts.push(`no inverse: ${options.noInverse.join(', ')}`)
   if (options.exposePivots === true) parts.push('pivots exposed')
+  if (options.sortableIndexedOnly === true) parts.push('sortable: indexed columns only')
   return parts.join('; ')
 }
 

@@ -1,5 +1,11 @@
-/** Where {@link checkRelationMap} reads the schema. */
+/** Where {@link checkRelationMap} reads the schema, and which optional checks it runs. */
 export interface CheckRelationMapOptions {
   /** The PostgreSQL schema, MySQL/MariaDB database or SQLite schema holding the map's tables; default: the connection's own. */
   schema?: string
+  /**
+   * Also warn (`sortable_without_index`) about each sortable column (not declared `sortable: false`) that no
+   * index serves as an order, i.e. that is neither the first column of an index nor of the primary key;
+   * default `false`.
+   */
+  indexes?: boolean
 }

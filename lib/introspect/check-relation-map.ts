@@ -5,6 +5,7 @@ import type { CheckRelationMapOptions } from './check-relation-map-options.ts'
 import { checkColumns } from './check-columns.ts'
 import { checkDatetimeStorage } from './check-datetime-storage.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
+import { checkSortIndexes } from './check-sort-indexes.ts'
 import { readCatalog } from './read-catalog.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 import { schemaLookup } from './schema-lookup.ts'
@@ -22,7 +23,8 @@ function tablesOf(map: RelationMap): Set<string> {
  * missing tables and columns (an aliased column by its database column), keys that do not exist (`primaryKey`,
  * also the default `id`; relation, pivot and morph keys), a NOT NULL or unique claim the database does not
  * keep, a `required` belongsTo whose foreign key is nullable or not enforced, a declared type the column
- * cannot hold, and on SQLite sampled `datetime` values that do not have the declared `storage`. Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
+ * cannot hold, on SQLite sampled `datetime` values that do not have the declared `storage`, and with
+ * `options.indexes` each sortable column no index leads (`sortable_without_index`). Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
  * `warning`: slower, or not checkable) and the map `path`. An empty list means the map fits the database.
  * Reads the catalog (and, on SQLite, up to 1,000 values of each `datetime` column). A map that is itself broken throws the plain `Error` `defineRelationMap` would.
  *
@@ -43,6 +45,7 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
       continue
     }
     problems.push(...checkColumns(map, name, table), ...checkRelationKeys(map, name, schema))
+    if (options.indexes === true) problems.push(...checkSortIndexes(map, name, table))
   }
   const exists = (table: string, column: string): boolean => schema.table(table)?.columns.some((each) => each.name === column) ?? false
   problems.push(...(await checkDatetimeStorage(db, map, exists)))

@@ -24,6 +24,8 @@ export type IntrospectionNoticeKind =
   | 'pivot-table'
   /** A table left out by `tables`/`exclude` or because it is knex's migration bookkeeping. */
   | 'excluded-table'
+  /** With `sortableIndexedOnly`: columns declared `sortable: false`, since no index leads with them. */
+  | 'unindexed-sort'
 
 /**
  * One thing the generated map leaves out or decides on its own, for the developer to review.

@@ -9,7 +9,8 @@ const MIGRATION_TABLES = /^knex_migrations/
  * Reads the live schema of `db`'s database from its catalog: every table (or `options.tables`, minus
  * `options.exclude`; knex's migration tables only when asked for) with its columns (database type, the map
  * type that holds it, nullability), primary key (composite too), unique constraints and unique indexes
- * (not partial, not on expressions) and foreign keys, with whether the database enforces each. On SQLite,
+ * (not partial, not on expressions), the indexes that can serve an order (B-trees, with the primary key) and
+ * foreign keys, with whether the database enforces each. On SQLite,
  * PostgreSQL (pg, PGlite) and MySQL/MariaDB. It only reads the catalog, never a table's rows.
  *
  * @example

@@ -45,6 +45,12 @@ export interface RelationMapFromSchemaOptions {
    * back as JS numbers (exact up to 2^53 and about 15 significant digits).
    */
   exactNumbers?: boolean
+  /**
+   * Declare `sortable: false` on every column no index serves as an order: one that is neither the first
+   * column of an index nor of the primary key (see `SchemaTable.indexes`), so clients cannot ask for an order
+   * that sorts every matching row; default `false`. Each table's such columns are listed in a notice.
+   */
+  sortableIndexedOnly?: boolean
 }
 
 /** knex's migration bookkeeping, left out unless named in `tables`. */

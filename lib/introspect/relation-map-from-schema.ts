@@ -9,6 +9,7 @@ import type { SchemaForeignKey, SchemaSnapshot, SchemaTable } from './schema-sna
 import { tableKey } from './table-key.ts'
 import { selectTables } from './select-tables.ts'
 import { columnPatterns } from './column-patterns.ts'
+import { unsortUnindexed } from './unsort-unindexed.ts'
 
 /** A generated relation map and what it leaves out or decided on its own. */
 export interface GeneratedRelationMap {
@@ -47,6 +48,7 @@ interface Link {
  *   inverse on the referenced table: `hasMany` named after the referencing table, `hasOne` when the column
  *   is unique. A pivot table gives a `belongsToMany` on each side instead, and is itself left out unless
  *   `options.exposePivots`.
+ * - With `options.sortableIndexedOnly`, `sortable: false` on each column that leads no index nor the primary key.
  * - Names that clash with a column or another relation take the next candidate (`posts_by_editor_id`), then a
  *   number; every choice the developer should review is in `notices`.
  *
@@ -82,7 +84,8 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   const taken = new Map<string, Set<string>>()
   for (const table of exposed) {
     const key = keys.get(table.name) ?? []
-    const { columns } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices, excluded, options.exactNumbers ?? true)
+    const { columns, clientNames } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices, excluded, options.exactNumbers ?? true)
+    if (options.sortableIndexedOnly === true) unsortUnindexed(table, columns, clientNames, notices)
     const primaryKey = key.length === 1 && key[0] === 'id' ? {} : { primaryKey: key.length === 1 ? (key[0] ?? '') : [...key] }
     const definition: TableDefinition = { ...primaryKey, columns }
     map[table.name] = definition

@@ -31,6 +31,8 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   type_unknown: 'warning',
   /** On SQLite, sampled values of a `datetime` column do not have the form its `storage` declares. */
   datetime_storage_mismatch: 'warning',
+  /** Only with the `indexes` option: a sortable column that leads no index nor the primary key, so an order on it sorts every matching row. */
+  sortable_without_index: 'warning',
 } as const satisfies Record<string, RelationMapProblemLevel>
 
 /** A stable name for what is wrong; see {@link RELATION_MAP_PROBLEM_LEVELS}. */

@@ -38,6 +38,13 @@ export interface SchemaTable {
   primaryKey: string[]
   /** Each unique constraint or unique index (not partial, not on expressions) other than the primary key, as its columns. */
   uniques: string[][]
+  /**
+   * Each index that can serve an order (a B-tree: not hash, GIN, full-text or spatial; not partial, not on
+   * expressions), as its key columns in order; unique indexes and the primary key included (the primary key
+   * always, also SQLite's rowid key, which has no index of its own). Sorted by columns, without repeats. A
+   * column that leads one of them is "served as an order" (see `checkRelationMap`'s `indexes` option).
+   */
+  indexes: string[][]
   foreignKeys: SchemaForeignKey[]
 }
 

@@ -16,6 +16,16 @@ describe('knex-query-params introspect: arguments', () => {
     expect(cliArguments(['introspect', '--connection', 'app.db'])).to.deep.equal({ command: 'introspect', source: { connection: 'app.db' }, naming: 'as-is', exposePivots: false })
   })
 
+  it('reads --sortable-indexed-only, absent when not given', () => {
+    expect(cliArguments(['introspect', '--connection', 'app.db', '--sortable-indexed-only'])).to.deep.equal({
+      command: 'introspect',
+      source: { connection: 'app.db' },
+      naming: 'as-is',
+      exposePivots: false,
+      sortableIndexedOnly: true,
+    })
+  })
+
   it('reads --schema, the PostgreSQL schema or MySQL database to read', () => {
     expect(cliArguments(['introspect', '--connection', 'postgres://u@h/db', '--schema', 'billing'])).to.deep.equal({
       command: 'introspect',

@@ -30,6 +30,24 @@ const withRelations = (map: RelationMap, table: string, relations: NonNullable<T
   changed(map, table, (definition) => ({ ...definition, relations: { ...definition.relations, ...relations } }))
 
 const demo: RelationMap = relationMap
+/** The catalog map's sortable columns that lead no index of the catalog schema (Track.Name has one; playlist.name is second in its unique). */
+const UNINDEXED_SORTS: Found[] = [
+  warning('sortable_without_index', 'Artist.columns.name'),
+  warning('sortable_without_index', 'Album.columns.title'),
+  warning('sortable_without_index', 'Employee.columns.lastName'),
+  warning('sortable_without_index', 'Employee.columns.firstName'),
+  warning('sortable_without_index', 'Employee.columns.birthDate'),
+  warning('sortable_without_index', 'Employee.columns.hireDate'),
+  warning('sortable_without_index', 'Track.columns.milliseconds'),
+  warning('sortable_without_index', 'Track.columns.unitPrice'),
+  warning('sortable_without_index', 'Track.columns.explicit'),
+  warning('sortable_without_index', 'artist_profile.columns.bio'),
+  warning('sortable_without_index', 'app_user.columns.created_at'),
+  warning('sortable_without_index', 'app_user.columns.updated_at'),
+  warning('sortable_without_index', 'playlist.columns.name'),
+  warning('sortable_without_index', 'playlist_track.columns.created_at'),
+  warning('sortable_without_index', 'playlist_track.columns.updated_at'),
+]
 
 describe('checkRelationMap: problem levels', () => {
   it('errors are what makes requests fail or rows go wrong; warnings what is slower or uncheckable', () => {
@@ -46,6 +64,7 @@ describe('checkRelationMap: problem levels', () => {
       not_null_undeclared: 'warning',
       type_unknown: 'warning',
       datetime_storage_mismatch: 'warning',
+      sortable_without_index: 'warning',
     })
   })
 })
@@ -95,6 +114,23 @@ for (const database of testDatabases()) {
       expect(await checkRelationMap(database.knex, relationMap)).to.deep.equal([])
       expect(await checkRelationMap(database.knex, demoRelationMap)).to.deep.equal([])
       expect(await checkRelationMap(catalog.knex, catalogMap)).to.deep.equal([])
+    })
+
+    it('sortable_without_index, only with indexes: true: a sortable column no index nor primary key starts with; sortable: false or an index quiets it', async () => {
+      expect(await checkRelationMap(catalog.knex, catalogMap)).to.deep.equal([])
+      const problems = await checkRelationMap(catalog.knex, catalogMap, { indexes: true })
+      expect(found(problems)).to.deep.equal(UNINDEXED_SORTS)
+      expect(problems[0]?.message).to.equal(
+        'Artist.Name is sortable, but no index of Artist starts with it: an order on it sorts every matching row; add an index or declare sortable: false',
+      )
+      const quiet = withColumns(catalogMap, 'Artist', { name: { type: 'string', column: 'Name', nullable: false, sortable: false } })
+      expect(found(await checkRelationMap(catalog.knex, quiet, { indexes: true }))).to.deep.equal(UNINDEXED_SORTS.slice(1))
+      await catalog.knex.schema.alterTable('Artist', (table) => table.index(['Name', 'ArtistId'], 'artist_name_sort'))
+      try {
+        expect(found(await checkRelationMap(catalog.knex, catalogMap, { indexes: true }))).to.deep.equal(UNINDEXED_SORTS.slice(1))
+      } finally {
+        await catalog.knex.schema.alterTable('Artist', (table) => table.dropIndex([], 'artist_name_sort'))
+      }
     })
 
     it('missing_table: a table of the map, a pivot table', async () => {

@@ -101,6 +101,54 @@ for (const database of testDatabases()) {
       })
     }
 
+    it('indexes: every plain or unique index and the primary key by their key columns; partial and expression indexes left out', async () => {
+      await fresh.knex.schema.alterTable('Artist', (table) => table.index(['Name', 'ArtistId'], 'artist_name_index'))
+      await fresh.knex.schema.alterTable('Album', (table) => table.index(['Title'], 'album_title_index'))
+      if (database.name !== 'mysql') {
+        await fresh.knex.raw('create index playlist_named_index on playlist (name) where owner_id is null')
+        await fresh.knex.raw('create index artist_lower_name_index on "Artist" (lower("Name"))')
+      }
+      try {
+        expect((await tableOf(fresh.knex, 'Artist')).indexes).to.deep.equal([['ArtistId'], ['Name', 'ArtistId']])
+        expect((await tableOf(fresh.knex, 'Album')).indexes).to.deep.equal([['AlbumId'], ['ArtistId'], ['Title']])
+        expect((await tableOf(fresh.knex, 'playlist')).indexes).to.deep.equal([['id'], ['owner_id', 'name']])
+      } finally {
+        await fresh.knex.schema.alterTable('Artist', (table) => table.dropIndex([], 'artist_name_index'))
+        await fresh.knex.schema.alterTable('Album', (table) => table.dropIndex([], 'album_title_index'))
+        if (database.name !== 'mysql') for (const index of ['playlist_named_index', 'artist_lower_name_index']) await fresh.knex.raw(`drop index ${index}`)
+      }
+    })
+
+    if (database.name === 'postgres') {
+      it('indexes: a hash or GIN index serves no order and is left out', async () => {
+        await fresh.knex.raw('create index artist_name_hash on "Artist" using hash ("Name")')
+        await fresh.knex.raw(`create index album_title_gin on "Album" using gin (to_tsvector('simple', "Title"))`)
+        try {
+          expect((await tableOf(fresh.knex, 'Artist')).indexes).to.deep.equal([['ArtistId']])
+          expect((await tableOf(fresh.knex, 'Album')).indexes).to.deep.equal([['AlbumId'], ['ArtistId']])
+        } finally {
+          for (const index of ['artist_name_hash', 'album_title_gin']) await fresh.knex.raw(`drop index ${index}`)
+        }
+      })
+    }
+
+    if (database.name === 'mysql') {
+      it('indexes: a prefix part ends an index (a leading prefix leaves it out); a full-text index serves no order', async () => {
+        await fresh.knex.raw('create index artist_name_prefix on `Artist` (`Name`(5))')
+        await fresh.knex.raw('create index album_artist_title_prefix on `Album` (`ArtistId`, `Title`(5))')
+        await fresh.knex.raw('create fulltext index track_name_fulltext on `Track` (`Name`)')
+        try {
+          expect((await tableOf(fresh.knex, 'Artist')).indexes).to.deep.equal([['ArtistId']])
+          expect((await tableOf(fresh.knex, 'Album')).indexes).to.deep.equal([['AlbumId'], ['ArtistId']])
+          expect((await tableOf(fresh.knex, 'Track')).indexes).to.deep.equal([['AlbumId'], ['Name'], ['TrackId']])
+        } finally {
+          await fresh.knex.raw('drop index artist_name_prefix on `Artist`')
+          await fresh.knex.raw('drop index album_artist_title_prefix on `Album`')
+          await fresh.knex.raw('drop index track_name_fulltext on `Track`')
+        }
+      })
+    }
+
     if (database.name === 'postgres') {
       it('a NOT VALID foreign key, and one whose triggers are disabled, are not enforced', async () => {
         await fresh.knex.raw('alter table "Track" add constraint track_album_not_valid foreign key ("AlbumId") references "Album" ("AlbumId") not valid')
@@ -184,6 +232,7 @@ for (const database of testDatabases()) {
                 ],
                 primaryKey: ['id'],
                 uniques: [['body']],
+                indexes: [['body'], ['id']],
                 foreignKeys: [],
               },
             ],

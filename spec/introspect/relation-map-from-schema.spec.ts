@@ -20,6 +20,7 @@ const table = (name: string, columns: SchemaColumn[], extra: Partial<Omit<Schema
   columns,
   primaryKey: extra.primaryKey ?? (columns.some((candidate) => candidate.name === 'id') ? ['id'] : []),
   uniques: extra.uniques ?? [],
+  indexes: extra.indexes ?? [],
   foreignKeys: extra.foreignKeys ?? [],
 })
 const snapshot = (...tables: SchemaTable[]): SchemaSnapshot => ({ tables: [...tables].sort((left, right) => (left.name < right.name ? -1 : 1)) })
@@ -50,6 +51,29 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
           },
         },
       })
+    })
+
+    it('sortableIndexedOnly: sortable: false on each column that leads no index nor the primary key, one notice per table', () => {
+      const indexed = { ...users, indexes: [['email'], ['nickname', 'born_on'], ['score', 'created_at']] }
+      expect(relationMapFromSchema(snapshot(indexed)).map).to.deep.equal(relationMapFromSchema(snapshot(users)).map)
+      const result = relationMapFromSchema(snapshot(indexed), { sortableIndexedOnly: true, naming: 'camel' })
+      expect(result.map).to.deep.equal({
+        users: {
+          columns: {
+            id: 'integer',
+            email: { type: 'string', nullable: false, unique: true },
+            nickname: 'string',
+            isAdmin: { type: 'boolean', column: 'is_admin', nullable: false, sortable: false },
+            bornOn: { type: 'date', column: 'born_on', sortable: false },
+            score: 'number',
+            createdAt: { type: 'datetime', column: 'created_at', nullable: false, sortable: false },
+          },
+        },
+      })
+      expect(defineRelationMap(result.map)).to.equal(result.map)
+      expect(result.notices.filter((notice) => notice.kind === 'unindexed-sort')).to.deep.equal([
+        { kind: 'unindexed-sort', table: 'users', message: 'users: sortable: false on is_admin, born_on, created_at, since no index starts with them (sortableIndexedOnly)' },
+      ])
     })
 
     it('leaves out a column no map type holds, and reports it with its database type', () => {

@@ -9,7 +9,7 @@ export interface CatalogScope {
   includes(table: string): boolean
 }
 
-/** Reads tables, columns, keys, uniques and foreign keys from one database's catalog. */
+/** Reads tables, columns, keys, uniques, indexes and foreign keys from one database's catalog. */
 export interface CatalogReader {
   read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]>
 }

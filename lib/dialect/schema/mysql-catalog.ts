@@ -7,7 +7,7 @@ import { groupRows } from './group-rows.ts'
 
 interface TableRow { name: string; engine: string | null }
 interface ColumnRow { table_name: string; name: string; data_type: string; column_type: string; is_nullable: string }
-interface IndexRow { table_name: string; index_name: string; column_name: string | null }
+interface IndexRow { table_name: string; index_name: string; non_unique: number | string; index_type: string; sub_part: number | string | null; column_name: string | null }
 interface CheckRow { table_name: string; check_clause: string }
 interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
@@ -25,10 +25,18 @@ const COLUMNS = `select table_name as table_name, column_name as name, data_type
     is_nullable as is_nullable
   from information_schema.columns where ${IN_SCHEMA} order by table_name, ordinal_position`
 
-// MySQL has no partial indexes; a functional key part has no column name.
-const INDEXES = `select table_name as table_name, index_name as index_name, column_name as column_name
-  from information_schema.statistics where ${IN_SCHEMA} and non_unique = 0
+// MySQL has no partial indexes; a functional key part has no column name; `sub_part` is a prefix length.
+const INDEXES = `select table_name as table_name, index_name as index_name, non_unique as non_unique, index_type as index_type,
+    sub_part as sub_part, column_name as column_name
+  from information_schema.statistics where ${IN_SCHEMA}
   order by table_name, index_name, seq_in_index`
+
+/** A B-tree index's columns up to its first prefix part (a prefix orders rows by the prefix alone); empty for other indexes. */
+function orderColumns(rows: readonly IndexRow[]): string[] {
+  if (rows[0]?.index_type.toUpperCase() !== 'BTREE') return []
+  const end = rows.findIndex((row) => row.sub_part !== null)
+  return (end === -1 ? rows : rows.slice(0, end)).map((row) => row.column_name ?? '')
+}
 
 // MariaDB stores JSON as LONGTEXT with a CHECK (json_valid(`column`)) named after the column.
 const CHECKS = `select tc.table_name as table_name, cc.check_clause as check_clause
@@ -71,7 +79,7 @@ export const mysqlCatalog: CatalogReader = {
       const enforced = Number(current?.checks) === 1 && engine?.toLowerCase() === 'innodb'
       const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).entries()]
         .filter(([, rows]) => rows.every((row) => row.column_name !== null))
-        .map(([index, rows]) => [index, rows.map((row) => row.column_name ?? '')] as const)
+        .map(([index, rows]) => [index, rows.map((row) => row.column_name ?? ''), rows] as const)
       return {
         name,
         columns: (columns.get(name) ?? []).map((row) => {
@@ -80,7 +88,8 @@ export const mysqlCatalog: CatalogReader = {
           return { name: row.name, dataType, type, nullable: row.is_nullable === 'YES' }
         }),
         primaryKey: [...(byIndex.find(([index]) => index === 'PRIMARY')?.[1] ?? [])],
-        uniques: byIndex.filter(([index]) => index !== 'PRIMARY').map(([, columns]) => [...columns]),
+        uniques: byIndex.filter(([index, , rows]) => index !== 'PRIMARY' && Number(rows[0]?.non_unique) === 0).map(([, columns]) => [...columns]),
+        indexes: byIndex.map(([, , rows]) => orderColumns(rows)).filter((columns) => columns.length > 0),
         foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema, enforced)),
       }
     })

@@ -6,7 +6,7 @@ import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
 
 interface ColumnRow { table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean }
-interface IndexRow { table_name: string; index_name: string; is_primary: boolean; column_name: string | null }
+interface IndexRow { table_name: string; index_name: string; is_primary: boolean; is_unique: boolean; can_order: boolean; column_name: string | null }
 interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
   enforced: boolean
@@ -32,14 +32,16 @@ const COLUMNS = `select c.relname as table_name, a.attname as name,
   order by c.relname, a.attnum`
 
 // Unique indexes back both unique constraints and the primary key; partial and invalid ones guarantee nothing per column.
-const INDEXES = `select c.relname as table_name, ic.relname as index_name, i.indisprimary as is_primary, a.attname as column_name
+// `can_order`: a B-tree (not hash, GIN, GiST, BRIN), which can give rows in its columns' order.
+const INDEXES = `select c.relname as table_name, ic.relname as index_name, i.indisprimary as is_primary, i.indisunique as is_unique,
+    pg_indexam_has_property(ic.relam, 'can_order') as can_order, a.attname as column_name
   from pg_index i
   join pg_class c on c.oid = i.indrelid
   join pg_namespace n on n.oid = c.relnamespace
   join pg_class ic on ic.oid = i.indexrelid
   cross join lateral unnest(i.indkey::int2[]) with ordinality as k(attnum, position)
   left join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum and k.attnum > 0
-  where n.nspname = ? and i.indisunique and i.indisvalid and i.indpred is null and k.position <= i.indnkeyatts
+  where n.nspname = ? and i.indisvalid and i.indpred is null and k.position <= i.indnkeyatts
   order by c.relname, ic.relname, k.position`
 
 // NOT VALID constraints, and those whose checking triggers are disabled, do not hold for every row.
@@ -82,7 +84,8 @@ export const postgresCatalog: CatalogReader = {
           nullable: row.nullable,
         })),
         primaryKey: columnsOf(byIndex.find((rows) => rows[0]?.is_primary === true) ?? []),
-        uniques: byIndex.filter((rows) => rows[0]?.is_primary !== true).map(columnsOf),
+        uniques: byIndex.filter((rows) => rows[0]?.is_unique === true && rows[0].is_primary !== true).map(columnsOf),
+        indexes: byIndex.filter((rows) => rows[0]?.can_order === true).map(columnsOf),
         foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema, rows[0]?.enforced === true)),
       }
     })

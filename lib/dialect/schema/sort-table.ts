@@ -5,7 +5,8 @@ const columnsKey = (columns: readonly string[]): string => columns.join('\u0000'
 
 /**
  * A table as the snapshot gives it, the same whatever order the catalog answered in: uniques without the
- * primary key and without repeats, sorted by their columns; foreign keys sorted by their columns, then
+ * primary key and without repeats, sorted by their columns; indexes with the primary key, without repeats,
+ * sorted by their columns; foreign keys sorted by their columns, then
  * by the referenced table.
  */
 export function sortTable(table: SchemaTable): SchemaTable {
@@ -14,10 +15,13 @@ export function sortTable(table: SchemaTable): SchemaTable {
     .filter(([key]) => key !== primaryKey)
     .sort(([a], [b]) => byCodePoint(a, b))
     .map(([, columns]) => columns)
+  const indexes = [...new Map([table.primaryKey, ...table.indexes].filter((columns) => columns.length > 0).map((columns) => [columnsKey(columns), columns])).entries()]
+    .sort(([a], [b]) => byCodePoint(a, b))
+    .map(([, columns]) => columns)
   const foreignKeys = [...table.foreignKeys].sort(
     (a, b) => byCodePoint(columnsKey(a.columns), columnsKey(b.columns)) || byCodePoint(a.referencedTable, b.referencedTable),
   )
-  return { ...table, uniques, foreignKeys }
+  return { ...table, uniques, indexes, foreignKeys }
 }
 
 /** Tables sorted by name, by code point (`Album` before `album`). */

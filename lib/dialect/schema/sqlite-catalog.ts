@@ -27,15 +27,20 @@ function columnOf(row: ColumnRow, rowidAlias: boolean, withoutRowid: boolean): S
   return { name: row.name, dataType, type: columnTypeOf(dataType), nullable: row.notnull === 0 && !keyNotNull }
 }
 
-async function uniquesOf(db: Knex, table: string, schema: string): Promise<string[][]> {
-  const indexes = await query<IndexRow>(db, 'select name, "unique", origin, partial from pragma_index_list(?, ?)', [table, schema])
+/** Every index (all SQLite indexes are B-trees) and the unique ones but the primary key's, not partial, not on expressions. */
+async function indexesOf(db: Knex, table: string, schema: string): Promise<{ indexes: string[][]; uniques: string[][] }> {
+  const rows = await query<IndexRow>(db, 'select name, "unique", origin, partial from pragma_index_list(?, ?)', [table, schema])
+  const indexes: string[][] = []
   const uniques: string[][] = []
-  for (const index of indexes) {
-    if (index.unique !== 1 || index.origin === 'pk' || index.partial !== 0) continue
+  for (const index of rows) {
+    if (index.partial !== 0) continue
     const columns = await query<IndexColumnRow>(db, 'select name from pragma_index_info(?, ?) order by seqno', [index.name, schema])
-    if (columns.every((column) => column.name !== null)) uniques.push(columns.map((column) => column.name ?? ''))
+    if (columns.some((column) => column.name === null)) continue
+    const names = columns.map((column) => column.name ?? '')
+    indexes.push(names)
+    if (index.unique === 1 && index.origin !== 'pk') uniques.push(names)
   }
-  return uniques
+  return { indexes, uniques }
 }
 
 async function foreignKeysOf(db: Knex, table: string, schema: string, enforced: boolean): Promise<SchemaForeignKey[]> {
@@ -60,7 +65,7 @@ async function readTable(db: Knex, table: TableRow, schema: string, enforced: bo
     name: table.name,
     columns: rows.map((row) => columnOf(row, rowidAlias, table.wr === 1)),
     primaryKey,
-    uniques: await uniquesOf(db, table.name, schema),
+    ...(await indexesOf(db, table.name, schema)),
     foreignKeys: await foreignKeysOf(db, table.name, schema, enforced),
   }
 }

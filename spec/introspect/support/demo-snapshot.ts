@@ -14,6 +14,7 @@ export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
         columns: [column('id', 'increments'), column('post_id', 'integer'), column('user_id', 'integer'), column('body', 'text'), ...stamps, deletedAt],
         primaryKey: ['id'],
         uniques: [],
+        indexes: [['id'], ['post_id'], ['user_id']],
         foreignKeys: [fk('comments', 'post_id', 'posts'), fk('comments', 'user_id', 'users')],
       },
       {
@@ -21,6 +22,7 @@ export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
         columns: [column('id', 'increments'), column('imageable_type', 'string'), column('imageable_id', 'integer'), column('url', 'string'), ...stamps, deletedAt],
         primaryKey: ['id'],
         uniques: [],
+        indexes: [['id'], ['imageable_type', 'imageable_id']],
         foreignKeys: [],
       },
       {
@@ -28,6 +30,7 @@ export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
         columns: [column('post_id', 'integer'), column('tag_id', 'integer')],
         primaryKey: ['post_id', 'tag_id'],
         uniques: [],
+        indexes: [['post_id', 'tag_id'], ['tag_id']],
         foreignKeys: [fk('post_tag', 'post_id', 'posts'), fk('post_tag', 'tag_id', 'tags')],
       },
       {
@@ -46,14 +49,16 @@ export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
         ],
         primaryKey: ['id'],
         uniques: [],
+        indexes: [['id'], ['user_id']],
         foreignKeys: [fk('posts', 'user_id', 'users')],
       },
-      { name: 'tags', columns: [column('id', 'increments'), column('name', 'string'), ...stamps, deletedAt], primaryKey: ['id'], uniques: [], foreignKeys: [] },
+      { name: 'tags', columns: [column('id', 'increments'), column('name', 'string'), ...stamps, deletedAt], primaryKey: ['id'], uniques: [], indexes: [['id']], foreignKeys: [] },
       {
         name: 'teams',
         columns: [column('id', 'increments'), column('name', 'string'), column('owner_id', 'integer', true), ...stamps, deletedAt],
         primaryKey: ['id'],
         uniques: [],
+        indexes: [['id'], ['owner_id']],
         foreignKeys: [],
       },
       {
@@ -72,6 +77,7 @@ export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
         ],
         primaryKey: ['id'],
         uniques: [['email']],
+        indexes: [['email'], ['id'], ['team_id']],
         foreignKeys: [fk('users', 'team_id', 'teams')],
       },
     ],
