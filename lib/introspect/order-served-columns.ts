@@ -9,6 +9,6 @@ import type { SchemaTable } from './schema-snapshot.ts'
  */
 export function orderServedColumns(table: SchemaTable): Set<string> {
   const served = new Set<string>()
-  for (const columns of [table.primaryKey, ...table.indexes]) if (columns[0] !== undefined) served.add(columns[0])
+  for (const columns of [table.primaryKey, ...(table.indexes ?? [])]) if (columns[0] !== undefined) served.add(columns[0])
   return served
 }

@@ -43,8 +43,9 @@ export interface SchemaTable {
    * expressions), as its key columns in order; unique indexes and the primary key included (the primary key
    * always, also SQLite's rowid key, which has no index of its own). Sorted by columns, without repeats. A
    * column that leads one of them is "served as an order" (see `checkRelationMap`'s `indexes` option).
+   * `readSchema` always fills it; a snapshot made by hand without it counts only its primary key.
    */
-  indexes: string[][]
+  indexes?: string[][]
   foreignKeys: SchemaForeignKey[]
 }
 
