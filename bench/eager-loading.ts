@@ -8,6 +8,7 @@ import type { BenchDatabase } from './data/ensure-dataset.ts'
 import type { DatasetSpec } from './data/dataset-spec.ts'
 import { measured, result, type BenchResult } from './result.ts'
 import { compare, type Budget } from './timing.ts'
+import { LARGE_EAGER_BUDGET } from './large-eager-budget.ts'
 
 const FIGURE = '2. eager loading'
 
@@ -34,7 +35,7 @@ function shape(rows: unknown): [number, number, number] {
 export async function eagerLoading(database: BenchDatabase, spec: DatasetSpec, budget: Budget, slowBudget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
   const db = database.knex
   const request = clientQueryString({ with: ['posts.comments'] })
-  const ours = (): Promise<unknown> => applyQueryParams(db('users'), parseQueryParams(request), relationMap) as unknown as Promise<unknown>
+  const ours = (): Promise<unknown> => applyQueryParams(db('users'), parseQueryParams(request), relationMap, { maxEagerRows: LARGE_EAGER_BUDGET }) as unknown as Promise<unknown>
   const objection = (): Promise<unknown> => objectionUsersWithPostsAndComments(db)
   const naive = (): Promise<unknown> => naiveUsersWithPostsAndComments(db)
 
