@@ -108,11 +108,19 @@ const toDecimal: Convert = (value) => {
   return value
 }
 
+const converterSets = new WeakMap<DriverReading, Readonly<Record<ColumnType, Convert>>>()
+
 /**
- * The converter of each column type for a driver that reads as `reading` says. Every converter returns its
- * input itself when it is already the JSON value, so a caller can skip the write.
+ * The converter of each column type for a driver that reads as `reading` says, built once per reading. Every
+ * converter returns its input itself when it is already the JSON value, so a caller can skip the write.
  */
 export function convertersFor(reading: DriverReading): Readonly<Record<ColumnType, Convert>> {
+  let converters = converterSets.get(reading)
+  if (converters === undefined) converterSets.set(reading, (converters = buildConverters(reading)))
+  return converters
+}
+
+function buildConverters(reading: DriverReading): Readonly<Record<ColumnType, Convert>> {
   const date: Convert = (value) => {
     if (typeof value === 'string') return value.length === 10 ? value : value.length > 10 && value[4] === '-' && value[7] === '-' ? value.slice(0, 10) : value
     if (value instanceof Date) return dayOf(value, reading.zone)

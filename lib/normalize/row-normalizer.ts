@@ -19,7 +19,6 @@ const FINAL: Readonly<Record<ColumnType, string | undefined>> = {
   decimal: undefined,
 }
 
-const converterSets = new WeakMap<DriverReading, Readonly<Record<ColumnType, Convert>>>()
 const compiled = new WeakMap<RelationMap, Map<string, WeakMap<DriverReading, NormalizeRows>>>()
 
 /**
@@ -49,11 +48,10 @@ function columnTypes(map: RelationMap, table: string, computed: Readonly<Record<
 }
 
 function compile(columns: ReadonlyArray<readonly [string, ColumnType]>, reading: DriverReading): NormalizeRows {
-  let converters = converterSets.get(reading)
-  if (converters === undefined) converterSets.set(reading, (converters = convertersFor(reading)))
+  const converters = convertersFor(reading)
   const keys = columns.map(([name]) => name)
   const finals = columns.map(([, type]) => FINAL[type])
-  const converts = columns.map(([, type]) => (converters as Readonly<Record<ColumnType, Convert>>)[type])
+  const converts = columns.map(([, type]) => converters[type])
   const count = keys.length
   return (rows) => {
     for (let r = 0; r < rows.length; r++) {

@@ -16,6 +16,7 @@ import { queryParams as koaQueryParams, type QueryParamsState } from '../../lib/
 import { idleWithin, sleepingMap, sleepingWithin } from '../bound/support/sleeping.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
 import { send } from './support/send.ts'
+import { GENERIC_500_BODY } from './support/generic-500.ts'
 
 interface App {
   url: string
@@ -107,14 +108,7 @@ for (const [name, start] of Object.entries(START)) {
         const response = await send(`${app.url}/users?scopes[0]=broken`)
         expect(response.status).to.equal(500)
         expect(response.contentType).to.match(/^application\/problem\+json/)
-        expect(JSON.parse(response.text)).to.deep.equal({
-          type: 'about:blank',
-          title: 'Internal Server Error',
-          status: 500,
-          detail: 'The server could not answer this request.',
-          message: 'The server could not answer this request.',
-          code: 'internal_error',
-        })
+        expect(JSON.parse(response.text)).to.deep.equal(GENERIC_500_BODY)
         expect(response.text).not.to.match(/select|no_such_column|secret|users|stack|\.ts/i)
         expect(app.logged.join('\n')).to.include('no_such_column_xyz')
       } finally {

@@ -3,6 +3,7 @@ import qs from 'qs'
 import { CLIENT_ENCODING, CLIENT_HEADERS } from '../e2e/support/demo-client.ts'
 import { BODY_LIMIT, METHODS, SERVERS, type RunningServer } from './support/servers.ts'
 import { send, type SentResponse } from './support/send.ts'
+import { GENERIC_500_BODY } from './support/generic-500.ts'
 
 const FORM = 'application/x-www-form-urlencoded, charset=utf-8'
 const encode = (params: Record<string, unknown>): string => qs.stringify(params, CLIENT_ENCODING)
@@ -112,14 +113,7 @@ for (const [name, start] of Object.entries(SERVERS)) {
       const response = await send(`${server.url}/boom`)
       expect(response.status).to.equal(500)
       expect(response.contentType).to.match(/^application\/problem\+json/)
-      expect(JSON.parse(response.text)).to.deep.equal({
-        type: 'about:blank',
-        title: 'Internal Server Error',
-        status: 500,
-        detail: 'The server could not answer this request.',
-        message: 'The server could not answer this request.',
-        code: 'internal_error',
-      })
+      expect(JSON.parse(response.text)).to.deep.equal(GENERIC_500_BODY)
     })
 
     it("leaves the framework's own client errors to it (404)", async () => {
