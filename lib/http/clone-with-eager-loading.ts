@@ -1,16 +1,16 @@
 import type { Knex } from 'knex'
 import { BOUNDED_RUN } from '../bound/bounded-run.ts'
+import { statementCopy } from '../bound/statement-copy.ts'
 
 /**
- * A `.clone()` that keeps what awaiting the original does. `applyQueryParams` attaches eager loading as
- * the builder's own `then`, and a page rewrite (deferred join, order cutoff) as its own `toSQL`, which knex's
- * `clone()` does not copy; this copies both (and how it runs within a time bound), so the clone still resolves to the same rows with their relations.
+ * A `.clone()` that keeps what awaiting the original does. A builder from `applyQueryParams` already clones
+ * its row reading (eager loading, normalizing); this also keeps its page rewrite (deferred join, order cutoff:
+ * an own `toSQL`, see `statementCopy`) and how it runs within a time bound, so the clone still resolves to the
+ * same rows with their relations.
  */
 export function cloneWithEagerLoading(builder: Knex.QueryBuilder): Knex.QueryBuilder {
-  const clone = builder.clone()
-  for (const name of ['then', 'toSQL', BOUNDED_RUN]) {
-    const own = Object.getOwnPropertyDescriptor(builder, name)
-    if (own !== undefined) Object.defineProperty(clone, name, own)
-  }
+  const clone = statementCopy(builder)
+  const bounded = Object.getOwnPropertyDescriptor(builder, BOUNDED_RUN)
+  if (bounded !== undefined) Object.defineProperty(clone, BOUNDED_RUN, bounded)
   return clone
 }
