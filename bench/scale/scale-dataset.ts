@@ -24,9 +24,11 @@ export function scaleSpec(dialect: BenchDialect): ScaleSpec {
 /** Values of `posts.kind`, each in about a quarter of the posts. */
 export const POST_KINDS = ['article', 'news', 'review', 'video'] as const
 
-const TABLES = ['teams', 'users', 'posts', 'tags', 'post_tag', 'comments'] as const
+/** The tables of the scale schema (also the skewed data set's). */
+export const SCALE_TABLES = ['teams', 'users', 'posts', 'tags', 'post_tag', 'comments'] as const
 
-function types(dialect: BenchDialect): { id: string; text: string; at: string } {
+/** The column types of the scale schema on each database. */
+export function scaleColumnTypes(dialect: BenchDialect): { id: string; text: string; at: string } {
   if (dialect === 'postgres') return { id: 'integer', text: 'text', at: 'timestamptz' }
   if (dialect === 'mysql') return { id: 'int', text: 'varchar(100)', at: 'datetime' }
   return { id: 'integer', text: 'text', at: 'text' }
@@ -36,8 +38,8 @@ function types(dialect: BenchDialect): { id: string; text: string; at: string } 
  * The tables, with every key an application declares (primary keys, NOT NULL, foreign keys, which
  * SQLite can only declare inline). Secondary indexes come after the rows ({@link indexSql}).
  */
-function schemaSql(dialect: BenchDialect): string[] {
-  const { id, text, at } = types(dialect)
+export function scaleSchemaSql(dialect: BenchDialect): string[] {
+  const { id, text, at } = scaleColumnTypes(dialect)
   const fk = (column: string, table: string): string => (dialect === 'sqlite' ? `, foreign key (${column}) references ${table} (id)` : '')
   return [
     `create table teams (id ${id} not null primary key, name ${text} not null, created_at ${at} not null)`,
@@ -137,7 +139,7 @@ export function scaleRecipe(): DatasetRecipe {
     async build(db, dialect, log) {
       const start = performance.now()
       const spec = scaleSpec(dialect)
-      for (const statement of schemaSql(dialect)) await db.raw(statement)
+      for (const statement of scaleSchemaSql(dialect)) await db.raw(statement)
       await bulkLoad(db, dialect, rowsSql(dialect, spec))
       const loaded = performance.now()
       await db.transaction(async (trx) => {
@@ -146,7 +148,7 @@ export function scaleRecipe(): DatasetRecipe {
         for (const statement of indexSql(dialect)) await trx.raw(statement)
         if (dialect === 'mysql') await trx.raw('set foreign_key_checks = 1')
       })
-      await analyze(db, dialect, TABLES)
+      await analyze(db, dialect, SCALE_TABLES)
       log(
         `  generated scale on ${dialect} (${spec.users} users, ${spec.posts} posts and post_tag rows, ${spec.comments} comments): rows ${((loaded - start) / 1000).toFixed(1)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(1)} s`,
       )

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import type { BenchDialect } from '../data/bench-servers.ts'
 import { analyze, bulkLoad, type DatasetRecipe } from '../data/ensure-dataset.ts'
-import { indexSql as scaleIndexSql, POST_KINDS, scaleSpec, type ScaleSpec } from '../scale/scale-dataset.ts'
+import { indexSql as scaleIndexSql, POST_KINDS, SCALE_TABLES, scaleColumnTypes, scaleSchemaSql, scaleSpec, type ScaleSpec } from '../scale/scale-dataset.ts'
 
 /** Bump when the schema, the indexes or the generated rows change, so cached databases are rebuilt. */
 const SKEWED_VERSION = '1'
@@ -18,27 +18,9 @@ export function skewedSpec(dialect: BenchDialect): ScaleSpec {
   return scaleSpec(dialect)
 }
 
-const TABLES = ['teams', 'users', 'posts', 'tags', 'post_tag', 'comments'] as const
-
-function types(dialect: BenchDialect): { id: string; text: string; at: string } {
-  if (dialect === 'postgres') return { id: 'integer', text: 'text', at: 'timestamptz' }
-  if (dialect === 'mysql') return { id: 'int', text: 'varchar(100)', at: 'datetime' }
-  return { id: 'integer', text: 'text', at: 'text' }
-}
-
-/** Figure 6's schema (`bench/scale/scale-dataset.ts`), keys declared as an application would. */
+/** Figure 6's schema (`bench/scale/scale-dataset.ts`) and the rank table the Zipf values are drawn from. */
 function schemaSql(dialect: BenchDialect): string[] {
-  const { id, text, at } = types(dialect)
-  const fk = (column: string, table: string): string => (dialect === 'sqlite' ? `, foreign key (${column}) references ${table} (id)` : '')
-  return [
-    `create table teams (id ${id} not null primary key, name ${text} not null, created_at ${at} not null)`,
-    `create table users (id ${id} not null primary key, team_id ${id} not null, name ${text} not null, email ${text} not null, created_at ${at} not null${fk('team_id', 'teams')})`,
-    `create table posts (id ${id} not null primary key, user_id ${id} not null, title ${text} not null, kind ${text} not null, published_at ${at} null, views ${id} not null, created_at ${at} not null${fk('user_id', 'users')})`,
-    `create table tags (id ${id} not null primary key, name ${text} not null)`,
-    `create table post_tag (post_id ${id} not null, tag_id ${id} not null, primary key (post_id, tag_id)${fk('post_id', 'posts')}${fk('tag_id', 'tags')})`,
-    `create table comments (id ${id} not null primary key, post_id ${id} not null, body ${text} not null, created_at ${at} not null${fk('post_id', 'posts')})`,
-    `create table skew_rank (bucket ${id} not null primary key, rank_of ${id} not null)`,
-  ]
+  return [...scaleSchemaSql(dialect), `create table skew_rank (bucket ${scaleColumnTypes(dialect).id} not null primary key, rank_of ${scaleColumnTypes(dialect).id} not null)`]
 }
 
 /** How many buckets each of `values` ranks owns: Zipf weights, at least one each, rank 1 taking the rest. */
@@ -141,7 +123,7 @@ export function skewedRecipe(): DatasetRecipe {
         for (const statement of skewedIndexSql(dialect)) await trx.raw(statement)
         if (dialect === 'mysql') await trx.raw('set foreign_key_checks = 1')
       })
-      await analyze(db, dialect, TABLES)
+      await analyze(db, dialect, SCALE_TABLES)
       log(
         `  generated skewed on ${dialect} (${spec.users} users, ${spec.posts} posts and post_tag rows, ${spec.comments} comments): rows ${((loaded - start) / 1000).toFixed(1)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(1)} s`,
       )
