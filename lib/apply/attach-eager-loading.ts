@@ -12,7 +12,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import type { WithNode } from '../validate/with-tree.ts'
 import { attachRowReading } from './attach-row-reading.ts'
-import type { RowGuards } from './row-guards.ts'
+import type { RowGuards } from '../guard/row-guards.ts'
 
 /**
  * Makes every way of reading `builder` (see `attachRowReading`) give its rows with `nodes` eager-loaded,

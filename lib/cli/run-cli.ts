@@ -1,4 +1,4 @@
-import { GuardError } from '../errors/guard-error.ts'
+import { GuardError } from '../guard/guard-error.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import { cliArguments, type CliArguments } from './cli-arguments.ts'
 import type { CliIo } from './cli-io.ts'

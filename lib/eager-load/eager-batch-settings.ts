@@ -1,5 +1,5 @@
 import type { StatementBound } from '../bound/statement-bound.ts'
-import type { RowGuards } from '../apply/row-guards.ts'
+import type { RowGuards } from '../guard/row-guards.ts'
 import type { RowBudget } from './row-budget.ts'
 import type { TopPerParentForm } from './top-per-parent.ts'
 

@@ -1,4 +1,4 @@
-import type { RowGuards } from '../apply/row-guards.ts'
+import type { RowGuards } from '../guard/row-guards.ts'
 import type { Row } from './row.ts'
 import type { RowBudget } from './row-budget.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { RowGuards } from '../apply/row-guards.ts'
+import type { RowGuards } from '../guard/row-guards.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn } from '../map/client-column.ts'

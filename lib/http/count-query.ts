@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { internalsOf, type KnexStatement } from '../apply/knex-internals.ts'
+import { internalsOf, type KnexStatement } from '../knex/knex-internals.ts'
 import { dropOrderJoins } from '../apply/order-joins.ts'
 
 const flag = (statement: KnexStatement, name: 'distinct' | 'distinctOn'): boolean =>

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { internalsOf } from '../apply/knex-internals.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import { boundedRunOf } from '../bound/bounded-run.ts'
 import { runBounded } from '../bound/run-bounded.ts'

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { clientInternalsOf, type ClientInternals } from './knex-internals.ts'
+import { clientInternalsOf, type ClientInternals } from '../knex/knex-internals.ts'
 
 /**
  * Identifiers quoted as the builder's knex client quotes them (its dialect and any `wrapIdentifier`

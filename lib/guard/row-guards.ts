@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
-import { GuardError } from '../errors/guard-error.ts'
-import { compileWhere, internalsOf } from './knex-internals.ts'
-import type { SqlWriter } from './sql-writer.ts'
+import { GuardError } from './guard-error.ts'
+import { compileWhere, internalsOf } from '../knex/knex-internals.ts'
+import type { SqlWriter } from '../sql/sql-writer.ts'
 
 /** A guard's conditions compiled for one position: SQL text (with `?` placeholders) and its bindings. */
 interface GuardSql {

@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
 import type { KeyFirstChooser, RelationFilterChooser } from './relation-filter-form.ts'
-import type { RowGuards } from './row-guards.ts'
+import type { RowGuards } from '../guard/row-guards.ts'
 
 /**
  * SQL text written piece by piece, with its bindings in placeholder order. Names are quoted through

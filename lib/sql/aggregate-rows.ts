@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
-import { compileWhere, internalsOf } from './knex-internals.ts'
+import { compileWhere, internalsOf } from '../knex/knex-internals.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 /** The related rows an aggregate reads, as the parts of a subquery over them. */
