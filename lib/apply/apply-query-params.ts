@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
-import { parentKeysFor } from '../eager-load/parent-keys-for.ts'
+import { parentKeysFor } from '../eager-load/keys.ts'
 import type { ContextOptions } from '../map/context-options.ts'
-import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
+import { ensureValidRelationMap } from '../map/validate-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
@@ -23,7 +23,7 @@ import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst } from '../sql/relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
+import { primaryKeyColumns } from '../map/column-names.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not

@@ -1,5 +1,5 @@
 import type { RelationMap } from '../relation-map.ts'
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aggregateRows } from '../sql/aggregate-rows.ts'
 import type { OrderJoins } from './order-joins.ts'
 

@@ -8,9 +8,7 @@ import { StatementBound } from '../bound/statement-bound.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
-import { countQuery } from './count-query.ts'
-import { estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult } from './estimated-count.ts'
-import { totalOf } from './total-of.ts'
+import { countQuery, estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult, totalOf } from './counts.ts'
 
 /** Which page to return: `QueryParams` fits, and so does `{ page, limit }`. */
 export interface PageRequest {

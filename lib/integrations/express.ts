@@ -1,11 +1,9 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
-import { problemResponse } from '../http/problem-response.ts'
+import { problemResponse, isClientError, serverProblemResponse } from '../http/problems.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
-import { readFormBody } from '../http/read-form-body.ts'
-import { readsFormBody } from '../http/reads-form-body.ts'
+import { readFormBody, readsFormBody } from '../http/form-body.ts'
 import { requestSignal } from '../http/request-signal.ts'
-import { isClientError, serverProblemResponse } from '../http/server-problem-response.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 

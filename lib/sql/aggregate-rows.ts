@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import { compileWhere, internalsOf } from '../knex/knex-internals.ts'
 import type { SqlWriter } from './sql-writer.ts'

@@ -1,7 +1,7 @@
 import type { Dialect } from '../dialect/dialect.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { columnFacts } from '../validate/column-facts.ts'
-import type { Condition } from '../validate/condition.ts'
+import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 
 /** How one relation filter is written: a correlated `exists`, or `key in (select …)`. */

@@ -1,5 +1,4 @@
-import type { Test } from '../validate/condition.ts'
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
+import type { Test, PlannedAggregate } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
 import { writeAggregate } from './write-aggregate.ts'
 import type { SqlWriter } from './sql-writer.ts'

@@ -1,4 +1,4 @@
-import type { Condition } from '../validate/condition.ts'
+import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'

@@ -1,4 +1,4 @@
-import type { Test } from '../validate/condition.ts'
+import type { Test } from '../validate/query-plan.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeValue } from './write-value.ts'
 

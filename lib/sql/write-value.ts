@@ -1,6 +1,5 @@
-import type { CoercedValue } from '../validate/condition.ts'
-import { ExactNumber } from '../validate/exact-number.ts'
-import { UtcInstant } from '../validate/utc-instant.ts'
+import type { CoercedValue } from '../validate/query-plan.ts'
+import { ExactNumber, UtcInstant } from '../validate/values.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 const INT32_MAX = 2 ** 31 - 1
