@@ -2,7 +2,12 @@ import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import { GuardError } from './guard-error.ts'
 import { compileWhere, internalsOf } from '../knex/knex-internals.ts'
-import type { SqlWriter } from '../sql/sql-writer.ts'
+
+/** Where `writeAnd` appends: SQL text and its bindings in placeholder order (a `SqlWriter`). */
+interface SqlOut {
+  text(sql: string): unknown
+  readonly bindings: Knex.Value[]
+}
 
 /** A guard's conditions compiled for one position: SQL text (with `?` placeholders) and its bindings. */
 interface GuardSql {
@@ -53,7 +58,7 @@ export class RowGuards {
   }
 
   /** Appends ` and (…)`: `table`'s guard for the alias `alias`, when it has one that adds conditions. */
-  writeAnd(out: SqlWriter, table: string, alias: string): void {
+  writeAnd(out: SqlOut, table: string, alias: string): void {
     const guard = this.sql(table, alias)
     if (guard === null) return
     out.text(' and ')

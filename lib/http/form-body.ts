@@ -31,12 +31,15 @@ const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'TRACE'])
  * same rule, so a request means the same thing under every framework.
  *
  * @example
- * readsFormBody('POST', 'application/x-www-form-urlencoded, charset=utf-8') // true
- * readsFormBody('GET', 'application/x-www-form-urlencoded') // false: a GET body is ignored everywhere
+ * isFormRequest('POST', 'application/x-www-form-urlencoded, charset=utf-8') // true
+ * isFormRequest('GET', 'application/x-www-form-urlencoded') // false: a GET body is ignored everywhere
  */
-export function readsFormBody(method: string | undefined, contentType: string | readonly string[] | null | undefined): boolean {
+export function isFormRequest(method: string | undefined, contentType: string | readonly string[] | null | undefined): boolean {
   return method !== undefined && !BODYLESS_METHODS.has(method.toUpperCase()) && isFormContentType(contentType)
 }
+
+/** @deprecated Renamed {@link isFormRequest} (it was easy to confuse with `readFormBody`); this name goes in the next minor version. */
+export const readsFormBody = isFormRequest
 
 /**
  * The body of a request sent as `application/x-www-form-urlencoded` (any parameter separator), as the
@@ -62,7 +65,7 @@ export const DEFAULT_BODY_LIMIT = 1_048_576
  *
  * @example
  * createServer(async (req, res) => {
- *   const body = readsFormBody(req.method, req.headers['content-type']) ? await readFormBody(req) : ''
+ *   const body = isFormRequest(req.method, req.headers['content-type']) ? await readFormBody(req) : ''
  *   const params = queryParamsFromRequest(req, { body })
  * })
  */

@@ -5,7 +5,7 @@ import { handleClientError, type ClientErrorSocket } from '../http/handle-client
 import { normalizeContentType } from '../http/content-type.ts'
 import { problemResponse, isClientError, serverProblemResponse } from '../http/problems.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
-import { DEFAULT_BODY_LIMIT, readsFormBody } from '../http/form-body.ts'
+import { DEFAULT_BODY_LIMIT, isFormRequest } from '../http/form-body.ts'
 import { requestSignal } from '../http/request-signal.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
@@ -66,7 +66,7 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
     getter(this: FastifyRequest): QueryParams {
       let params = parsed.get(this)
       if (params === undefined) {
-        const body = readsFormBody(this.method, this.headers['content-type']) ? undefined : ''
+        const body = isFormRequest(this.method, this.headers['content-type']) ? undefined : ''
         params = queryParamsFromRequest(this, body === undefined ? { ...options.parse } : { ...options.parse, body })
         parsed.set(this, params)
       }

@@ -1,4 +1,4 @@
-import { BodyTooLargeError, DEFAULT_BODY_LIMIT, readsFormBody } from '../http/form-body.ts'
+import { BodyTooLargeError, DEFAULT_BODY_LIMIT, isFormRequest } from '../http/form-body.ts'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
 import { problemResponse, isClientError, serverProblemResponse } from '../http/problems.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
@@ -34,7 +34,7 @@ export interface FetchParseOptions extends ParseOptions {
  */
 export async function queryParamsFromFetchRequest(request: Request, options: FetchParseOptions = {}): Promise<QueryParams> {
   const { bodyLimit = DEFAULT_BODY_LIMIT, ...parse } = options
-  const body = readsFormBody(request.method, request.headers.get('content-type')) ? await readText(request, bodyLimit) : ''
+  const body = isFormRequest(request.method, request.headers.get('content-type')) ? await readText(request, bodyLimit) : ''
   return queryParamsFromRequest({ url: request.url, headers: request.headers }, { ...parse, body })
 }
 
