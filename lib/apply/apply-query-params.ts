@@ -11,14 +11,13 @@ import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
 import { selectAggregates } from './select-aggregates.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
-import { groupWheres, statementCount } from './group-wheres.ts'
 import { Identifiers } from '../sql/identifiers.ts'
 import { RowGuards } from '../guard/row-guards.ts'
 import { SqlWriter } from '../sql/sql-writer.ts'
 import { tableReference } from './table-reference.ts'
 import { writeCondition } from '../sql/write-condition.ts'
 import { writeOrders } from './write-orders.ts'
-import { internalsOf } from '../knex/knex-internals.ts'
+import { groupWheres, joinedTables, limitOf, selectedValues, statementCount } from '../knex/builder-state.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst } from '../sql/relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
@@ -69,7 +68,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     groupWheres(builder, before)
   }
   if (plan.wheres.length > 0 || plan.exists.length > 0) {
-    const paged = plan.limit !== undefined || typeof internalsOf(builder)._single.limit === 'number'
+    const paged = plan.limit !== undefined || limitOf(builder) !== undefined
     const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
     const first = plan.orders[0]
     const keyFirst = chooseKeyFirst(relationMap, dialect, ref, first !== undefined && first.via.length === 0 ? first.column : undefined)
@@ -120,18 +119,12 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */
 function selectsEveryColumn(builder: Knex.QueryBuilder): boolean {
-  return internalsOf(builder)._statements.some(
-    (statement) => statement.grouping === 'columns' && (Array.isArray(statement.value) ? statement.value : [statement.value]).includes('*'),
-  )
+  return selectedValues(builder)?.includes('*') === true
 }
 
 /** The names the base query already uses (its table, alias, and the tables of the caller's joins). */
 function tablesOf(builder: Knex.QueryBuilder, table: string, ref: string): string[] {
   const names = [table, ref]
-  for (const statement of internalsOf(builder)._statements) {
-    if (statement.grouping !== 'join') continue
-    const joined = (statement as { table?: unknown }).table
-    if (typeof joined === 'string') names.push(...joined.split(/\s+as\s+|\s+/i))
-  }
+  for (const joined of joinedTables(builder)) names.push(...joined.split(/\s+as\s+|\s+/i))
   return names
 }

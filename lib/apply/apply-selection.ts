@@ -4,7 +4,7 @@ import { clientColumn, databaseColumn } from '../map/column-names.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
-import { internalsOf } from '../knex/knex-internals.ts'
+import { selectedValues } from '../knex/builder-state.ts'
 
 /**
  * Sets the select list: `distinct` (with any `columns`) as `SELECT DISTINCT`, else the client's
@@ -102,11 +102,7 @@ function qualified(list: { ref: string; columns: readonly string[] } | undefined
 }
 
 function callerSelection(builder: Knex.QueryBuilder): string[] | undefined {
-  const statements = internalsOf(builder)._statements.filter((statement) => statement.grouping === 'columns')
-  if (statements.length === 0) return undefined
-  return statements.flatMap((statement) =>
-    (Array.isArray(statement.value) ? (statement.value as unknown[]) : [statement.value]).flatMap((value) =>
-      typeof value === 'object' && value !== null ? qualified(listedColumns.get(value)) ?? [String(value)] : [String(value)],
-    ),
+  return selectedValues(builder)?.flatMap((value) =>
+    typeof value === 'object' && value !== null ? qualified(listedColumns.get(value)) ?? [String(value)] : [String(value)],
   )
 }

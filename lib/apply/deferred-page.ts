@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { Identifiers } from '../sql/identifiers.ts'
-import { internalsOf } from '../knex/knex-internals.ts'
+import { baseTableOf, putLastJoinFirst } from '../knex/builder-state.ts'
 
 /** The name of the derived table holding a deferred page's keys, and the prefix of its key columns. */
 export const DEFERRED_PAGE = 'kqp_page'
@@ -25,8 +25,8 @@ const KEY_COLUMN = 'kqp_key_'
  * ```
  */
 export function deferredPage(query: Knex.QueryBuilder, names: Identifiers, ref: string, keys: readonly string[]): Knex.QueryBuilder | undefined {
-  const { table } = internalsOf(query)._single
-  if (typeof table !== 'string') return undefined
+  const table = baseTableOf(query)
+  if (table === undefined) return undefined
   const keyColumn = (index: number): string => `${KEY_COLUMN}${index}`
   const inner = query.clone().clearSelect()
   inner.select(query.client.raw(keys.map((key, index) => `${names.column(ref, key)} as ${names.table(keyColumn(index), keyColumn(index))}`).join(', ')))
@@ -34,9 +34,6 @@ export function deferredPage(query: Knex.QueryBuilder, names: Identifiers, ref: 
   outer.crossJoin(table, function (this: Knex.JoinClause) {
     keys.forEach((key, index) => this.on(`${ref}.${key}`, '=', `${DEFERRED_PAGE}.${keyColumn(index)}`))
   })
-  const statements = internalsOf(outer)._statements
-  const join = statements.pop()
-  const firstJoin = statements.findIndex((statement) => statement.grouping === 'join')
-  if (join !== undefined) statements.splice(firstJoin === -1 ? statements.length : firstJoin, 0, join)
+  putLastJoinFirst(outer)
   return outer
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
-import { internalsOf } from '../knex/knex-internals.ts'
+import { copyWheres } from '../knex/builder-state.ts'
 import type { OrderJoins } from './order-joins.ts'
 import type { PageWindow } from './page-rewrite.ts'
 
@@ -51,8 +51,7 @@ export function withOrderCutoff(plain: Knex.QueryBuilder, cutoff: OrderCutoff, p
   const { client } = plain
   const { value, direction } = cutoff
   const bound = client.queryBuilder().select(client.raw(value)).fromRaw(cutoff.walk)
-  const conditions = internalsOf(plain)._statements.filter((statement) => statement.grouping === 'where')
-  internalsOf(bound)._statements.push(...conditions)
+  copyWheres(plain, bound)
   bound.orderByRaw(`${value} ${direction}`).limit(1).offset(page.offset + page.limit - 1)
   const extreme = `(select ${direction === 'asc' ? 'max' : 'min'}(${value}) from ${cutoff.orderedTable})`
   return plain.whereRaw(`${value} ${direction === 'asc' ? '<=' : '>='} coalesce(?, ${extreme})`, [bound])

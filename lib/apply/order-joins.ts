@@ -3,7 +3,7 @@ import { primaryKeyColumns } from '../map/column-names.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor } from '../sql/alias-scope.ts'
-import { internalsOf } from '../knex/knex-internals.ts'
+import { StatementMark } from '../knex/builder-state.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 
 /**
@@ -116,19 +116,14 @@ export function writeJoinHop(out: SqlWriter, kind: 'inner' | 'left', relation: D
   out.guards?.writeAnd(out, relation.table, alias)
 }
 
-const orderJoinStatements = new WeakSet<object>()
+/** The joins `addOrderJoins` added for orders only (clones of the builder keep the mark). */
+export const ORDER_JOINS = new StatementMark()
 
-/** Whether `statement` is the join `addOrderJoins` added for orders only. */
-export function isOrderJoin(statement: object): boolean {
-  return orderJoinStatements.has(statement)
-}
-
-/** Adds the joins written in `joins` to `builder` as one raw join, remembered as joins for orders only. */
+/** Adds the joins written in `joins` to `builder` as one raw join, marked as joins for orders only. */
 export function addOrderJoins(builder: Knex.QueryBuilder, joins: OrderJoins): void {
   if (joins.out.sql === '') return
   builder.joinRaw(joins.out.sql, joins.out.bindings)
-  const statement = internalsOf(builder)._statements.at(-1)
-  if (statement !== undefined) orderJoinStatements.add(statement)
+  ORDER_JOINS.markLast(builder)
 }
 
 /**
@@ -136,9 +131,5 @@ export function addOrderJoins(builder: Knex.QueryBuilder, joins: OrderJoins): vo
  * drop nor multiply rows, so a count without the order does not need them.
  */
 export function dropOrderJoins(builder: Knex.QueryBuilder): Knex.QueryBuilder {
-  const internals = internalsOf(builder)
-  if (internals._statements.some((statement) => orderJoinStatements.has(statement))) {
-    internals._statements = internals._statements.filter((statement) => !orderJoinStatements.has(statement))
-  }
-  return builder
+  return ORDER_JOINS.removeFrom(builder)
 }

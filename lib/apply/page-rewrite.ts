@@ -2,9 +2,10 @@ import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import { deferredPage } from './deferred-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
-import { internalsOf, type KnexStatement } from '../knex/knex-internals.ts'
+import { compileAs } from '../knex/builder-methods.ts'
+import { hasOrder, isPlainRowList, limitOf, methodOf, offsetOf } from '../knex/builder-state.ts'
 import { withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
-import { isOrderJoin } from './order-joins.ts'
+import { ORDER_JOINS } from './order-joins.ts'
 
 /** The page a query reads: its limit and offset (0 when it has none). */
 export interface PageWindow {
@@ -19,43 +20,16 @@ export interface PageWindow {
  */
 export type PageRewrite = (query: Knex.QueryBuilder, page: PageWindow) => Knex.QueryBuilder | undefined
 
-type ToSql = (this: Knex.QueryBuilder, method?: string, tz?: unknown) => Knex.Sql
-
-const flagged = (statement: KnexStatement, name: string): boolean => Object.getOwnPropertyDescriptor(statement, name)?.value === true
-
-/**
- * Whether a statement leaves the query a plain list of base-table rows that a rewrite may reshape: columns
- * without `distinct`, `*` or aggregates, conditions, orders, and only the joins added for orders.
- */
-function plainStatement(statement: KnexStatement, ref: string): boolean {
-  switch (statement.grouping) {
-    case 'where':
-    case 'order':
-      return true
-    case 'join':
-      return isOrderJoin(statement)
-    case 'columns': {
-      if (statement.type !== undefined) return false
-      if (flagged(statement, 'distinct') || flagged(statement, 'distinctOn')) return false
-      const values = Array.isArray(statement.value) ? (statement.value as unknown[]) : [statement.value]
-      return !values.some((value) => value === '*' || value === `${ref}.*`)
-    }
-    default:
-      return false
-  }
-}
-
 /**
  * The page `builder` reads when compiled as `method`, or `undefined` when it is not a plain page: a `select`
- * (or `first`) with a limit, without a row lock or a `withSchema` table, and only plain statements.
+ * (or `first`) with a limit, of a plain row list (columns without `distinct`, `*` or aggregates, conditions,
+ * orders, only the joins added for orders; no row lock or `withSchema` table).
  */
 function pageOf(builder: Knex.QueryBuilder, method: string | undefined, ref: string): PageWindow | undefined {
-  const internals = internalsOf(builder)
   if (method !== 'select' && method !== 'first') return undefined
-  const { limit, offset, lock, schema } = internals._single
-  if (typeof limit !== 'number' || lock !== undefined || schema !== undefined) return undefined
-  if (!internals._statements.every((statement) => plainStatement(statement, ref))) return undefined
-  return { limit, offset: typeof offset === 'number' ? offset : 0 }
+  const limit = limitOf(builder)
+  if (limit === undefined || !isPlainRowList(builder, ref, ORDER_JOINS)) return undefined
+  return { limit, offset: offsetOf(builder) ?? 0 }
 }
 
 /**
@@ -64,15 +38,10 @@ function pageOf(builder: Knex.QueryBuilder, method: string | undefined, ref: str
  * after `applyQueryParams`. A `.clone()` is a plain knex builder, as `countQuery` needs.
  */
 export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewrite: PageRewrite): void {
-  const compile = (Object.getPrototypeOf(builder) as { toSQL: ToSql }).toSQL
-  const methods: { toSQL: ToSql } = {
-    toSQL(method, tz) {
-      const page = pageOf(this, method ?? internalsOf(this)._method ?? 'select', ref)
-      const rewritten = page === undefined ? undefined : rewrite(this, page)
-      return compile.call(rewritten ?? this, method, tz)
-    },
-  }
-  Object.defineProperty(builder, 'toSQL', { value: methods.toSQL, configurable: true, writable: true })
+  compileAs(builder, (query, method) => {
+    const page = pageOf(query, method ?? methodOf(query) ?? 'select', ref)
+    return page === undefined ? undefined : rewrite(query, page)
+  })
 }
 
 /**
@@ -87,7 +56,7 @@ export function pageRewriteFor(dialect: Dialect, names: Identifiers, ref: string
   return (query, page) => {
     if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(query.clone(), cutoff, page)
     if (deferFrom === undefined || page.offset < deferFrom) return undefined
-    const ordered = internalsOf(query)._statements.some((statement) => statement.grouping === 'order')
+    const ordered = hasOrder(query)
     return ordered ? deferredPage(query.clone(), names, ref, keys) : undefined
   }
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { internalsOf } from '../knex/knex-internals.ts'
+import { baseTableOf } from '../knex/builder-state.ts'
 
 /** The base table of a builder and the name its columns are qualified with (its alias, if any). */
 export interface TableReference {
@@ -12,9 +12,9 @@ const WHITESPACE = /\s/
 
 /** Reads the base table from `db('posts')` or `db('posts as p')`; `options.table` wins when given. */
 export function tableReference(builder: Knex.QueryBuilder, table?: string): TableReference {
-  const single = internalsOf(builder)._single.table
-  const match = typeof single === 'string' && WHITESPACE.test(single) ? AS.exec(single) : null
-  const fromBuilder = match === null ? (typeof single === 'string' ? single.trim() : undefined) : match[1]
+  const single = baseTableOf(builder)
+  const match = single !== undefined && WHITESPACE.test(single) ? AS.exec(single) : null
+  const fromBuilder = match === null ? single?.trim() : match[1]
   const ref = match?.[2] ?? table ?? fromBuilder
   const name = table ?? fromBuilder
   if (name === undefined || ref === undefined) {

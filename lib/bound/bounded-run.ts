@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { attach, attachedTo } from '../knex/builder-methods.ts'
 import type { BoundOptions } from './bound-options.ts'
 import type { StatementBound } from './statement-bound.ts'
 
@@ -10,11 +11,15 @@ export interface BoundedRun {
   run(builder: Knex.QueryBuilder, bound: StatementBound | undefined): Promise<unknown>
 }
 
-/** The own property under which a builder carries its {@link BoundedRun}. */
-export const BOUNDED_RUN = Symbol('knex-query-params.boundedRun')
+/** The key under which a builder carries its {@link BoundedRun} (no clone copies it). */
+const BOUNDED_RUN = Symbol('knex-query-params.boundedRun')
 
-/** The {@link BoundedRun} a builder carries, if `applyQueryParams` made it. */
+/** The {@link BoundedRun} a builder carries, if `applyQueryParams` made it (or it was carried over to it). */
 export function boundedRunOf(builder: Knex.QueryBuilder): BoundedRun | undefined {
-  const own = Object.getOwnPropertyDescriptor(builder, BOUNDED_RUN)?.value as BoundedRun | undefined
-  return own
+  return attachedTo(builder, BOUNDED_RUN) as BoundedRun | undefined
+}
+
+/** Makes `builder` carry `run` (nothing when `undefined`). */
+export function carryBoundedRun(builder: Knex.QueryBuilder, run: BoundedRun | undefined): void {
+  if (run !== undefined) attach(builder, BOUNDED_RUN, run)
 }

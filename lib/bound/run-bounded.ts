@@ -1,14 +1,11 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { runAsKnex } from '../knex/builder-methods.ts'
+import { acquireConnection, releaseConnection } from '../knex/client.ts'
 import type { StatementBound } from './statement-bound.ts'
 
 /** A statement the caller owns (a fresh builder or raw): it is given a connection of its own before it runs. */
 export type Statement = Knex.QueryBuilder | Knex.Raw
-
-type Then = (this: Statement) => Promise<unknown>
-
-/** Runs `statement` as knex would, ignoring an own `then` (eager loading) it may carry. */
-const plainRun = (statement: Statement): Promise<unknown> => (Object.getPrototypeOf(statement) as { then: Then }).then.call(statement)
 
 /**
  * Runs one statement within `bound`. Its connection is taken from the pool (or the transaction) here, so
@@ -19,36 +16,36 @@ const plainRun = (statement: Statement): Promise<unknown> => (Object.getPrototyp
  * `statement` must be one the caller made for this run: it is bound to the connection.
  */
 export async function runBounded(statement: Statement, bound: StatementBound | undefined): Promise<unknown> {
-  if (bound === undefined) return plainRun(statement)
+  if (bound === undefined) return runAsKnex(statement)
   bound.throwIfOver()
   const { client } = statement as { client: Knex.Client }
   const cancel = dialectOf(client).cancelStatement
   if (cancel === undefined) {
-    const result = await plainRun(statement)
+    const result = await runAsKnex(statement)
     bound.throwIfOver()
     return result
   }
-  const acquiring = client.acquireConnection() as Promise<unknown>
+  const acquiring = acquireConnection(client)
   let connection: unknown
   try {
     connection = await bound.race(acquiring)
   } catch (error) {
-    acquiring.then((late) => client.releaseConnection(late), () => undefined)
+    acquiring.then((late) => releaseConnection(client, late), () => undefined)
     throw error
   }
   const stop = bound.stop()
-  const running = plainRun(statement.connection(connection))
+  const running = runAsKnex(statement.connection(connection))
   let result: unknown
   try {
     result = await Promise.race([running, stop.stopped])
   } catch (error) {
     if (stop.fired) void cancelThenRelease(client, connection, running, cancel)
-    else await client.releaseConnection(connection)
+    else await releaseConnection(client, connection)
     throw error
   } finally {
     stop.clear()
   }
-  await client.releaseConnection(connection)
+  await releaseConnection(client, connection)
   return result
 }
 
@@ -81,5 +78,5 @@ async function cancelThenRelease(
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_MS))])
   }
   await settled
-  await client.releaseConnection(connection)
+  await releaseConnection(client, connection)
 }

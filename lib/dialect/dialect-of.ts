@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { knexConfigOf, knexDialectNameOf } from '../knex/client.ts'
 import type { Dialect } from './dialect.ts'
 import { mysql } from './mysql.ts'
 import { postgres } from './postgres.ts'
@@ -17,7 +18,7 @@ const byKnexDialect: Record<string, Dialect> = {
 
 /** The {@link Dialect} of a knex client; the only place that reads the client's name. */
 export function dialectOf(client: Knex.Client): Dialect {
-  const name = String(client.dialect ?? client.config?.client ?? '')
+  const name = String(knexDialectNameOf(client) ?? knexConfigOf(client)?.client ?? '')
   const dialect = byKnexDialect[name]
   if (dialect === undefined) {
     throw new Error(`knex-query-params: unsupported knex dialect '${name}' (supported: sqlite3, postgresql, mysql)`)

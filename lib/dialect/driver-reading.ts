@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { knexConfigOf, knexDialectNameOf } from '../knex/client.ts'
 import { dialectOf } from './dialect-of.ts'
 
 /**
@@ -28,10 +29,10 @@ export function driverReadingOf(client: Knex.Client): DriverReading {
 }
 
 function readingOf(client: Knex.Client): DriverReading {
-  const name = String(client.dialect ?? client.config?.client ?? '')
+  const name = String(knexDialectNameOf(client) ?? knexConfigOf(client)?.client ?? '')
   if (name === 'pglite') return UTC_INSTANT
   if (dialectOf(client).name !== 'mysql') return LOCAL_INSTANT
-  return { zone: zoneOf(mysqlTimezone(client.config?.connection)), datetime: 'wall-clock' }
+  return { zone: zoneOf(mysqlTimezone(knexConfigOf(client)?.connection)), datetime: 'wall-clock' }
 }
 
 function mysqlTimezone(connection: unknown): unknown {

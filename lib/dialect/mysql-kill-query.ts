@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { acquireRawConnection, destroyRawConnection } from '../knex/client.ts'
 
 /** A mysql2 connection as far as killing goes. */
 interface MysqlConnection {
@@ -15,10 +16,10 @@ interface MysqlConnection {
 export async function mysqlKillQuery(client: Knex.Client, connection: unknown): Promise<void> {
   const threadId = (connection as { threadId?: unknown } | undefined)?.threadId
   if (typeof threadId !== 'number') return
-  const killer = (await client.acquireRawConnection()) as MysqlConnection
+  const killer = (await acquireRawConnection(client)) as MysqlConnection
   try {
     await new Promise<void>((resolve) => killer.query('KILL QUERY ?', [threadId], () => resolve()))
   } finally {
-    await client.destroyRawConnection(killer)
+    await destroyRawConnection(client, killer)
   }
 }

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import { GuardError } from './guard-error.ts'
-import { compileWhere, internalsOf } from '../knex/knex-internals.ts'
+import { clauseOtherThanWhere, compileWhere } from '../knex/builder-state.ts'
 
 /** Where `writeAnd` appends: SQL text and its bindings in placeholder order (a `SqlWriter`). */
 interface SqlOut {
@@ -85,8 +85,8 @@ export class RowGuards {
     } catch (error) {
       throw guardError(table, error)
     }
-    const other = internalsOf(conditions)._statements.find((statement) => statement.grouping !== 'where')
-    if (other !== undefined) throw guardError(table, new Error(`a guard may only add where conditions, not '${other.grouping}'`))
+    const other = clauseOtherThanWhere(conditions)
+    if (other !== undefined) throw guardError(table, new Error(`a guard may only add where conditions, not '${other}'`))
     const { sql, bindings, undefinedColumns } = compileWhere(conditions)
     if (undefinedColumns.length > 0) throw guardError(table, new Error(`undefined value compared with ${undefinedColumns.join(', ')}`))
     return sql.startsWith(WHERE) ? { sql: `(${sql.slice(WHERE.length)})`, bindings } : null

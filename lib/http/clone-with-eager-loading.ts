@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
-import { BOUNDED_RUN } from '../bound/bounded-run.ts'
-import { statementCopy } from '../bound/statement-copy.ts'
+import { boundedRunOf, carryBoundedRun } from '../bound/bounded-run.ts'
+import { statementCopy } from '../knex/builder-methods.ts'
 
 /**
  * A `.clone()` that keeps what awaiting the original does. A builder from `applyQueryParams` already clones
@@ -10,7 +10,6 @@ import { statementCopy } from '../bound/statement-copy.ts'
  */
 export function cloneWithEagerLoading(builder: Knex.QueryBuilder): Knex.QueryBuilder {
   const clone = statementCopy(builder)
-  const bounded = Object.getOwnPropertyDescriptor(builder, BOUNDED_RUN)
-  if (bounded !== undefined) Object.defineProperty(clone, BOUNDED_RUN, bounded)
+  carryBoundedRun(clone, boundedRunOf(builder))
   return clone
 }

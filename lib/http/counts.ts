@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { internalsOf, type KnexStatement } from '../knex/knex-internals.ts'
+import { shapesRows } from '../knex/builder-state.ts'
 import { dropOrderJoins } from '../apply/order-joins.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import { runBounded } from '../bound/run-bounded.ts'
@@ -13,15 +13,6 @@ export function totalOf(result: unknown): number {
   return Number(total ?? 0)
 }
 
-const flag = (statement: KnexStatement, name: 'distinct' | 'distinctOn'): boolean =>
-  Object.getOwnPropertyDescriptor(statement, name)?.value === true
-
-const changesRowCount = (statement: KnexStatement): boolean =>
-  (statement.grouping === 'columns' && (flag(statement, 'distinct') || flag(statement, 'distinctOn'))) ||
-  statement.grouping === 'group' ||
-  statement.grouping === 'having' ||
-  statement.grouping === 'union'
-
 /**
  * A query counting the rows `builder` would return without its order, limit and offset (nor the joins
  * `applyQueryParams` added only for orders through relations), as `total`.
@@ -34,7 +25,7 @@ const changesRowCount = (statement: KnexStatement): boolean =>
  */
 export function countQuery(builder: Knex.QueryBuilder): Knex.QueryBuilder {
   const base = dropOrderJoins(builder.clone().clear('order').clear('limit').clear('offset'))
-  if (internalsOf(base)._statements.some(changesRowCount)) {
+  if (shapesRows(base)) {
     return builder.client.queryBuilder().count({ total: '*' }).from(base.as('paginated'))
   }
   return base.clearSelect().count({ total: '*' })

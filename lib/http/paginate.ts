@@ -1,9 +1,10 @@
 import type { Knex } from 'knex'
-import { internalsOf } from '../knex/knex-internals.ts'
+import { inTransaction, runInTransaction } from '../knex/client.ts'
+import { limitOf, offsetOf } from '../knex/builder-state.ts'
+import { statementCopy } from '../knex/builder-methods.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import { boundedRunOf } from '../bound/bounded-run.ts'
 import { runBounded } from '../bound/run-bounded.ts'
-import { statementCopy } from '../bound/statement-copy.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
@@ -88,9 +89,8 @@ export async function paginate<T = Record<string, unknown>>(
   request: PageRequest = {},
   options: PaginateOptions = {},
 ): Promise<Paginated<T>> {
-  const single = internalsOf(builder)._single as { limit?: unknown; offset?: unknown }
-  let limit = typeof single.limit === 'number' ? single.limit : undefined
-  let offset = typeof single.offset === 'number' ? single.offset : 0
+  let limit = limitOf(builder)
+  let offset = offsetOf(builder) ?? 0
   let query = builder
   if (limit === undefined) {
     limit = positive(request.limit ?? options.defaultLimit ?? APPLY_DEFAULTS.defaultLimit, 'limit')
@@ -133,13 +133,12 @@ async function pageAndCount(builder: Knex.QueryBuilder, query: Knex.QueryBuilder
     case 'sequential':
       return [await page(), await count()]
     case 'transaction': {
-      if (!counts || (builder.client as { transacting?: boolean }).transacting === true) return [await page(), await count()]
+      if (!counts || inTransaction(builder.client)) return [await page(), await count()]
       const read = async (trx: Knex.Transaction): Promise<[unknown, Counted]> => [
         await runPage(cloneWithEagerLoading(query).transacting(trx), bound),
         await countTotal(builder.clone().transacting(trx), options, bound),
       ]
-      // A knex Transaction is thenable: it settles with the handler's result once committed (or rolled back).
-      const transaction = Promise.resolve(builder.client.transaction(read, dialectOf(builder.client).snapshotTransaction, null) as unknown as PromiseLike<[unknown, Counted]>)
+      const transaction = runInTransaction(builder.client, read, dialectOf(builder.client).snapshotTransaction)
       return bound === undefined ? transaction : bound.race(transaction)
     }
   }

@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
-import { compileWhere, internalsOf } from '../knex/knex-internals.ts'
+import { clauseOtherThanWhere, compileWhere } from '../knex/builder-state.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 /** The related rows an aggregate reads, as the parts of a subquery over them. */
@@ -68,8 +68,8 @@ function compileScope(map: RelationMap, table: string, name: string, client: Kne
   if (scope === undefined || client === undefined) throw new Error(`knex-query-params: ${table}.scopes.${name}: the scope of an aggregate is missing`)
   const query = client.queryBuilder().from(table)
   scope(query)
-  const other = internalsOf(query)._statements.find((statement) => statement.grouping !== 'where')
-  if (other !== undefined) throw new Error(`knex-query-params: ${table}.scopes.${name}: the scope of an aggregate may only add where conditions, not '${other.grouping}'`)
+  const other = clauseOtherThanWhere(query)
+  if (other !== undefined) throw new Error(`knex-query-params: ${table}.scopes.${name}: the scope of an aggregate may only add where conditions, not '${other}'`)
   const { sql, bindings } = compileWhere(query)
   return sql.startsWith(WHERE) ? { sql: `(${sql.slice(WHERE.length)})`, bindings } : { sql: '1 = 1', bindings: [] }
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { clientInternalsOf, type ClientInternals } from '../knex/knex-internals.ts'
+import { identifierQuotingOf, type IdentifierQuoting } from '../knex/client.ts'
 
 /**
  * Identifiers quoted as the builder's knex client quotes them (its dialect and any `wrapIdentifier`
@@ -7,13 +7,13 @@ import { clientInternalsOf, type ClientInternals } from '../knex/knex-internals.
  * context), each client quotes each name once and remembers it.
  */
 export class Identifiers {
-  private readonly client: ClientInternals
+  private readonly client: IdentifierQuoting
   private readonly queryContext: unknown
   private readonly columns: TwoLevelMemo | undefined
   private readonly tables: TwoLevelMemo | undefined
   private readonly lists: WeakMap<readonly string[], Map<string, string>> | undefined
 
-  private constructor(client: ClientInternals, queryContext: unknown, remember: boolean) {
+  private constructor(client: IdentifierQuoting, queryContext: unknown, remember: boolean) {
     this.client = client
     this.queryContext = queryContext
     this.columns = remember ? new Map() : undefined
@@ -23,13 +23,12 @@ export class Identifiers {
 
   /** The quoting for `builder`. */
   static for(builder: Knex.QueryBuilder): Identifiers {
-    const client = clientInternalsOf(builder.client)
-    if (client.config.wrapIdentifier !== undefined) return new Identifiers(client, builder.queryContext(), false)
-    let identifiers = shared.get(builder.client)
-    if (identifiers === undefined) {
-      identifiers = new Identifiers(client, undefined, true)
-      shared.set(builder.client, identifiers)
-    }
+    const known = shared.get(builder.client)
+    if (known !== undefined) return known
+    const client = identifierQuotingOf(builder.client)
+    if (client.hooked) return new Identifiers(client, builder.queryContext(), false)
+    const identifiers = new Identifiers(client, undefined, true)
+    shared.set(builder.client, identifiers)
     return identifiers
   }
 
@@ -80,9 +79,9 @@ export class Identifiers {
     const quoted = name.includes('.')
       ? name
           .split('.')
-          .map((part) => this.client.wrapIdentifier(part.trim(), this.queryContext))
+          .map((part) => this.client.wrap(part.trim(), this.queryContext))
           .join('.')
-      : this.client.wrapIdentifier(name.trim(), this.queryContext)
+      : this.client.wrap(name.trim(), this.queryContext)
     // The text becomes raw SQL, whose `?` are placeholders: a name must not contain one.
     if (quoted.includes('?')) throw new Error(`knex-query-params: the identifier '${name}' contains '?', which raw SQL reads as a binding`)
     return quoted
