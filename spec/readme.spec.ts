@@ -46,9 +46,18 @@ function scratch(prefix: string): string {
 
 const SOURCE = ['--conditions=knex-query-params:source', '--import', 'tsx']
 
+/** What a block promises to print: the `// [` or `// {` comment line, with the `// ` lines that follow it. */
+function promisedOutput(source: string): string | undefined {
+  const lines = source.split('\n')
+  const first = lines.findIndex((line) => /^\/\/ [[{]/.test(line))
+  if (first === -1) return undefined
+  const end = lines.findIndex((line, index) => index > first && !line.startsWith('// '))
+  return lines.slice(first, end === -1 ? undefined : end).map((line) => line.slice(3)).join('\n')
+}
+
 /** Runs a block and checks it prints what its `// […]` or `// {…}` comment promises. */
 function runExample({ document, name, source }: Block): void {
-  const promised = /^\/\/ ([[{].*[\]}])$/m.exec(source)?.[1]
+  const promised = promisedOutput(source)
   expect(promised, `${document} \`\`\`ts ${name} ends with the output it promises, as a // [...] or // {...} line`).to.be.a('string')
   const dir = scratch(name)
   try {
