@@ -178,10 +178,20 @@ async function waitUntilServing(base: string, child: ChildProcess, output: () =>
   throw new Error(`the app did not answer within 45 s: ${output()}`)
 }
 
-/** The TypeScript errors of the app's files, compiled as a user's `tsc --strict --noEmit` would with `allowImportingTsExtensions`. */
+/**
+ * The TypeScript errors of `files`, compiled with the options `tsc --init` writes (TypeScript 7: `strict`,
+ * `noUncheckedIndexedAccess`, `exactOptionalPropertyTypes`, `verbatimModuleSyntax`…) plus the
+ * `allowImportingTsExtensions` the README asks for.
+ */
 function strictCompileErrors(files: readonly string[]): string[] {
   const program = ts.createProgram([...files], {
     strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    verbatimModuleSyntax: true,
+    isolatedModules: true,
+    noUncheckedSideEffectImports: true,
+    moduleDetection: ts.ModuleDetectionKind.Force,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
