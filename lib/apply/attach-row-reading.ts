@@ -4,7 +4,7 @@ import type { BoundOptions } from '../bound/bound-options.ts'
 import { carryBoundedRun } from '../bound/bounded-run.ts'
 import { runBounded } from '../bound/run-bounded.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
-import type { Row } from '../eager-load/rows.ts'
+import type { Row } from '../normalize/row-values.ts'
 import { replaceRowReading, runAsKnex, statementCopy, streamAsKnex, type RowReading } from '../knex/builder-methods.ts'
 import { methodOf, selectsAggregate } from '../knex/builder-state.ts'
 
