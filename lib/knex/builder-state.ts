@@ -67,8 +67,14 @@ export function hasOrder(builder: Knex.QueryBuilder): boolean {
  * `'posts.*'`), or the raw fragments and objects passed to `select`; `undefined` when nothing is selected.
  */
 export function selectedValues(builder: Knex.QueryBuilder): unknown[] | undefined {
-  const statements = statementsOf(builder).filter((statement) => statement.grouping === 'columns')
-  return statements.length === 0 ? undefined : statements.flatMap(valuesOf)
+  let values: unknown[] | undefined
+  for (const statement of statementsOf(builder)) {
+    if (statement.grouping !== 'columns') continue
+    values ??= []
+    if (Array.isArray(statement.value)) for (const value of statement.value as unknown[]) values.push(value)
+    else values.push(statement.value)
+  }
+  return values
 }
 
 /** The tables of the builder's joins given by name, as written (`'users'`, `'users as u'`). */
