@@ -169,6 +169,27 @@ export function copyWheres(from: Knex.QueryBuilder, to: Knex.QueryBuilder): void
   statementsOf(to).push(...statementsOf(from).filter((statement) => statement.grouping === 'where'))
 }
 
+/** Whether `builder` holds `raw` as a where condition of its own (`builder.whereRaw(raw)`). */
+export function holdsWhereRaw(builder: Knex.QueryBuilder, raw: Knex.Raw): boolean {
+  return statementsOf(builder).some((statement) => statement.grouping === 'where' && statement.value === raw)
+}
+
+/**
+ * Puts `to` where `builder` holds the where condition `from` (`builder.whereRaw(from)`), keeping its place and
+ * its `and`/`or`; changes `builder` only (pass a clone): the statement is replaced, not changed.
+ */
+export function replaceWhereRaw(builder: Knex.QueryBuilder, from: Knex.Raw, to: Knex.Raw): void {
+  const statements = statementsOf(builder)
+  const at = statements.findIndex((statement) => statement.grouping === 'where' && statement.value === from)
+  const found = statements[at]
+  if (found !== undefined) statements[at] = { ...found, value: to }
+}
+
+/** Sets the builder's limit to a raw expression (knex's `limit()` takes only numbers): `limit case when … end`. */
+export function limitByRaw(builder: Knex.QueryBuilder, limit: Knex.Raw): void {
+  internals(builder)._single.limit = limit
+}
+
 /** Moves the join recorded last in front of the builder's other joins, so that it is the first joined table. */
 export function putLastJoinFirst(builder: Knex.QueryBuilder): void {
   const statements = statementsOf(builder)

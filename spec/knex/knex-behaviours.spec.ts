@@ -9,12 +9,15 @@ import {
   copyWheres,
   groupWheres,
   hasOrder,
+  holdsWhereRaw,
   isPlainRowList,
   joinedTables,
+  limitByRaw,
   limitOf,
   methodOf,
   offsetOf,
   putLastJoinFirst,
+  replaceWhereRaw,
   selectedValues,
   selectsAggregate,
   shapesRows,
@@ -184,6 +187,26 @@ describe('knex: the behaviours the knex boundary relies on', () => {
         sql: 'select * from `users` where `d` = ? and `a` = ? and b = ? and `c` in (?, ?)',
         bindings: [0, 1, 2, 3, 4],
       })
+    })
+
+    it('whereRaw(raw) records the raw itself as the where statement; a raw in _single.limit compiles as the limit', () => {
+      const list = db.raw('a in (?)', [1])
+      const walk = db.raw('exists (select ?)', [2])
+      const query = db('posts').where('b', 0).orWhereRaw(list).orderBy('id')
+      expect([holdsWhereRaw(query, list), holdsWhereRaw(query, walk)], behaviour('whereRaw(raw) records a where statement whose value is the raw')).to.deep.equal([true, false])
+      const copy = query.clone()
+      replaceWhereRaw(copy, list, walk)
+      expect(sqlOf(copy), behaviour('a where statement with another raw value compiles that raw, with its bool')).to.deep.equal({
+        sql: 'select * from `posts` where `b` = ? or exists (select ?) order by `id` asc',
+        bindings: [0, 2],
+      })
+      expect(sqlOf(query).sql, behaviour('replacing a statement of a clone leaves the original')).to.equal('select * from `posts` where `b` = ? or a in (?) order by `id` asc')
+      for (const client of [db, pg]) {
+        const limited = client('posts').select('id').offset(5)
+        limitByRaw(limited, client.raw('case when ? then ? else 0 end', [true, 20]))
+        expect(sqlOf(limited).bindings, behaviour(`a raw _single.limit is compiled with its bindings (${client.client.config.client})`)).to.deep.equal([true, 20, 5])
+        expect(sqlOf(limited).sql, behaviour(`a raw _single.limit compiles as limit <raw> (${client.client.config.client})`)).to.match(/ limit case when (\?|\$1) then (\?|\$2) else 0 end offset (\?|\$3)$/)
+      }
     })
 
     it('joins compile in the order of their statements', () => {
