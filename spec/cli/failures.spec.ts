@@ -37,7 +37,8 @@ describe('knex-query-params: every failure is one line on stderr with a document
     writeFileSync(join(dir, 'bad-plain-map.mjs'), "export const relationMap = { users: { columns: { id: 'integer' }, relations: { posts: { type: 'hasMany', table: 'posts' } } } }\n")
     writeFileSync(join(dir, 'syntax.mjs'), 'export default {\n  users: { columns: { id: "integer" }\n')
     writeFileSync(join(dir, 'scope-throws.mjs'), "export default { users: { columns: { id: 'integer' }, scopes: { boom: () => { throw new Error('boom\\nsecond line') } } } }\n")
-    writeFileSync(join(dir, 'knexfile.mjs'), "export default { client: 'mssql', connection: { server: '127.0.0.1', database: 'app' } }\n")
+    // oracledb: knex names the same package for it in every 3.x (for mssql it named 'mssql' before 3.3.0, 'tedious' after).
+    writeFileSync(join(dir, 'knexfile.mjs'), "export default { client: 'oracledb', connection: { user: 'app', connectString: '127.0.0.1/app' } }\n")
   })
   after(() => rmSync(dir, { recursive: true, force: true }))
 
@@ -81,7 +82,7 @@ describe('knex-query-params: every failure is one line on stderr with a document
   })
 
   it('a missing driver: exit 2, naming the package to install', async () => {
-    expectFailure(await run('introspect', '--knexfile', 'knexfile.mjs'), 2, "The database driver 'tedious' is not installed: npm install tedious")
+    expectFailure(await run('introspect', '--knexfile', 'knexfile.mjs'), 2, "The database driver 'oracledb' is not installed: npm install oracledb")
   })
 
   it('an unreachable database: exit 2, without the password', async () => {
@@ -118,7 +119,7 @@ describe('knex-query-params: every failure is one line on stderr with a document
         resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr })
       })
     })
-    expect(spawned).to.deep.equal({ code: 2, stdout: '', stderr: "knex-query-params: The database driver 'tedious' is not installed: npm install tedious\n" })
+    expect(spawned).to.deep.equal({ code: 2, stdout: '', stderr: "knex-query-params: The database driver 'oracledb' is not installed: npm install oracledb\n" })
   })
 })
 
