@@ -37,7 +37,7 @@ describe('knex-query-params: every failure is one line on stderr with a document
     writeFileSync(join(dir, 'bad-plain-map.mjs'), "export const relationMap = { users: { columns: { id: 'integer' }, relations: { posts: { type: 'hasMany', table: 'posts' } } } }\n")
     writeFileSync(join(dir, 'syntax.mjs'), 'export default {\n  users: { columns: { id: "integer" }\n')
     writeFileSync(join(dir, 'scope-throws.mjs'), "export default { users: { columns: { id: 'integer' }, scopes: { boom: () => { throw new Error('boom\\nsecond line') } } } }\n")
-    // oracledb: knex names the same package for it in every 3.x (for mssql it named 'mssql' before 3.3.0, 'tedious' after).
+    // oracledb: knex names the same package for it in every 3.x (for mssql: 'mssql' before 3.3.0, 'tedious' since).
     writeFileSync(join(dir, 'knexfile.mjs'), "export default { client: 'oracledb', connection: { user: 'app', connectString: '127.0.0.1/app' } }\n")
   })
   after(() => rmSync(dir, { recursive: true, force: true }))
