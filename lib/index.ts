@@ -40,6 +40,8 @@ export type {
   TableDefinition,
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
+export type { DialectName } from './dialect/dialect.ts'
+export type { DialectOptions } from './dialect/dialect-options.ts'
 export type { RowValues } from './normalize/row-values.ts'
 export { paginate } from './http/paginate.ts'
 export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, PaginationMeta } from './http/paginate.ts'

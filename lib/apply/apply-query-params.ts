@@ -52,11 +52,11 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   ...[given]: ContextOptions<ApplyOptions<Context>, Context>
 ): Knex.QueryBuilder<TRecord, TResult> {
   const options: ApplyOptions<Context> = given ?? {}
+  const dialect = dialectOf(query.client, options.dialect)
   ensureValidRelationMap(relationMap)
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)
-  const dialect = dialectOf(query.client)
   const builder = query.clone()
   const names = Identifiers.for(builder)
   const guards = RowGuards.of(relationMap, options.context, builder.client)
@@ -84,7 +84,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const orders = new SqlWriter(names, dialect, settings.like, guards)
     joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins)
-    if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins)
+    if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins, dialect.orderedJoin)
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }

@@ -88,6 +88,6 @@ export function pageRewriteFor(dialect: Dialect, names: Identifiers, ref: string
     if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(query.clone(), cutoff, page)
     if (deferFrom === undefined || page.offset < deferFrom) return undefined
     const ordered = internalsOf(query)._statements.some((statement) => statement.grouping === 'order')
-    return ordered ? deferredPage(query.clone(), names, ref, keys) : undefined
+    return ordered ? deferredPage(query.clone(), names, ref, keys, dialect.deferredPageJoin) : undefined
   }
 }

@@ -1,3 +1,4 @@
+import { existenceTest } from '../dialect/existence-test.ts'
 import type { Condition } from '../validate/condition.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
@@ -82,14 +83,14 @@ function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
   return out.chooseFilterForm?.(inner) ?? 'in'
 }
 
-/** Opens a correlated existence test: `exists (`, or `(` for the dialect's scalar form of bare existence. */
+/** Opens a correlated existence test: `exists (`, or for bare existence the dialect's own test (`existenceTest`). */
 function openExists(out: SqlWriter, bare: boolean): void {
-  out.text(bare && out.dialect.bareRelation === 'scalar' ? '(' : 'exists (')
+  out.text(bare ? existenceTest(out.dialect).open : 'exists (')
 }
 
-/** Closes what {@link openExists} opened: `)`, or ` limit 1) is not null`. */
+/** Closes what {@link openExists} opened. */
 function closeExists(out: SqlWriter, bare: boolean): void {
-  out.text(bare && out.dialect.bareRelation === 'scalar' ? ' limit 1) is not null' : ')')
+  out.text(bare ? existenceTest(out.dialect).close : ')')
 }
 
 function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {

@@ -40,6 +40,7 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   if (args.excludeColumns !== undefined) options.excludeColumns = args.excludeColumns
   if (args.noInverse !== undefined) options.noInverse = args.noInverse
   if (args.sortableIndexedOnly === true) options.sortableIndexedOnly = true
+  if ('knexfile' in args.source && args.source.dialect !== undefined) options.dialect = args.source.dialect
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
     throw new UsageError(oneLine(error))
   })

@@ -8,9 +8,16 @@ export interface LikeSql {
   pattern(value: string): string
 }
 
-/** What the library needs to know about a database: the differences, as data and small functions. */
-export interface Dialect {
-  readonly name: 'sqlite' | 'postgres' | 'mysql'
+/** The databases the library writes SQL for; also what the `dialect` option declares. */
+export type DialectName = 'sqlite' | 'postgres' | 'mysql'
+
+/**
+ * What the library needs to know about a database: the differences, as data and small functions. `Name` narrows
+ * the flags a database cannot honour (only PostgreSQL has `lateral` among them), so a dialect that would write
+ * SQL its database rejects does not compile.
+ */
+export interface Dialect<Name extends DialectName = DialectName> {
+  readonly name: Name
   /** How many values one `IN (…)` list may bind, safely below the driver's bind-parameter limit. */
   readonly maxInBindings: number
   /**
@@ -91,7 +98,7 @@ export interface Dialect {
    * newest posts (an index on the order: it reads 3 rows per user, the window every candidate) and ×1.05–1.1
    * for a team's first or newest members (no such index). SQLite and MariaDB have no LATERAL.
    */
-  readonly topPerParent: 'window' | 'lateral'
+  readonly topPerParent: Name extends 'postgres' ? 'window' | 'lateral' : 'window'
   /**
    * Stops the statement running on `connection` (one the pool gave out) from outside it, on the server, or
    * `undefined` where no statement can be stopped so (SQLite runs each statement to its end, synchronously).
@@ -110,4 +117,25 @@ export interface Dialect {
    * integer or decimal column with a text parameter as doubles (`9007199254740993` would equal `…992`).
    */
   readonly exactNumber?: { bigint: string; decimal: string }
+  /**
+   * How a deferred page (see {@link deferredPageOffset}) joins the base table back to the page's keys:
+   * `cross join … on`, which SQLite keeps in the written order (the keys first) and MySQL/MariaDB read as an
+   * inner join, or `inner join` where `cross join … on` is a syntax error (PostgreSQL).
+   */
+  readonly deferredPageJoin: 'cross join' | 'inner join'
+  /**
+   * The join an order cutoff (see {@link cutoffJoinedOrder}) walks from the ordered table back to the base table
+   * with, keeping the ordered table first: `straight_join` (MySQL/MariaDB), `cross join` (SQLite), or `inner join`
+   * where the database has no such hint (PostgreSQL).
+   */
+  readonly orderedJoin: 'straight_join' | 'cross join' | 'inner join'
+  /** How the `explain` CLI asks for the plan of a statement, and reads the database's answer as lines of text. */
+  readonly explain: { sql(query: string): string; lines(result: unknown): string[] }
+  /** The transaction the `explain` CLI runs a request in (and rolls back): read-only where the database has it. */
+  readonly explainTransaction: Knex.TransactionConfig
+  /**
+   * Whether a `datetime` column holds whatever is written to it, in the form its `storage` declares (SQLite, which
+   * has no date-time type), so that `checkRelationMap` samples its values; other databases have date-time types.
+   */
+  readonly datetimeStorage: boolean
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { dialectOf } from './dialect-of.ts'
+import { dialectOf, knexClientName, PGLITE_CLIENT } from './dialect-of.ts'
 
 /**
  * How a client's driver turns `DATE` and `DATETIME` values into JS `Date`s, so that the stored value can be
@@ -28,8 +28,7 @@ export function driverReadingOf(client: Knex.Client): DriverReading {
 }
 
 function readingOf(client: Knex.Client): DriverReading {
-  const name = String(client.dialect ?? client.config?.client ?? '')
-  if (name === 'pglite') return UTC_INSTANT
+  if (knexClientName(client) === PGLITE_CLIENT) return UTC_INSTANT
   if (dialectOf(client).name !== 'mysql') return LOCAL_INSTANT
   return { zone: zoneOf(mysqlTimezone(client.config?.connection)), datetime: 'wall-clock' }
 }

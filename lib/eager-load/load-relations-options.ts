@@ -1,4 +1,5 @@
 import type { BoundOptions } from '../bound/bound-options.ts'
+import type { DialectOptions } from '../dialect/dialect-options.ts'
 import type { RowValues } from '../normalize/row-values.ts'
 import type { WithLimits } from '../validate/build-with-tree.ts'
 
@@ -9,7 +10,7 @@ import type { WithLimits } from '../validate/build-with-tree.ts'
  * @example
  * await loadRelations(db, 'users', users, ['posts'], relationMap, { context: { tenantId }, maxWithDepth: 2, maxEagerRows: 5000, timeout: 2000 })
  */
-export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits>, BoundOptions {
+export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits>, BoundOptions, DialectOptions {
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
   context?: Context
   /** `'json'` (default) or `'driver'`: the values the rows carry, as `ApplyOptions.values` says. */

@@ -6,6 +6,7 @@ import { runBounded } from '../bound/run-bounded.ts'
 import { statementCopy } from '../bound/statement-copy.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import type { DialectOptions } from '../dialect/dialect-options.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
 import { countQuery } from './count-query.ts'
@@ -48,7 +49,7 @@ export interface Paginated<T> {
 export type PaginateQueries = 'parallel' | 'sequential' | 'transaction'
 
 /** Options of `paginate`; `timeout` and `signal` bound page, count and eager loading together (see {@link BoundOptions}). */
-export interface PaginateOptions extends BoundOptions {
+export interface PaginateOptions extends BoundOptions, DialectOptions {
   /**
    * Run the count query for `total` and `last_page`; default `true`. `'estimated'` takes PostgreSQL's
    * planner estimate when it is at least `estimateThreshold` rows (exact below it, and on other databases)
@@ -90,6 +91,7 @@ export async function paginate<T = Record<string, unknown>>(
   request: PageRequest = {},
   options: PaginateOptions = {},
 ): Promise<Paginated<T>> {
+  if (options.dialect !== undefined) dialectOf(builder.client, options.dialect)
   const single = internalsOf(builder)._single as { limit?: unknown; offset?: unknown }
   let limit = typeof single.limit === 'number' ? single.limit : undefined
   let offset = typeof single.offset === 'number' ? single.offset : 0

@@ -1,5 +1,7 @@
-/** Where {@link checkRelationMap} reads the schema, and which optional checks it runs. */
-export interface CheckRelationMapOptions {
+import type { DialectOptions } from '../dialect/dialect-options.ts'
+
+/** Where {@link checkRelationMap} reads the schema, and which optional checks it runs; `dialect` declares the database of a knex client the library does not list. */
+export interface CheckRelationMapOptions extends DialectOptions {
   /** The PostgreSQL schema, MySQL/MariaDB database or SQLite schema holding the map's tables; default: the connection's own. */
   schema?: string
   /**

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
 import { validateRelationMap } from '../map/validate-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { CheckRelationMapOptions } from './check-relation-map-options.ts'
@@ -34,6 +35,7 @@ function tablesOf(map: RelationMap): Set<string> {
  * if (errors.length > 0) throw new Error(errors.map((p) => `${p.path}: ${p.message}`).join('\n'))
  */
 export async function checkRelationMap(db: Knex, map: RelationMap, options: CheckRelationMapOptions = {}): Promise<RelationMapProblem[]> {
+  if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   validateRelationMap(map)
   const wanted = tablesOf(map)
   const schema = schemaLookup(await readCatalog(db, options.schema, (table) => wanted.has(table)))

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
 import { readCatalog } from './read-catalog.ts'
 import type { ReadSchemaOptions } from './read-schema-options.ts'
 import type { SchemaSnapshot } from './schema-snapshot.ts'
@@ -19,6 +20,7 @@ const MIGRATION_TABLES = /^knex_migrations/
  */
 export async function readSchema(db: Knex, options: ReadSchemaOptions = {}): Promise<SchemaSnapshot> {
   const { tables, exclude = [], schema } = options
+  if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   const wanted = tables === undefined ? undefined : new Set(tables)
   const excluded = new Set(exclude)
   const includes = (table: string): boolean =>

@@ -1,5 +1,5 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import type { ApplyOptions } from '../options.ts'
+import type { APPLY_DEFAULTS } from '../options.ts'
 import { paramPath } from '../parse/param-source.ts'
 import type { QueryParams } from '../query-params.ts'
 import { databaseColumn } from '../map/database-column.ts'
@@ -16,7 +16,7 @@ import type { PlannedAggregate } from './planned-aggregate.ts'
 import { resolveAggregateOrder, resolveAggregateWhere } from './resolve-aggregate-reference.ts'
 import { WhereParamPaths } from './where-param-paths.ts'
 
-type Settings = Required<Omit<ApplyOptions, 'table' | 'context' | 'timeout' | 'signal'>>
+type Settings = typeof APPLY_DEFAULTS
 
 /**
  * Checks parsed params against the relation map for `table` — every column, relation and scope must
