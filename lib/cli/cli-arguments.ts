@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util'
 import type { DialectName } from '../dialect/dialect.ts'
 import { DIALECT_NAMES } from '../dialect/dialect-of.ts'
 import { CLIENT_NAMES, type ClientName } from '../dialect/knex-config-for.ts'
-import type { Naming } from '../introspect/relation-map-from-schema-options.ts'
-import { UsageError } from './usage-error.ts'
+import type { Naming } from '../introspect/options.ts'
+import { UsageError } from './cli-io.ts'
 
 /** What `knex-query-params explain` was asked to do. */
 export interface ExplainArguments {
