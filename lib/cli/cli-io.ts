@@ -15,7 +15,7 @@ export class UsageError extends Error {
 /**
  * What went wrong, as one line for stderr: the error's message with its lines joined (a driver's
  * `AggregateError` gives its errors' messages; an empty message gives the error's `code`), without any
- * `Require stack:` list, stack trace, or the library's own `knex-query-params: ` prefix (the CLI writes its own).
+ * `Require stack:` list or stack trace.
  *
  * @example
  * oneLine(new AggregateError([new Error('connect ECONNREFUSED ::1:1'), new Error('connect ECONNREFUSED 127.0.0.1:1')]))
@@ -26,5 +26,5 @@ export function oneLine(error: unknown): string {
   const inner = error instanceof AggregateError ? error.errors.map(oneLine).filter((text) => text !== '') : []
   const message = error.message.split(/\nRequire stack:/)[0]?.trim() ?? ''
   const text = message !== '' ? message : inner.length > 0 ? inner.join('; ') : String((error as { code?: unknown }).code ?? error.name)
-  return text.replace(/\s*\n\s*/g, ' ').replace(/^knex-query-params: /, '')
+  return text.replace(/\s*\n\s*/g, ' ')
 }

@@ -3,6 +3,7 @@ import type { RowGuards } from '../guard/row-guards.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn, primaryKeyColumns } from '../map/column-names.ts'
+import { loadsOf, unhandled } from '../map/relation-kinds.ts'
 import type { DirectRelation, RelationTop } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/query-plan.ts'
 import { distinctKeys, groupByKey, keyOf, keyProperty, parentKeysFor } from './keys.ts'
@@ -47,7 +48,7 @@ export async function loadDirect(
   const selection = relatedSelection(map, table, pivot === undefined ? [relatedKey, ...nested] : nested)
   const { columns } = selection
   const keyColumns = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
-  const top = relation.type === 'hasOne' || relation.type === 'morphOne' ? FIRST_BY_KEY : relation.top
+  const top = topOf(relation)
 
   const related = await fetchChunked(keys, chunkSize, budget, param, (chunkKeys, most) => {
     const query = client.queryBuilder().from(table)
@@ -102,4 +103,19 @@ export async function loadDirect(
   const extra = pivot === undefined ? selection.extra : [...selection.extra, PIVOT_ALIAS]
   if (top !== undefined) extra.push(RANK_ALIAS)
   return { table, rows, extra }
+}
+
+/** How many related rows each parent keeps, as the relation's kind loads them (`RELATION_KINDS`). */
+function topOf(relation: DirectRelation): RelationTop | undefined {
+  const loads = loadsOf(relation.type)
+  switch (loads) {
+    case 'all':
+      return relation.top
+    case 'first':
+      return FIRST_BY_KEY
+    case 'one':
+      return undefined
+    default:
+      return unhandled(loads)
+  }
 }
