@@ -161,6 +161,18 @@ export function loadsOf(type: RelationType): RelationKind<RelationDefinition>['l
 /** Whether eager loading gives each parent an array of related rows. */
 export const isToMany = (type: RelationType): boolean => loadsOf(type) === 'all'
 
+/** The tables a relation reaches, in the order a reader meets them: the related table (each `morphTo` target), then the pivot. */
+export function linkedTables(link: RelationLink): string[] {
+  switch (link.kind) {
+    case 'direct':
+      return link.pivot === undefined ? [link.table] : [link.table, link.pivot.table]
+    case 'morphTo':
+      return Object.values(link.types)
+    default:
+      return unhandled(link)
+  }
+}
+
 /** Where a `switch` over a closed set of values has handled them all: a new value fails to compile there. */
 export function unhandled(value: never): never {
   throw new Error(`knex-query-params: unhandled ${JSON.stringify(value)}`)
