@@ -1,8 +1,8 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import { deferredPage } from './deferred-page.ts'
-import type { Identifiers } from './identifiers.ts'
-import { internalsOf, type KnexStatement } from './knex-internals.ts'
+import type { Identifiers } from '../sql/identifiers.ts'
+import { internalsOf, type KnexStatement } from '../knex/knex-internals.ts'
 import { withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
 import { isOrderJoin } from './order-joins.ts'
 

@@ -1,14 +1,13 @@
 import type { Knex } from 'knex'
 import { validateRelationMap } from '../map/validate-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { CheckRelationMapOptions } from './check-relation-map-options.ts'
+import type { CheckRelationMapOptions } from './options.ts'
 import { checkColumns } from './check-columns.ts'
 import { checkDatetimeStorage } from './check-datetime-storage.ts'
-import { checkRelationKeys } from './check-relation-keys.ts'
-import { checkSortIndexes } from './check-sort-indexes.ts'
-import { readCatalog } from './read-catalog.ts'
+import { checkRelationKeys, schemaLookup } from './check-schema-keys.ts'
+import { checkSortIndexes } from './sort-indexes.ts'
+import { readCatalog } from './read-schema.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
-import { schemaLookup } from './schema-lookup.ts'
 
 function tablesOf(map: RelationMap): Set<string> {
   const tables = new Set(Object.keys(map))

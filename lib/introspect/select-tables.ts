@@ -1,5 +1,5 @@
 import type { IntrospectionNotice } from './introspection-notice.ts'
-import { KNEX_MIGRATION_TABLES, type RelationMapFromSchemaOptions } from './relation-map-from-schema-options.ts'
+import { KNEX_MIGRATION_TABLES, type RelationMapFromSchemaOptions } from './options.ts'
 import type { SchemaSnapshot, SchemaTable } from './schema-snapshot.ts'
 
 /**

@@ -1,6 +1,10 @@
-import { clientColumn } from '../map/client-column.ts'
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
-import type { RelationMap } from '../relation-map.ts'
+import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
+import { clientColumn, primaryKeyColumns } from '../map/column-names.ts'
+
+/** The declared type of a column, whichever form it was declared in (`'datetime'` or `{ type: 'datetime', … }`). */
+export function columnType(spec: ColumnSpec): ColumnType {
+  return typeof spec === 'string' ? spec : spec.type
+}
 
 /**
  * What the map declares about one column beyond its type. A primary key column is always NOT NULL, and
