@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { isDatetimeShape, isDigits, isoOfWallClock } from '../normalize/utc-text.ts'
+import { isDatetimeShape, isDigits, isoOfWallClock } from './utc-text.ts'
 
 type TextParser = (text: string) => unknown
 

@@ -1,6 +1,6 @@
 import type { DriverReading } from '../dialect/driver-reading.ts'
 import type { ColumnType } from '../relation-map.ts'
-import { isDatetimeShape, isoOfWallClock } from './utc-text.ts'
+import { isDatetimeShape, isoOfWallClock } from '../dialect/utc-text.ts'
 
 /** Turns one non-null driver value into the JSON value of a column type. */
 export type Convert = (value: unknown) => unknown
