@@ -70,10 +70,11 @@ await sqlite.destroy()
 if (targets.postgres !== undefined) {
   // pg as it comes: no type parsers, the session in the process's time zone (as a server configured for it runs);
   // read again in a UTC session, where the library has pg give date-times as text (see jsonReadOptions).
+  const url = targets.postgres
   const inZone = (zone: string): Knex =>
     knex({
       client: 'pg',
-      connection: targets.postgres,
+      connection: url,
       pool: { min: 0, max: 2, afterCreate: (client: { query(sql: string): Promise<unknown> }, done: (error: unknown, client: unknown) => void) => void client.query(`set time zone '${zone}'`).then(() => done(null, client), (error: unknown) => done(error, client)) },
     })
   const postgres = inZone(process.env.TZ ?? 'UTC')
