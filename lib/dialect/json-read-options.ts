@@ -55,11 +55,12 @@ export function jsonReadOptions(client: Knex.Client): StatementOptions | undefin
 }
 
 function optionsOf(client: Knex.Client): StatementOptions | undefined {
-  if (client.driverName !== 'pg') return undefined
+  // node-postgres itself (its module has `types`), not another client on knex's PostgreSQL dialect such as PGlite.
+  const driver = (client.driver as { types?: Partial<TypeParsers> } | undefined)?.types
+  if (client.driverName !== 'pg' || typeof driver?.getTypeParser !== 'function') return undefined
   const settings: unknown = client.connectionSettings
-  const own = typeof settings === 'object' && settings !== null ? (settings as { types?: unknown }).types : undefined
-  const base = (own ?? (client.driver as { types?: unknown } | undefined)?.types) as TypeParsers | undefined
-  if (typeof base?.getTypeParser !== 'function') return undefined
+  const own = typeof settings === 'object' && settings !== null ? (settings as { types?: Partial<TypeParsers> }).types : undefined
+  const base = (typeof own?.getTypeParser === 'function' ? own : driver) as TypeParsers
   const parsers = new Map<number, TextParser>()
   for (const [oid, fast] of FAST_PARSERS) {
     const parse = base.getTypeParser(oid, 'text')

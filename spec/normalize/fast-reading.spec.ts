@@ -5,6 +5,7 @@ import { dayOfPostgresText, instantOfPostgresText, jsonReadOptions, readAsJson }
 import { isoOfWallClock } from '../../lib/dialect/utc-text.ts'
 import { defineRelationMap } from '../../lib/index.ts'
 import { rowNormalizer } from '../../lib/normalize/row-normalizer.ts'
+import { testDatabases } from '../support/databases.ts'
 
 /** A deterministic stream of numbers in [0, 1). */
 function random(seed: number): () => number {
@@ -83,6 +84,8 @@ describe('reading date-times close to their JSON form', () => {
       expect(readAsJson(pgDb('t').options({ types: theirs })).toSQL().options).to.deep.equal({ types: theirs })
       expect(readAsJson(pgDb('t')).toSQL().options).to.have.property('types')
       expect(jsonReadOptions(sqlite.client)).to.equal(undefined)
+      const pglite = testDatabases().find((db) => db.engine === 'pglite')
+      if (pglite !== undefined) expect(jsonReadOptions(pglite.knex.client)).to.equal(undefined)
       expect(readAsJson(sqlite('t')).toSQL().options).to.deep.equal({})
     } finally {
       void pgDb.destroy()
