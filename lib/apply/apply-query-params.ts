@@ -24,7 +24,7 @@ import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst } from '../sql/relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
-import { primaryKeyColumns } from '../map/column-names.ts'
+import { primaryKeyColumns } from '../map/columns.ts'
 
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import { clientColumn, databaseColumn } from '../map/column-names.ts'
+import { clientColumn, databaseColumn } from '../map/columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import type { Identifiers } from '../sql/identifiers.ts'

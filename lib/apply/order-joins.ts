@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { primaryKeyColumns } from '../map/column-names.ts'
+import { primaryKeyColumns } from '../map/columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor } from '../sql/alias-scope.ts'

@@ -1,6 +1,6 @@
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
-import { primaryKeyColumns } from '../map/column-names.ts'
+import { primaryKeyColumns } from '../map/columns.ts'
 import { aliasFor } from '../sql/alias-scope.ts'
 import type { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'

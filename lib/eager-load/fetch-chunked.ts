@@ -3,7 +3,8 @@ import { runBounded } from '../bound/run-bounded.ts'
 import { readAsJson } from '../dialect/json-read-options.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RowBudget } from './row-budget.ts'
-import { toRows, type Row } from './rows.ts'
+import { toRows } from './rows.ts'
+import type { Row } from '../normalize/row-values.ts'
 
 /** `values` split into consecutive slices of at most `size` (none for an empty list). */
 export function chunk<T>(values: readonly T[], size: number): T[][] {

@@ -1,6 +1,6 @@
-import { clientColumn } from '../map/column-names.ts'
+import { clientColumn } from '../map/columns.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { Row } from './rows.ts'
+import type { Row } from '../normalize/row-values.ts'
 import type { Knex } from 'knex'
 import type { WithNode } from '../validate/query-plan.ts'
 

@@ -12,7 +12,8 @@ import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aggregateValue } from './convert-aggregates.ts'
 import { distinctKeys, keyOf, keyProperty } from './keys.ts'
 import { chunk } from './fetch-chunked.ts'
-import { requireParentColumns, toRows, type Row } from './rows.ts'
+import { requireParentColumns, toRows } from './rows.ts'
+import type { Row } from '../normalize/row-values.ts'
 
 const KEY = 'kqp_key'
 

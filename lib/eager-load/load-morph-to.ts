@@ -1,12 +1,13 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
-import { clientColumn, primaryKeyColumns } from '../map/column-names.ts'
+import { clientColumn, primaryKeyColumns } from '../map/columns.ts'
 import type { MorphTarget, MorphToResolved } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/query-plan.ts'
 import { distinctKeys, groupByKey, keyOf, keyProperty, parentKeysFor } from './keys.ts'
 import type { EagerBatchSettings } from './options.ts'
 import { fetchChunked } from './fetch-chunked.ts'
-import type { LoadedBatch, Row } from './rows.ts'
+import type { LoadedBatch } from './rows.ts'
+import type { Row } from '../normalize/row-values.ts'
 import { relatedSelection } from './related-selection.ts'
 
 /**

@@ -9,7 +9,8 @@ import { loadAggregates } from './load-aggregates.ts'
 import { loadDirect } from './load-direct.ts'
 import { keyProperty, parentKeysFor } from './keys.ts'
 import { loadMorphTo } from './load-morph-to.ts'
-import { requireParentColumns, stripColumns, type LoadedBatch, type Row } from './rows.ts'
+import { requireParentColumns, stripColumns, type LoadedBatch } from './rows.ts'
+import type { Row } from '../normalize/row-values.ts'
 import { RowBudget } from './row-budget.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { clientColumn, databaseColumn } from '../map/column-names.ts'
+import { clientColumn, databaseColumn } from '../map/columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 
 /** What to select from a related table: every column, and those to delete once matching is done. */

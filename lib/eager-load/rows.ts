@@ -2,9 +2,7 @@ import type { Knex } from 'knex'
 import { driverReadingOf } from '../dialect/driver-reading.ts'
 import { rowNormalizer } from '../normalize/row-normalizer.ts'
 import type { RelationMap } from '../relation-map.ts'
-
-/** One database row as the driver returns it, and as eager-loading mutates it. */
-export type Row = Record<string, unknown>
+import type { Row } from '../normalize/row-values.ts'
 
 const isRow = (value: unknown): value is Row => typeof value === 'object' && value !== null && !Array.isArray(value)
 

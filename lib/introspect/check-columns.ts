@@ -1,5 +1,5 @@
 import type { ColumnType, ColumnSpec, RelationMap } from '../relation-map.ts'
-import { databaseColumn, primaryKeyColumns } from '../map/column-names.ts'
+import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
 

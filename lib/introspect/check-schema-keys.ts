@@ -1,5 +1,5 @@
 import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
-import { primaryKeyColumns } from '../map/column-names.ts'
+import { primaryKeyColumns } from '../map/columns.ts'
 import type { BelongsToRelation, RelationDefinition, RelationMap } from '../relation-map.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 

@@ -1,4 +1,4 @@
-import { columnSpellings } from '../map/column-names.ts'
+import { columnSpellings } from '../map/columns.ts'
 import type { ColumnDefinition, ColumnSpec, ColumnType } from '../relation-map.ts'
 import type { ColumnPatterns } from './column-patterns.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'

@@ -1,5 +1,5 @@
 import type { SchemaTable } from './schema-snapshot.ts'
-import { databaseColumn } from '../map/column-names.ts'
+import { databaseColumn } from '../map/columns.ts'
 import type { RelationMap, ColumnSpec } from '../relation-map.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'

@@ -1,6 +1,6 @@
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
-import { columnType } from '../validate/column-facts.ts'
-import { columnSpellings } from './column-names.ts'
+import { columnType } from './columns.ts'
+import { columnSpellings } from './columns.ts'
 import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
 
 const FUNCTIONS = ['count', 'sum', 'avg', 'min', 'max']

@@ -1,5 +1,5 @@
 import type { RelationDefinition, RelationMap } from '../relation-map.ts'
-import { databaseColumn, primaryKeyColumns } from './column-names.ts'
+import { databaseColumn, primaryKeyColumns } from './columns.ts'
 import { relationMapError } from './relation-map-error.ts'
 
 /**

@@ -1,6 +1,6 @@
 import type { RelationMap } from '../relation-map.ts'
 import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
-import { databaseColumn, spellingsOf } from './column-names.ts'
+import { databaseColumn, spellingsOf } from './columns.ts'
 import { checkAggregates } from './check-aggregates.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
 import { validateColumn } from './validate-column.ts'

@@ -1,5 +1,5 @@
 import type { CoercedValue } from '../validate/query-plan.ts'
-import { ExactNumber, UtcInstant } from '../validate/values.ts'
+import { ExactNumber, UtcInstant } from '../values.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 const INT32_MAX = 2 ** 31 - 1

@@ -1,6 +1,6 @@
-import { databaseColumn, columnBySpelling } from '../map/column-names.ts'
+import { databaseColumn, columnBySpelling } from '../map/columns.ts'
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
-import { columnType } from './column-facts.ts'
+import { columnType } from '../map/columns.ts'
 import type { PlannedAggregate } from './query-plan.ts'
 import { relationsOf } from './relations-of.ts'
 

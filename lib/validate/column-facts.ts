@@ -1,10 +1,5 @@
-import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
-import { clientColumn, primaryKeyColumns } from '../map/column-names.ts'
-
-/** The declared type of a column, whichever form it was declared in (`'datetime'` or `{ type: 'datetime', … }`). */
-export function columnType(spec: ColumnSpec): ColumnType {
-  return typeof spec === 'string' ? spec : spec.type
-}
+import type { RelationMap } from '../relation-map.ts'
+import { clientColumn, primaryKeyColumns } from '../map/columns.ts'
 
 /**
  * What the map declares about one column beyond its type. A primary key column is always NOT NULL, and

@@ -1,6 +1,6 @@
 import type { ColumnType, Scope } from '../relation-map.ts'
 import type { DirectRelation, MorphTarget, MorphToResolved, ResolvedRelation } from './resolved-relation.ts'
-import type { ExactNumber, UtcInstant } from './values.ts'
+import type { ExactNumber, UtcInstant } from '../values.ts'
 import type { PlannedOrder } from './resolve-order.ts'
 
 /** What an aggregate computes over the related rows: a declared function, or `exists`. */

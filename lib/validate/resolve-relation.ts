@@ -1,4 +1,4 @@
-import { primaryKeyColumns, databaseColumn } from '../map/column-names.ts'
+import { primaryKeyColumns, databaseColumn } from '../map/columns.ts'
 import type { RelationDefinition, RelationMap, RelationTopN } from '../relation-map.ts'
 import { columnFacts } from './column-facts.ts'
 import type { RelationTop, ResolvedRelation } from './resolved-relation.ts'

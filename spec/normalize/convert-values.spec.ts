@@ -3,7 +3,7 @@ import { defineRelationMap } from '../../lib/index.ts'
 import { columnTypeOf } from '../../lib/dialect/schema/column-type-of.ts'
 import { rowNormalizer } from '../../lib/normalize/row-normalizer.ts'
 import { coerceValue } from '../../lib/validate/coerce-value.ts'
-import { ExactNumber, UtcInstant } from '../../lib/validate/values.ts'
+import { ExactNumber, UtcInstant } from '../../lib/values.ts'
 import { sqlite } from '../../lib/dialect/sqlite.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 

@@ -1,4 +1,4 @@
-import type { RelationMap } from '../relation-map.ts'
+import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
 
 /**
  * The database column behind a column the map declares under the client's name: its `column` when it is
@@ -96,4 +96,9 @@ export function spellingsOf(names: readonly string[], onClash?: (name: string, o
 export function primaryKeyColumns(map: RelationMap, table: string): readonly string[] {
   const key = map[table]?.primaryKey ?? 'id'
   return typeof key === 'string' ? [key] : key
+}
+
+/** The declared type of a column, whichever form it was declared in (`'datetime'` or `{ type: 'datetime', … }`). */
+export function columnType(spec: ColumnSpec): ColumnType {
+  return typeof spec === 'string' ? spec : spec.type
 }

@@ -1,4 +1,4 @@
-import type { DatetimeStorage } from '../relation-map.ts'
+import type { DatetimeStorage } from './relation-map.ts'
 
 /**
  * A client's value for a `bigint` or `decimal` column, kept as its exact decimal text (`'9007199254740993'`,
