@@ -7,7 +7,7 @@
  */
 export { readSchema } from './introspect/read-schema.ts'
 export type { ReadSchemaOptions, CheckRelationMapOptions, Naming, RelationMapFromSchemaOptions } from './introspect/options.ts'
-export type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from './introspect/schema-snapshot.ts'
+export type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from './dialect/schema/schema-snapshot.ts'
 export { checkRelationMap } from './introspect/check-relation-map.ts'
 export { RELATION_MAP_PROBLEM_LEVELS } from './introspect/relation-map-problem.ts'
 export type { RelationMapProblem, RelationMapProblemKind, RelationMapProblemLevel } from './introspect/relation-map-problem.ts'

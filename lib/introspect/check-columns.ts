@@ -1,7 +1,7 @@
 import type { ColumnType, ColumnSpec, RelationMap } from '../relation-map.ts'
 import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
-import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
+import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
 /** The map types whose columns can hold every value a column of the key type holds. */
 const WIDER: Readonly<Partial<Record<ColumnType, readonly ColumnType[]>>> = {

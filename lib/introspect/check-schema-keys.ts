@@ -1,4 +1,4 @@
-import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
+import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import type { BelongsToRelation, RelationDefinition, RelationMap } from '../relation-map.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'

@@ -4,7 +4,7 @@ import type { ColumnPatterns } from './column-patterns.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { nameWords, styledName } from './name-words.ts'
 import type { Naming } from './options.ts'
-import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
+import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
 /** The allow-list of one table, and the client name of each database column in it. */
 export interface TableColumns {

@@ -21,6 +21,11 @@ export interface CheckRelationMapOptions {
    * default `false`.
    */
   indexes?: boolean
+  /**
+   * Tables meant to be read by every caller although other tables have a guard (shared lookup tables such
+   * as `countries`): no `unguarded_table` warning for them.
+   */
+  unguarded?: readonly string[]
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { catalogReaderOf } from '../dialect/schema/catalog-reader-of.ts'
 import { sortTables } from '../dialect/schema/sort-table.ts'
-import type { SchemaTable, SchemaSnapshot } from './schema-snapshot.ts'
+import type { SchemaTable, SchemaSnapshot } from '../dialect/schema/schema-snapshot.ts'
 import type { ReadSchemaOptions } from './options.ts'
 
 /** The tables of `schema` (default: the connection's own) that `includes` accepts, as a snapshot gives them. */

@@ -1,4 +1,4 @@
-import type { SchemaTable } from './schema-snapshot.ts'
+import type { SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 import { databaseColumn } from '../map/columns.ts'
 import type { RelationMap, ColumnSpec } from '../relation-map.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'

@@ -1,4 +1,4 @@
-import type { ColumnType } from '../relation-map.ts'
+import type { ColumnType } from '../../relation-map.ts'
 
 /** A column as the database declares it. */
 export interface SchemaColumn {
