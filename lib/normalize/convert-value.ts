@@ -28,7 +28,8 @@ function wallClockAsUtc(date: Date, zone: 'local' | number): Date {
 /** An ISO 8601 instant of date-time text: SQLite's `YYYY-MM-DD HH:MM:SS[.sss]` (UTC), ISO 8601, or text with an offset. */
 function instantOfText(text: string): string | null {
   const { length } = text
-  // ISO 8601 with milliseconds in UTC: the JSON value already (any other text of this length and these marks matches no form below).
+  // ISO 8601 with milliseconds in UTC, the JSON value already: checked by its marks only, since text of this length
+  // with these marks and another shape matches no form below and is returned as it is as well.
   if (length === 24 && text.charCodeAt(23) === 90 && text.charCodeAt(19) === 46 && text.charCodeAt(10) === 84) return text
   // The common UTC forms without a zone, read by position (no RegExp, no Date), as SQLite and MySQL text hold them.
   if (length === 19 && isDatetimeShape(text)) return isoOfWallClock(text, 0)
