@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { readAsJson } from '../dialect/json-read-options.ts'
 import { parentKeysFor } from '../eager-load/keys.ts'
 import type { ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/validate-relation-map.ts'
@@ -77,7 +78,9 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     builder.whereRaw(clientConditions(plan, ref, writer).toRaw(builder.client))
   }
 
+  const ownSelection = plan.distinct !== undefined || plan.columns !== undefined || !internalsOf(builder)._statements.some((statement) => statement.grouping === 'columns')
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
+  if (ownSelection && options.values !== 'driver') readAsJson(builder)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {

@@ -34,7 +34,7 @@ export async function loadDirect(
   settings: EagerBatchSettings,
   param: string,
 ): Promise<LoadedBatch> {
-  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound } = settings
+  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound, json } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
   const keys = distinctKeys(parents, parentProperty)
@@ -70,7 +70,7 @@ export async function loadDirect(
     }
     for (const column of keyColumns) query.orderBy(column)
     return query.limit(most)
-  }, bound)
+  }, bound, json)
 
   const byKey = groupByKey(related, pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS)
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent

@@ -52,6 +52,7 @@ export async function loadWithTree(
   }
   if (options.guards !== undefined) settings.guards = options.guards
   if (options.bound !== undefined) settings.bound = options.bound
+  if (options.normalize !== undefined) settings.json = true
   await loadNodes(client, table, rows, nodes, map, settings, options.normalize)
 }
 

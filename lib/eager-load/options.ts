@@ -21,6 +21,8 @@ export interface EagerBatchSettings {
   topForm: TopPerParentForm
   /** The request's time and signal; every batch runs within it (see `runBounded`). */
   bound?: StatementBound
+  /** Whether the rows are normalized afterwards, so their statements may ask the driver for JSON-ready values (see `jsonReadOptions`). */
+  json?: boolean
 }
 
 /** Options of `loadWithTree`. */
