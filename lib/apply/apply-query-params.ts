@@ -23,6 +23,7 @@ import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
+import type { GuardedForms } from './guarded-page.ts'
 import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 
 /**
@@ -68,13 +69,31 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     scope(builder)
     groupWheres(builder, before)
   }
+  let guarded: GuardedForms | undefined
   if (plan.wheres.length > 0 || plan.exists.length > 0) {
     const paged = plan.limit !== undefined || typeof internalsOf(builder)._single.limit === 'number'
     const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
     const first = plan.orders[0]
     const keyFirst = chooseKeyFirst(relationMap, dialect, ref, first !== undefined && first.via.length === 0 ? first.column : undefined)
     const writer = new SqlWriter(names, dialect, settings.like, guards, choose, keyFirst)
-    builder.whereRaw(clientConditions(plan, ref, writer).toRaw(builder.client))
+    const guard = paged ? dialect.frequencyGuard : undefined
+    if (guard !== undefined) writer.keyLists = { base: ref, lists: [] }
+    clientConditions(plan, ref, writer)
+    const list = writer.toRaw(builder.client)
+    builder.whereRaw(list)
+    if (guard !== undefined) {
+      const walker = new SqlWriter(names, dialect, settings.like, guards, () => 'exists', guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
+      walker.keyLists = { base: ref, lists: [] }
+      const walk = clientConditions(plan, ref, walker).toRaw(builder.client)
+      const differ = walker.sql !== writer.sql
+      const listed = writer.keyLists?.lists ?? []
+      const keyLists = listed.length > 0 ? listed : walker.keyLists.lists
+      const [keyList] = keyLists
+      if (keyList !== undefined && keyLists.length === 1 && differ) {
+        const count = keyList.fresh().text('(select count(*) from (').append(keyList).text(` limit ${guard.cap}) as ${names.table('kqp_count', 'kqp_count')})`)
+        guarded = { list, walk, count: count.toRaw(builder.client), cap: guard.cap, at: guard.at, join: guard.join }
+      }
+    }
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
@@ -91,7 +110,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
-  const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)
+  const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal }, options.values, plan.aggregates)
   return builder

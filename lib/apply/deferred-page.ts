@@ -15,7 +15,9 @@ const KEY_COLUMN = 'kqp_key_'
  * The keys come first, and stay first through `cross join … on` (an inner join that keeps its join order on
  * SQLite, the same as `inner join` on MySQL/MariaDB): not knowing that a bound limit is small, SQLite would
  * otherwise walk the whole base table in index order to spare itself sorting the page. `undefined` when the
- * base table is not a plain name.
+ * base table is not a plain name. `pageKeys`, when given, makes the derived table of the keys from the inner
+ * query (see `guarded-page.ts`); by default it is the inner query itself. `joinBack: 'inner'` joins back with
+ * `inner join` (PostgreSQL has no `cross join … on`).
  *
  * ```sql
  * select posts.id, posts.title
@@ -24,16 +26,25 @@ const KEY_COLUMN = 'kqp_key_'
  * order by posts.created_at desc, posts.id desc
  * ```
  */
-export function deferredPage(query: Knex.QueryBuilder, names: Identifiers, ref: string, keys: readonly string[]): Knex.QueryBuilder | undefined {
+export function deferredPage(
+  query: Knex.QueryBuilder,
+  names: Identifiers,
+  ref: string,
+  keys: readonly string[],
+  pageKeys: (inner: Knex.QueryBuilder) => Knex.QueryBuilder = (inner) => inner,
+  joinBack: 'cross' | 'inner' = 'cross',
+): Knex.QueryBuilder | undefined {
   const { table } = internalsOf(query)._single
   if (typeof table !== 'string') return undefined
   const keyColumn = (index: number): string => `${KEY_COLUMN}${index}`
   const inner = query.clone().clearSelect()
   inner.select(query.client.raw(keys.map((key, index) => `${names.column(ref, key)} as ${names.table(keyColumn(index), keyColumn(index))}`).join(', ')))
-  const outer = query.clear('where').clear('limit').clear('offset').from(inner.as(DEFERRED_PAGE))
-  outer.crossJoin(table, function (this: Knex.JoinClause) {
+  const outer = query.clear('where').clear('limit').clear('offset').from(pageKeys(inner).as(DEFERRED_PAGE))
+  const on = function (this: Knex.JoinClause): void {
     keys.forEach((key, index) => this.on(`${ref}.${key}`, '=', `${DEFERRED_PAGE}.${keyColumn(index)}`))
-  })
+  }
+  if (joinBack === 'cross') outer.crossJoin(table, on)
+  else outer.innerJoin(table, on)
   const statements = internalsOf(outer)._statements
   const join = statements.pop()
   const firstJoin = statements.findIndex((statement) => statement.grouping === 'join')

@@ -23,6 +23,12 @@ export class SqlWriter {
   readonly chooseFilterForm: RelationFilterChooser | undefined
   /** Whether a relation filter is written key first (`write-key-first.ts`); `undefined` writes none so. */
   readonly keyFirst: KeyFirstChooser | undefined
+  /**
+   * Where a relation filter written key first records its key's related rows (`select 1 from post_tag where
+   * tag_id = (select …)`), for the frequency guard (`Dialect.frequencyGuardCap`); `undefined` records none.
+   * Filters directly on the `base` table are not recorded: an index on the referencing column serves them.
+   */
+  keyLists: { base: string; lists: SqlWriter[] } | undefined
 
   constructor(
     names: Identifiers,
@@ -38,6 +44,7 @@ export class SqlWriter {
     this.guards = guards
     this.chooseFilterForm = chooseFilterForm
     this.keyFirst = keyFirst
+    this.keyLists = undefined
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
