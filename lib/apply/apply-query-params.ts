@@ -6,6 +6,7 @@ import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
+import type { FrequencyGuard } from '../dialect/dialect.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
@@ -20,7 +21,7 @@ import { writeCondition } from './write-condition.ts'
 import { writeOrders } from './write-orders.ts'
 import { internalsOf } from './knex-internals.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
-import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
+import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from './relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './guarded-page.ts'
@@ -78,22 +79,9 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const writer = new SqlWriter(names, dialect, settings.like, guards, choose, keyFirst)
     const guard = paged ? dialect.frequencyGuard : undefined
     if (guard !== undefined) writer.keyLists = { base: ref, lists: [] }
-    clientConditions(plan, ref, writer)
-    const list = writer.toRaw(builder.client)
+    const list = clientConditions(plan, ref, writer).toRaw(builder.client)
     builder.whereRaw(list)
-    if (guard !== undefined) {
-      const walker = new SqlWriter(names, dialect, settings.like, guards, () => 'exists', guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
-      walker.keyLists = { base: ref, lists: [] }
-      const walk = clientConditions(plan, ref, walker).toRaw(builder.client)
-      const differ = walker.sql !== writer.sql
-      const listed = writer.keyLists?.lists ?? []
-      const keyLists = listed.length > 0 ? listed : walker.keyLists.lists
-      const [keyList] = keyLists
-      if (keyList !== undefined && keyLists.length === 1 && differ) {
-        const count = keyList.fresh().text('(select count(*) from (').append(keyList).text(` limit ${guard.cap}) as ${names.table('kqp_count', 'kqp_count')})`)
-        guarded = { list, walk, count: count.toRaw(builder.client), cap: guard.cap, at: guard.at, join: guard.join }
-      }
-    }
+    if (guard !== undefined && ((writer.keyLists?.lists.length ?? 0) > 0 || guard.walkKeyFirst)) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
   }
 
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
@@ -135,6 +123,26 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
     writeCondition(out, condition, ref, scope)
   })
   return out
+}
+
+/**
+ * The walking form of the client's conditions beside their listing form `list` (written by `listed`; `keyFirst`
+ * when the walking form resolves keys first), for a
+ * guarded page (`Dialect.frequencyGuard`), or `undefined` when the two are the same or the conditions hold
+ * no relation filter written key first, or more than one (the count would guard only one of them).
+ */
+function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed: SqlWriter, list: Knex.Raw, guard: FrequencyGuard, keyFirst: KeyFirstChooser | undefined): GuardedForms | undefined {
+  const { names, dialect, like, guards } = listed
+  const walker = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
+  walker.keyLists = { base: ref, lists: [] }
+  walker.walk = guard.walkProbe
+  const walk = clientConditions(plan, ref, walker).toRaw(client)
+  const fromList = listed.keyLists?.lists ?? []
+  const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
+  const [keyList] = keyLists
+  if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql) return undefined
+  const count = keyList.fresh().text('(select count(*) from (').append(keyList).text(` limit ${guard.cap}) as ${names.table('kqp_count', 'kqp_count')})`)
+  return { list, walk, count: count.toRaw(client), cap: guard.cap, at: guard.at, join: guard.join }
 }
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */

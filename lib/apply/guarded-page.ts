@@ -31,7 +31,8 @@ const WALK = 'kqp_walk'
  * rows are those of `query` whichever branch reads them, joined back and ordered as `query` orders them.
  * With `forms.at` `'where'`, each branch keeps its limit and is read through `select * from (…) where <count> < cap`
  * (`>=`) instead: outside the branch, the test stops it before it starts (parallel workers included).
- * `undefined` when `query` does not hold `forms.list` or its base table is not a plain name.
+ * `walking` rewrites the walking branch further (MariaDB's order cutoff). `undefined` when `query` does not
+ * hold `forms.list` or its base table is not a plain name.
  *
  * ```sql
  * select posts.* from (
@@ -41,7 +42,15 @@ const WALK = 'kqp_walk'
  * ) as kqp_page cross join posts on posts.id = kqp_page.kqp_key_0 order by …
  * ```
  */
-export function guardedPage(query: Knex.QueryBuilder, names: Identifiers, ref: string, keys: readonly string[], forms: GuardedForms, page: PageWindow): Knex.QueryBuilder | undefined {
+export function guardedPage(
+  query: Knex.QueryBuilder,
+  names: Identifiers,
+  ref: string,
+  keys: readonly string[],
+  forms: GuardedForms,
+  page: PageWindow,
+  walking: (walk: Knex.QueryBuilder) => Knex.QueryBuilder = (walk) => walk,
+): Knex.QueryBuilder | undefined {
   const holdsList = (statement: KnexStatement): boolean => statement.grouping === 'where' && statement.value === forms.list
   if (!internalsOf(query)._statements.some(holdsList)) return undefined
   const { client } = query
@@ -57,6 +66,6 @@ export function guardedPage(query: Knex.QueryBuilder, names: Identifiers, ref: s
     const at = statements.findIndex(holdsList)
     const listed = statements[at]
     if (listed !== undefined) statements[at] = { ...listed, value: forms.walk }
-    return branch(inner, '<', LIST).unionAll(branch(walk, '>=', WALK))
+    return branch(inner, '<', LIST).unionAll(branch(walking(walk), '>=', WALK))
   }, forms.join)
 }

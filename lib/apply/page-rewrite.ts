@@ -81,7 +81,8 @@ export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewri
  * `cutoff` (a first order through joined hops, on a dialect with `cutoffJoinedOrder`), the bound of
  * {@link withOrderCutoff}; else, from an offset of `dialect.deferredPageOffset`, the {@link deferredPage}
  * of an ordered query. With `guarded` (a relation filter written key first, on a dialect with a
- * `frequencyGuardCap`), an ordered page is the {@link guardedPage} of both forms.
+ * `frequencyGuard`), an ordered page is the {@link guardedPage} of both forms, the cutoff only in the walking
+ * form (for a rare key, the cutoff's bound would walk the ordered table through every row).
  */
 export function pageRewriteFor(
   dialect: Dialect,
@@ -94,12 +95,13 @@ export function pageRewriteFor(
   const deferFrom = dialect.deferredPageOffset
   if (cutoff === undefined && deferFrom === undefined && guarded === undefined) return undefined
   return (query, page) => {
-    if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(query.clone(), cutoff, page)
     const ordered = internalsOf(query)._statements.some((statement) => statement.grouping === 'order')
     if (guarded !== undefined && ordered && page.limit > 0) {
-      const rewritten = guardedPage(query.clone(), names, ref, keys, guarded, page)
+      const cut = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
+      const rewritten = guardedPage(query.clone(), names, ref, keys, guarded, page, cut)
       if (rewritten !== undefined) return rewritten
     }
+    if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(query.clone(), cutoff, page)
     if (deferFrom === undefined || page.offset < deferFrom) return undefined
     return ordered ? deferredPage(query.clone(), names, ref, keys) : undefined
   }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { Dialect } from '../dialect/dialect.ts'
+import type { Dialect, FrequencyGuard } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
 import type { KeyFirstChooser, RelationFilterChooser } from './relation-filter-form.ts'
 import type { RowGuards } from './row-guards.ts'
@@ -29,6 +29,11 @@ export class SqlWriter {
    * Filters directly on the `base` table are not recorded: an index on the referencing column serves them.
    */
   keyLists: { base: string; lists: SqlWriter[] } | undefined
+  /**
+   * Set while writing the walking form of a guarded page (`Dialect.frequencyGuard`'s `walkProbe`): every
+   * relation filter is a correlated test, `exists (…)` or the scalar probe `(select 1 … limit 1) is not null`.
+   */
+  walk: FrequencyGuard['walkProbe'] | undefined
 
   constructor(
     names: Identifiers,
@@ -45,6 +50,7 @@ export class SqlWriter {
     this.chooseFilterForm = chooseFilterForm
     this.keyFirst = keyFirst
     this.keyLists = undefined
+    this.walk = undefined
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -62,7 +68,9 @@ export class SqlWriter {
 
   /** A writer for a separate fragment, with the same quoting and dialect. */
   fresh(): SqlWriter {
-    return new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm, this.keyFirst)
+    const fresh = new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm, this.keyFirst)
+    fresh.walk = this.walk
+    return fresh
   }
 
   /** Appends another writer's text and bindings. */

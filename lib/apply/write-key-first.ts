@@ -4,6 +4,7 @@ import { aliasFor, type AliasScope } from './alias-scope.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeTest } from './write-test.ts'
+import { closeExists, openExists } from './write-exists.ts'
 
 /**
  * Writes a relation filter whose related rows are one row found by a unique column, key first: the related
@@ -38,7 +39,11 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
   const pivotParent = names.column(pivotAlias, pivot.parentColumn)
   const related = out.fresh().text(`${names.column(pivotAlias, pivot.relatedColumn)} = `).append(key)
   related.guards?.writeAnd(related, pivot.table, pivotAlias)
-  out.text(form === 'in' ? `${parentKey} in (select ${pivotParent} from ${pivotTable} where ` : `exists (select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `)
-  out.append(related).text(')')
+  if (form === 'in') out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(')')
+  else {
+    openExists(out, false, false)
+    out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
+    closeExists(out, false, false)
+  }
   out.keyLists?.lists.push(out.fresh().text(`select 1 from ${pivotTable} where `).append(related))
 }

@@ -23,6 +23,7 @@ export const mysql: Dialect = {
   filteredRelation: 'in',
   bareRelation: 'scalar',
   keyFirstRelation: 'always',
+  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'scalar', join: 'cross' },
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
   topPerParent: 'window',
