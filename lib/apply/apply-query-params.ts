@@ -127,9 +127,9 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
 
 /**
  * The walking form of the client's conditions beside their listing form `list` (written by `listed`; `keyFirst`
- * when the walking form resolves keys first), for a
- * guarded page (`Dialect.frequencyGuard`), or `undefined` when the two are the same or the conditions hold
- * no relation filter written key first, or more than one (the count would guard only one of them).
+ * when the walking form resolves keys first), for a guarded page (`Dialect.frequencyGuard`), or `undefined`
+ * when the two are the same or the conditions hold no relation filter written key first, or more than one
+ * (the count would guard only one of them).
  */
 function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed: SqlWriter, list: Knex.Raw, guard: FrequencyGuard, keyFirst: KeyFirstChooser | undefined): GuardedForms | undefined {
   const { names, dialect, like, guards } = listed

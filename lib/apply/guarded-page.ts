@@ -6,9 +6,9 @@ import type { PageWindow } from './page-rewrite.ts'
 
 /** The two writings of a page's client conditions and the guard that picks one (see {@link guardedPage}). */
 export interface GuardedForms {
-  /** The conditions as the query holds them: relation filters listed key first (`key in (select …)`). */
+  /** The conditions as the query holds them: the listing form (the key's related rows found first, then sorted). */
   list: Knex.Raw
-  /** The same conditions with every relation filter a correlated `exists`, for a walk of the page's order. */
+  /** The same conditions with every relation filter a correlated test, for a walk of the page's order (the walking form). */
   walk: Knex.Raw
   /** The count of the key's related rows, read up to `cap`: `(select count(*) from (select 1 … limit cap))`. */
   count: Knex.Raw

@@ -25,7 +25,7 @@ export class SqlWriter {
   readonly keyFirst: KeyFirstChooser | undefined
   /**
    * Where a relation filter written key first records its key's related rows (`select 1 from post_tag where
-   * tag_id = (select …)`), for the frequency guard (`Dialect.frequencyGuardCap`); `undefined` records none.
+   * tag_id = (select …)`), for the frequency guard (`Dialect.frequencyGuard`); `undefined` records none.
    * Filters directly on the `base` table are not recorded: an index on the referencing column serves them.
    */
   keyLists: { base: string; lists: SqlWriter[] } | undefined
