@@ -1,7 +1,7 @@
 import { QueryParamsError, type ColumnType, type TableDefinition } from '../lib/index.ts'
 import { SERVER_COLUMNS, type WriteRules } from './resources.ts'
 import { databaseTimestamp } from './timestamp.ts'
-import { columnType } from '../lib/validate/column-type.ts'
+import { columnType } from '../lib/map/columns.ts'
 
 /** A value as the demo writes it to any of its databases. */
 export type DatabaseValue = string | number | boolean | null

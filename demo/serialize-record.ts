@@ -1,5 +1,5 @@
 import type { ColumnType, RelationMap } from '../lib/index.ts'
-import { columnType } from '../lib/validate/column-type.ts'
+import { columnType } from '../lib/map/columns.ts'
 
 /** A row as a driver returns it, relations included. */
 export type ApiRecord = Record<string, unknown>

@@ -4,7 +4,7 @@ import {
   problemResponse,
   queryParamsFromRequest,
   readFormBody,
-  readsFormBody,
+  isFormRequest,
   requestSignal,
   serverProblemResponse,
 } from 'knex-query-params/http'
@@ -35,7 +35,7 @@ const server = createServer(async (req, res) => {
     const table = ROUTES.get(`${req.method ?? 'GET'} ${path}`)
     if (table === undefined) return sendJson(res, 404, { message: `No route ${req.method ?? 'GET'} ${path}.` })
     // node:http leaves the body in the stream: read a form body (on any method but GET, HEAD, TRACE) yourself.
-    const body = readsFormBody(req.method, req.headers['content-type']) ? await readFormBody(req) : ''
+    const body = isFormRequest(req.method, req.headers['content-type']) ? await readFormBody(req) : ''
     const params = queryParamsFromRequest(req, { body })
     // Aborts when the client disconnects (or after QUERY_TIMEOUT ms): the statements are cancelled on the server.
     const signal = requestSignal(res, { timeout: QUERY_TIMEOUT })

@@ -1,11 +1,10 @@
 import type { Knex } from 'knex'
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import { clientColumn } from '../map/client-column.ts'
-import { databaseColumn } from '../map/database-column.ts'
+import { clientColumn, databaseColumn } from '../map/columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
-import type { Identifiers } from './identifiers.ts'
-import { internalsOf } from './knex-internals.ts'
+import type { Identifiers } from '../sql/identifiers.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
 
 /**
  * Sets the select list: `distinct` (with any `columns`) as `SELECT DISTINCT`, else the client's

@@ -4,15 +4,12 @@ import { driverReadingOf } from '../dialect/driver-reading.ts'
 import { convertAggregates } from '../eager-load/convert-aggregates.ts'
 import { loadWithTree } from '../eager-load/load-with-tree.ts'
 import { RowBudget } from '../eager-load/row-budget.ts'
-import type { Row } from '../eager-load/row.ts'
-import { stripColumns } from '../eager-load/strip-columns.ts'
-import { rowNormalizer } from '../normalize/row-normalizer.ts'
+import { rowsOfTable, stripColumns } from '../eager-load/rows.ts'
 import type { RowValues } from '../normalize/row-values.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
-import type { WithNode } from '../validate/with-tree.ts'
+import type { PlannedAggregate, WithNode } from '../validate/query-plan.ts'
 import { attachRowReading } from './attach-row-reading.ts'
-import type { RowGuards } from './row-guards.ts'
+import type { RowGuards } from '../guard/row-guards.ts'
 
 /**
  * Makes every way of reading `builder` (see `attachRowReading`) give its rows with `nodes` eager-loaded,
@@ -59,10 +56,4 @@ export function attachEagerLoading(
     nodes.length > 0,
     bound,
   )
-}
-
-/** Normalizes rows of any table of `map` read through `client`. */
-export function rowsOfTable(client: Knex.Client, map: RelationMap): (table: string, rows: readonly Row[]) => void {
-  const reading = driverReadingOf(client)
-  return (table, rows) => rowNormalizer(map, table, reading)(rows)
 }

@@ -5,8 +5,8 @@ import { BOUNDED_RUN, type BoundedRun } from '../bound/bounded-run.ts'
 import { runBounded } from '../bound/run-bounded.ts'
 import { statementCopy } from '../bound/statement-copy.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
-import type { Row } from '../eager-load/row.ts'
-import { internalsOf } from './knex-internals.ts'
+import type { Row } from '../normalize/row-values.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
 
 type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => Promise<unknown>
 type Stream = (this: Knex.QueryBuilder, options?: Readonly<Record<string, unknown>>) => Readable

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
-import type { Identifiers } from './identifiers.ts'
-import { internalsOf } from './knex-internals.ts'
+import type { Identifiers } from '../sql/identifiers.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
 
 /** The name of the derived table holding a deferred page's keys, and the prefix of its key columns. */
 export const DEFERRED_PAGE = 'kqp_page'

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { internalsOf, type KnexStatement } from './knex-internals.ts'
+import { internalsOf, type KnexStatement } from '../knex/knex-internals.ts'
 
 /**
  * Moves the where statements recorded from position `from` on into one parenthesised group, so an

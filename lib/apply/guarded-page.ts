@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { deferredPage } from './deferred-page.ts'
-import type { Identifiers } from './identifiers.ts'
-import { internalsOf, type KnexStatement } from './knex-internals.ts'
+import type { Identifiers } from '../sql/identifiers.ts'
+import { internalsOf, type KnexStatement } from '../knex/knex-internals.ts'
 import type { PageWindow } from './page-rewrite.ts'
 
 /** The two writings of a page's client conditions and the guard that picks one (see {@link guardedPage}). */

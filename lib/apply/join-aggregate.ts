@@ -1,6 +1,6 @@
 import type { RelationMap } from '../relation-map.ts'
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
-import { aggregateRows } from './aggregate-rows.ts'
+import type { PlannedAggregate } from '../validate/query-plan.ts'
+import { aggregateRows } from '../sql/aggregate-rows.ts'
 import type { OrderJoins } from './order-joins.ts'
 
 const DERIVED = 'kqp_aggregate'

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
-import type { Identifiers } from './identifiers.ts'
-import { internalsOf } from './knex-internals.ts'
+import type { Identifiers } from '../sql/identifiers.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
 import type { OrderJoins } from './order-joins.ts'
 import type { PageWindow } from './page-rewrite.ts'
 

@@ -1,10 +1,10 @@
 import type { Knex } from 'knex'
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
+import { primaryKeyColumns } from '../map/columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
-import { aliasFor } from './alias-scope.ts'
-import { internalsOf } from './knex-internals.ts'
-import type { SqlWriter } from './sql-writer.ts'
+import { aliasFor } from '../sql/alias-scope.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
+import type { SqlWriter } from '../sql/sql-writer.ts'
 
 /**
  * The joins that orders through to-one relations need, one per relation path (`team`, `team.owner`), shared by

@@ -3,8 +3,8 @@ import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { joinAggregate } from './join-aggregate.ts'
 import type { OrderJoins } from './order-joins.ts'
-import type { SqlWriter } from './sql-writer.ts'
-import { writeAggregate } from './write-aggregate.ts'
+import type { SqlWriter } from '../sql/sql-writer.ts'
+import { writeAggregate } from '../sql/write-aggregate.ts'
 
 /**
  * Adds each aggregate of the plan to the select list of `builder` (the rows of `ref`) under its key, as one raw

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { internalsOf } from './knex-internals.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
 
 /** The base table of a builder and the name its columns are qualified with (its alias, if any). */
 export interface TableReference {

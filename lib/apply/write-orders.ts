@@ -1,11 +1,11 @@
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
-import { aliasFor } from './alias-scope.ts'
+import { primaryKeyColumns } from '../map/columns.ts'
+import { aliasFor } from '../sql/alias-scope.ts'
 import type { OrderJoins } from './order-joins.ts'
-import type { SqlWriter } from './sql-writer.ts'
+import type { SqlWriter } from '../sql/sql-writer.ts'
 import { joinAggregate } from './join-aggregate.ts'
-import { writeAggregate } from './write-aggregate.ts'
+import { writeAggregate } from '../sql/write-aggregate.ts'
 
 /**
  * Writes the planned orders as the list after `order by`. A column reached through to-one hops is read

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { CLIENT_NAMES, type ClientName } from '../dialect/knex-config-for.ts'
-import type { Naming } from '../introspect/relation-map-from-schema-options.ts'
-import { UsageError } from './usage-error.ts'
+import type { Naming } from '../introspect/options.ts'
+import { UsageError } from './cli-io.ts'
 
 /** What `knex-query-params explain` was asked to do. */
 export interface ExplainArguments {

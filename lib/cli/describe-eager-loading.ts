@@ -1,5 +1,4 @@
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
-import type { WithNode } from '../validate/with-tree.ts'
+import type { PlannedAggregate, WithNode } from '../validate/query-plan.ts'
 
 /**
  * One line per relation of a `with` tree, indented by level, saying which query would load it:

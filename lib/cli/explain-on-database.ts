@@ -3,14 +3,12 @@ import { applyQueryParams } from '../apply/apply-query-params.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { explainSql, rawRows } from '../dialect/explain-sql.ts'
 import { DIALECT_LABELS } from '../dialect/knex-config-for.ts'
-import { GuardError } from '../errors/guard-error.ts'
+import { GuardError } from '../guard/guard-error.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { CliIo } from './cli-io.ts'
 import { printSql } from './print-sql.ts'
-import { oneLine } from './one-line.ts'
-import { UsageError } from './usage-error.ts'
+import { oneLine, UsageError, type CliIo } from './cli-io.ts'
 
 const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|rollback)\b/i
 

@@ -1,3 +1,4 @@
+import { UsageError, type CliIo } from './cli-io.ts'
 import knex from 'knex'
 import { applyQueryParams } from '../apply/apply-query-params.ts'
 import { CLIENT_LABELS, CLIENT_NAMES, clientOfUrl, compileOnlyConfig, readOnlyConfig, type ClientName } from '../dialect/knex-config-for.ts'
@@ -6,13 +7,26 @@ import { parseQueryParams } from '../parse/parse-query-params.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
-import type { CliIo } from './cli-io.ts'
 import { describeAggregate, describeEagerLoading } from './describe-eager-loading.ts'
 import { explainOnDatabase } from './explain-on-database.ts'
 import { openDatabase } from './open-database.ts'
 import { printSql } from './print-sql.ts'
-import { tableOfRequest } from './table-of-request.ts'
-import { UsageError } from './usage-error.ts'
+
+/**
+ * The base table of a request: `table` when given, else the last segment of the URL's path
+ * (`users` for `/api/users?limit=2` or `https://example.com/users?…`).
+ *
+ * @throws {UsageError} when there is neither.
+ * @example
+ * tableOfRequest('/users?limit=2') // 'users'
+ */
+export function tableOfRequest(request: string, table?: string): string {
+  if (table !== undefined) return table
+  const path = /^[a-z][a-z\d+.-]*:\/\//i.test(request) ? new URL(request).pathname : request.startsWith('/') ? request.split(/[?#]/)[0] ?? '' : ''
+  const segment = decodeURIComponent(path.split('/').filter((part) => part !== '').at(-1) ?? '')
+  if (segment === '') throw new UsageError(`No table in '${request}': give a path such as '/users?…', or --table <name>.`)
+  return segment
+}
 
 /** What to explain a request with. */
 export interface ExplainSettings {
@@ -81,5 +95,3 @@ async function explainOnUrl(url: string, table: string, params: QueryParams, set
     await db.destroy()
   }
 }
-
-

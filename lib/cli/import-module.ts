@@ -2,8 +2,7 @@ import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { oneLine } from './one-line.ts'
-import { UsageError } from './usage-error.ts'
+import { oneLine, UsageError } from './cli-io.ts'
 
 interface TsxApi {
   tsImport(specifier: string, parentURL: string): Promise<Record<string, unknown>>

@@ -5,12 +5,10 @@ import { dialectOf } from '../dialect/dialect-of.ts'
 import { clientOfUrl, CLIENT_LABELS, DIALECT_LABELS, readOnlyConfig } from '../dialect/knex-config-for.ts'
 import { introspectRelationMapWithNotices, type IntrospectOptions } from '../introspect/introspect-relation-map.ts'
 import type { IntrospectArguments } from './cli-arguments.ts'
-import type { CliIo } from './cli-io.ts'
 import { knexfileConfig } from './knexfile-config.ts'
 import { openDatabase } from './open-database.ts'
-import { oneLine } from './one-line.ts'
+import { oneLine, UsageError, type CliIo } from './cli-io.ts'
 import { relationMapModule } from './relation-map-module.ts'
-import { UsageError } from './usage-error.ts'
 
 const hidePassword = (text: string): string => text.replace(/\/\/[^@/]*@/g, '//…@')
 

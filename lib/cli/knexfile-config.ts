@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { importModule } from './import-module.ts'
-import { UsageError } from './usage-error.ts'
+import { UsageError } from './cli-io.ts'
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
 

@@ -1,6 +1,5 @@
 import { importModule } from './import-module.ts'
-import { oneLine } from './one-line.ts'
-import { UsageError } from './usage-error.ts'
+import { oneLine, UsageError } from './cli-io.ts'
 
 /** Where `explain` takes the guards' `context` from. */
 export interface ContextSource {

@@ -1,8 +1,7 @@
 import type { RelationMap } from '../relation-map.ts'
-import { ensureValidRelationMap } from '../map/valid-relation-map.ts'
+import { ensureValidRelationMap } from '../map/validate-relation-map.ts'
 import { importModule } from './import-module.ts'
-import { oneLine } from './one-line.ts'
-import { UsageError } from './usage-error.ts'
+import { oneLine, UsageError } from './cli-io.ts'
 
 /**
  * Imports the module at `file` (relative to `cwd`) and returns its relation map: the default export,

@@ -1,6 +1,5 @@
 import knex, { type Knex } from 'knex'
-import { oneLine } from './one-line.ts'
-import { UsageError } from './usage-error.ts'
+import { oneLine, UsageError } from './cli-io.ts'
 
 /** knex's own logging off: a failed connection is reported once, as a usage error. */
 const QUIET = { warn: () => undefined, error: () => undefined, deprecate: () => undefined, debug: () => undefined }

@@ -1,14 +1,12 @@
-import { GuardError } from '../errors/guard-error.ts'
+import { GuardError } from '../guard/guard-error.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import { cliArguments, type CliArguments } from './cli-arguments.ts'
-import type { CliIo } from './cli-io.ts'
 import { explainRequest } from './explain-request.ts'
 import { HELP_TEXT } from './help-text.ts'
 import { introspectCommand } from './introspect-database.ts'
 import { loadContext } from './load-context.ts'
 import { loadRelationMap } from './load-relation-map.ts'
-import { oneLine } from './one-line.ts'
-import { UsageError } from './usage-error.ts'
+import { oneLine, UsageError, type CliIo } from './cli-io.ts'
 
 /**
  * Exit codes of the CLI: 0 done, 1 a request was rejected (a `QueryParamsError`), 2 a usage error (the

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { UtcInstant } from '../validate/utc-instant.ts'
+import type { UtcInstant } from '../values.ts'
 
 /** A `like` test as SQL. */
 export interface LikeSql {

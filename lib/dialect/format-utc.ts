@@ -1,4 +1,4 @@
-import type { UtcInstant } from '../validate/utc-instant.ts'
+import type { UtcInstant } from '../values.ts'
 
 /** `YYYY-MM-DD HH:MM:SS[.sss]` in UTC; milliseconds only when not zero. */
 export function formatUtc(value: UtcInstant): string {

@@ -1,5 +1,5 @@
 import type { Dialect } from './dialect.ts'
-import type { UtcInstant } from '../validate/utc-instant.ts'
+import type { UtcInstant } from '../values.ts'
 import { formatUtc } from './format-utc.ts'
 
 const globSpecials = new Set(['*', '?', '[', ']'])

@@ -1,7 +1,7 @@
 import type { DriverReading } from '../dialect/driver-reading.ts'
 import { convertersFor } from '../normalize/convert-value.ts'
-import type { PlannedAggregate } from '../validate/planned-aggregate.ts'
-import type { Row } from './row.ts'
+import type { PlannedAggregate } from '../validate/query-plan.ts'
+import type { Row } from '../normalize/row-values.ts'
 
 /**
  * Gives each aggregate on `rows` its JSON type on every database, in place: a count is a number (PostgreSQL

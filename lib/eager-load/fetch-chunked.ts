@@ -1,10 +1,17 @@
 import type { Knex } from 'knex'
 import { runBounded } from '../bound/run-bounded.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
-import { chunk } from './chunk.ts'
 import type { RowBudget } from './row-budget.ts'
-import type { Row } from './row.ts'
-import { toRows } from './to-rows.ts'
+import { toRows } from './rows.ts'
+import type { Row } from '../normalize/row-values.ts'
+
+/** `values` split into consecutive slices of at most `size` (none for an empty list). */
+export function chunk<T>(values: readonly T[], size: number): T[][] {
+  if (!Number.isInteger(size) || size < 1) throw new Error(`knex-query-params: chunk size must be a positive integer, got ${size}`)
+  const chunks: T[][] = []
+  for (let start = 0; start < values.length; start += size) chunks.push(values.slice(start, start + size))
+  return chunks
+}
 
 /**
  * Runs `query(keys, most)` once per chunk of `keys` (sequentially, each within `bound`) and concatenates the rows,

@@ -1,5 +1,4 @@
-import { clientColumn } from '../map/client-column.ts'
-import { databaseColumn } from '../map/database-column.ts'
+import { clientColumn, databaseColumn } from '../map/columns.ts'
 import type { RelationMap } from '../relation-map.ts'
 
 /** What to select from a related table: every column, and those to delete once matching is done. */

@@ -1,4 +1,4 @@
-import { tooLargeResponse } from './too-large-response.ts'
+import { tooLargeResponse } from './problems.ts'
 
 /** The socket of Node's `clientError` event, as far as answering it goes. */
 export interface ClientErrorSocket {

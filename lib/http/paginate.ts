@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { internalsOf } from '../apply/knex-internals.ts'
+import { internalsOf } from '../knex/knex-internals.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import { boundedRunOf } from '../bound/bounded-run.ts'
 import { runBounded } from '../bound/run-bounded.ts'
@@ -8,9 +8,7 @@ import { StatementBound } from '../bound/statement-bound.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
-import { countQuery } from './count-query.ts'
-import { estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult } from './estimated-count.ts'
-import { totalOf } from './total-of.ts'
+import { countQuery, estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult, totalOf } from './counts.ts'
 
 /** Which page to return: `QueryParams` fits, and so does `{ page, limit }`. */
 export interface PageRequest {

@@ -5,9 +5,8 @@ import { decodeComponent } from '../parse/decode-component.ts'
 import { parseQueryParams } from '../parse/parse-query-params.ts'
 import type { QueryParams } from '../query-params.ts'
 import { encodeForm } from './encode-form.ts'
-import { formBodyOf } from './form-body-of.ts'
-import { queryStringOf } from './query-string-of.ts'
-import type { RequestLike } from './request-like.ts'
+import { formBodyOf } from './form-body.ts'
+import { queryStringOf, type RequestLike } from './request.ts'
 
 /** Options of `queryParamsFromRequest`: those of `parseQueryParams`, and a body you read yourself. */
 export interface RequestParseOptions extends ParseOptions {

@@ -1,11 +1,9 @@
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
-import { problemResponse } from '../http/problem-response.ts'
+import { problemResponse, isClientError, serverProblemResponse } from '../http/problems.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
-import { readFormBody } from '../http/read-form-body.ts'
-import { readsFormBody } from '../http/reads-form-body.ts'
+import { readFormBody, isFormRequest } from '../http/form-body.ts'
 import { requestSignal } from '../http/request-signal.ts'
-import { isClientError, serverProblemResponse } from '../http/server-problem-response.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 
@@ -71,7 +69,7 @@ export function queryParams(options: QueryParamsMiddlewareOptions = {}): Request
     const signal = requestSignal(res, { timeout })
     req.querySignal = signal
     res.locals['querySignal'] = signal
-    const read = readsFormBody(req.method, req.headers['content-type'])
+    const read = isFormRequest(req.method, req.headers['content-type'])
     const body = !read ? Promise.resolve('') : req.body === undefined && !req.readableEnded ? readFormBody(req, bodyLimit) : Promise.resolve(undefined)
     body
       .then((text) => {

@@ -2,13 +2,11 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { ServerResponse } from 'node:http'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
 import { handleClientError, type ClientErrorSocket } from '../http/handle-client-error.ts'
-import { normalizeContentType } from '../http/normalize-content-type.ts'
-import { problemResponse } from '../http/problem-response.ts'
+import { normalizeContentType } from '../http/content-type.ts'
+import { problemResponse, isClientError, serverProblemResponse } from '../http/problems.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
-import { DEFAULT_BODY_LIMIT } from '../http/read-form-body.ts'
-import { readsFormBody } from '../http/reads-form-body.ts'
+import { DEFAULT_BODY_LIMIT, isFormRequest } from '../http/form-body.ts'
 import { requestSignal } from '../http/request-signal.ts'
-import { isClientError, serverProblemResponse } from '../http/server-problem-response.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import { unencapsulatedPlugin } from './unencapsulated-plugin.ts'
@@ -68,7 +66,7 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
     getter(this: FastifyRequest): QueryParams {
       let params = parsed.get(this)
       if (params === undefined) {
-        const body = readsFormBody(this.method, this.headers['content-type']) ? undefined : ''
+        const body = isFormRequest(this.method, this.headers['content-type']) ? undefined : ''
         params = queryParamsFromRequest(this, body === undefined ? { ...options.parse } : { ...options.parse, body })
         parsed.set(this, params)
       }

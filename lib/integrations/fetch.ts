@@ -1,11 +1,8 @@
-import { BodyTooLargeError } from '../http/body-too-large-error.ts'
+import { BodyTooLargeError, DEFAULT_BODY_LIMIT, isFormRequest } from '../http/form-body.ts'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
-import { problemResponse } from '../http/problem-response.ts'
+import { problemResponse, isClientError, serverProblemResponse } from '../http/problems.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
-import { DEFAULT_BODY_LIMIT } from '../http/read-form-body.ts'
-import { readsFormBody } from '../http/reads-form-body.ts'
 import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
-import { isClientError, serverProblemResponse } from '../http/server-problem-response.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 
@@ -37,7 +34,7 @@ export interface FetchParseOptions extends ParseOptions {
  */
 export async function queryParamsFromFetchRequest(request: Request, options: FetchParseOptions = {}): Promise<QueryParams> {
   const { bodyLimit = DEFAULT_BODY_LIMIT, ...parse } = options
-  const body = readsFormBody(request.method, request.headers.get('content-type')) ? await readText(request, bodyLimit) : ''
+  const body = isFormRequest(request.method, request.headers.get('content-type')) ? await readText(request, bodyLimit) : ''
   return queryParamsFromRequest({ url: request.url, headers: request.headers }, { ...parse, body })
 }
 

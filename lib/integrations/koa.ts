@@ -1,11 +1,9 @@
 import type { Middleware } from 'koa'
 import type { ErrorResponseOptions } from '../http/error-response.ts'
-import { problemResponse } from '../http/problem-response.ts'
+import { problemResponse, isClientError, serverProblemResponse } from '../http/problems.ts'
 import { queryParamsFromRequest } from '../http/query-params-from-request.ts'
-import { readFormBody } from '../http/read-form-body.ts'
-import { readsFormBody } from '../http/reads-form-body.ts'
+import { readFormBody, isFormRequest } from '../http/form-body.ts'
 import { requestSignal } from '../http/request-signal.ts'
-import { isClientError, serverProblemResponse } from '../http/server-problem-response.ts'
 import type { ParseOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 
@@ -62,7 +60,7 @@ export function queryParams(options: QueryParamsMiddlewareOptions = {}): Middlew
     try {
       let body: string | undefined
       const parsedBody = (ctx.request as { body?: unknown }).body
-      if (!readsFormBody(ctx.method, ctx.get('content-type'))) body = ''
+      if (!isFormRequest(ctx.method, ctx.get('content-type'))) body = ''
       else if (parsedBody === undefined && !ctx.req.readableEnded) body = await readFormBody(ctx.req, bodyLimit)
       ctx.state.queryParams = queryParamsFromRequest(ctx, body === undefined ? parse : { ...parse, body })
       await next()

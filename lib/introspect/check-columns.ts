@@ -1,9 +1,24 @@
-import { databaseColumn } from '../map/database-column.ts'
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
-import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
-import { columnTypeFits } from './column-type-fits.ts'
+import type { ColumnType, ColumnSpec, RelationMap } from '../relation-map.ts'
+import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
-import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
+import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
+
+/** The map types whose columns can hold every value a column of the key type holds. */
+const WIDER: Readonly<Partial<Record<ColumnType, readonly ColumnType[]>>> = {
+  integer: ['number', 'bigint', 'decimal'],
+  number: ['decimal'],
+  bigint: ['decimal'],
+}
+
+/**
+ * Whether every value a client may send for a column declared `declared` can be compared with a column the
+ * database holds as `actual` (a map type): the same type, a wider number type (`integer` on a `bigint` or
+ * decimal column), or the inexact `number` and `integer` declared on a `decimal` or `bigint` column (a choice
+ * to get JS numbers, see `RelationMapFromSchemaOptions.exactNumbers`).
+ */
+export function columnTypeFits(declared: ColumnType, actual: ColumnType): boolean {
+  return declared === actual || (WIDER[declared]?.includes(actual) ?? false)
+}
 
 const specOf = (spec: ColumnSpec): { type: ColumnType; nullable: boolean; unique: boolean } =>
   typeof spec === 'string' ? { type: spec, nullable: true, unique: false } : { type: spec.type, nullable: spec.nullable ?? true, unique: spec.unique ?? false }

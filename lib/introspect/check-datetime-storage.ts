@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
-import { databaseColumn } from '../map/database-column.ts'
+import { databaseColumn } from '../map/columns.ts'
 import type { DatetimeStorage, RelationMap } from '../relation-map.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 

@@ -1,14 +1,14 @@
 import type { Knex } from 'knex'
 import { validateRelationMap } from '../map/validate-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { CheckRelationMapOptions } from './check-relation-map-options.ts'
+import type { CheckRelationMapOptions } from './options.ts'
 import { checkColumns } from './check-columns.ts'
 import { checkDatetimeStorage } from './check-datetime-storage.ts'
-import { checkRelationKeys } from './check-relation-keys.ts'
-import { checkSortIndexes } from './check-sort-indexes.ts'
-import { readCatalog } from './read-catalog.ts'
+import { checkGuardCoverage } from './check-guard-coverage.ts'
+import { checkRelationKeys, schemaLookup } from './check-schema-keys.ts'
+import { checkSortIndexes } from './sort-indexes.ts'
+import { readCatalog } from './read-schema.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
-import { schemaLookup } from './schema-lookup.ts'
 
 function tablesOf(map: RelationMap): Set<string> {
   const tables = new Set(Object.keys(map))
@@ -24,7 +24,8 @@ function tablesOf(map: RelationMap): Set<string> {
  * also the default `id`; relation, pivot and morph keys), a NOT NULL or unique claim the database does not
  * keep, a `required` belongsTo whose foreign key is nullable or not enforced, a declared type the column
  * cannot hold, on SQLite sampled `datetime` values that do not have the declared `storage`, and with
- * `options.indexes` each sortable column no index leads (`sortable_without_index`). Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
+ * `options.indexes` each sortable column no index leads (`sortable_without_index`), and in a map where some tables
+ * have a guard each reachable table without one (`unguarded_table`, unless listed in `options.unguarded`). Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
  * `warning`: slower, or not checkable) and the map `path`. An empty list means the map fits the database.
  * Reads the catalog (and, on SQLite, up to 1,000 values of each `datetime` column). A map that is itself broken throws the plain `Error` `defineRelationMap` would.
  *
@@ -49,5 +50,6 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
   }
   const exists = (table: string, column: string): boolean => schema.table(table)?.columns.some((each) => each.name === column) ?? false
   problems.push(...(await checkDatetimeStorage(db, map, exists)))
+  problems.push(...checkGuardCoverage(map, options.unguarded))
   return problems
 }

@@ -1,10 +1,10 @@
-import { columnSpellings } from '../map/column-spelling.ts'
+import { columnSpellings } from '../map/columns.ts'
 import type { ColumnDefinition, ColumnSpec, ColumnType } from '../relation-map.ts'
 import type { ColumnPatterns } from './column-patterns.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { nameWords, styledName } from './name-words.ts'
-import type { Naming } from './relation-map-from-schema-options.ts'
-import type { SchemaColumn, SchemaTable } from './schema-snapshot.ts'
+import type { Naming } from './options.ts'
+import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
 /** The allow-list of one table, and the client name of each database column in it. */
 export interface TableColumns {

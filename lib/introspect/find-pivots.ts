@@ -1,6 +1,6 @@
 import { compareText } from './compare-text.ts'
 import { nameWords } from './name-words.ts'
-import type { SchemaForeignKey, SchemaTable } from './schema-snapshot.ts'
+import type { SchemaForeignKey, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
 /** A pivot table: two single-column foreign keys that together identify its rows, and nothing else but timestamps. */
 export interface Pivot {

@@ -1,9 +1,8 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import { readSchema } from './read-schema.ts'
-import type { ReadSchemaOptions } from './read-schema-options.ts'
+import type { ReadSchemaOptions, RelationMapFromSchemaOptions } from './options.ts'
 import { relationMapFromSchema, type GeneratedRelationMap } from './relation-map-from-schema.ts'
-import type { RelationMapFromSchemaOptions } from './relation-map-from-schema-options.ts'
 
 /** What {@link introspectRelationMap} reads and generates: the builder's options, and which schema to read. */
 export interface IntrospectOptions extends RelationMapFromSchemaOptions {

@@ -1,4 +1,4 @@
-import type { Naming } from './relation-map-from-schema-options.ts'
+import type { Naming } from './options.ts'
 
 /**
  * The words of a database identifier, split at underscores, hyphens, spaces and case changes, each kept

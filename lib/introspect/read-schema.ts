@@ -1,7 +1,13 @@
 import type { Knex } from 'knex'
-import { readCatalog } from './read-catalog.ts'
-import type { ReadSchemaOptions } from './read-schema-options.ts'
-import type { SchemaSnapshot } from './schema-snapshot.ts'
+import { catalogReaderOf } from '../dialect/schema/catalog-reader-of.ts'
+import { sortTables } from '../dialect/schema/sort-table.ts'
+import type { SchemaTable, SchemaSnapshot } from '../dialect/schema/schema-snapshot.ts'
+import type { ReadSchemaOptions } from './options.ts'
+
+/** The tables of `schema` (default: the connection's own) that `includes` accepts, as a snapshot gives them. */
+export async function readCatalog(db: Knex, schema: string | undefined, includes: (table: string) => boolean): Promise<SchemaTable[]> {
+  return sortTables(await catalogReaderOf(db.client).read(db, { schema, includes }))
+}
 
 const MIGRATION_TABLES = /^knex_migrations/
 

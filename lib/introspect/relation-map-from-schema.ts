@@ -4,12 +4,12 @@ import { compareText } from './compare-text.ts'
 import { pivotOf, type Pivot } from './find-pivots.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { foreignKeyStem, inflectedWords, pickName, qualifiedWords } from './relation-names.ts'
-import { DEFAULT_SECRET_COLUMNS, type Naming, type RelationMapFromSchemaOptions } from './relation-map-from-schema-options.ts'
-import type { SchemaForeignKey, SchemaSnapshot, SchemaTable } from './schema-snapshot.ts'
+import { DEFAULT_SECRET_COLUMNS, type Naming, type RelationMapFromSchemaOptions } from './options.ts'
+import type { SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 import { tableKey } from './table-key.ts'
 import { selectTables } from './select-tables.ts'
 import { columnPatterns } from './column-patterns.ts'
-import { unsortUnindexed } from './unsort-unindexed.ts'
+import { unsortUnindexed } from './sort-indexes.ts'
 
 /** A generated relation map and what it leaves out or decided on its own. */
 export interface GeneratedRelationMap {

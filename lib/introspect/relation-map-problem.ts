@@ -31,6 +31,8 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   type_unknown: 'warning',
   /** On SQLite, sampled values of a `datetime` column do not have the form its `storage` declares. */
   datetime_storage_mismatch: 'warning',
+  /** Some tables of the map have a guard and this one, reachable through a relation, has none (and is not listed in `unguarded`). */
+  unguarded_table: 'warning',
   /** Only with the `indexes` option: a sortable column that leads no index nor the primary key, so an order on it sorts every matching row. */
   sortable_without_index: 'warning',
 } as const satisfies Record<string, RelationMapProblemLevel>

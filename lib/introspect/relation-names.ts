@@ -1,6 +1,6 @@
 import { pluralWord, singularWord } from './inflection.ts'
 import { joinWords, nameWords } from './name-words.ts'
-import type { Naming } from './relation-map-from-schema-options.ts'
+import type { Naming } from './options.ts'
 
 /** The words of `identifier` with its last word made singular or plural: `order_items` → `['order', 'item']`. */
 export function inflectedWords(identifier: string, number: 'singular' | 'plural'): string[] {

@@ -1,6 +1,6 @@
 import type { IntrospectionNotice } from './introspection-notice.ts'
-import { KNEX_MIGRATION_TABLES, type RelationMapFromSchemaOptions } from './relation-map-from-schema-options.ts'
-import type { SchemaSnapshot, SchemaTable } from './schema-snapshot.ts'
+import { KNEX_MIGRATION_TABLES, type RelationMapFromSchemaOptions } from './options.ts'
+import type { SchemaSnapshot, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
 /**
  * The tables of `snapshot` that `options.tables` and `options.exclude` keep, in snapshot order; knex's

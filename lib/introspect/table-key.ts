@@ -1,5 +1,5 @@
 import type { IntrospectionNotice } from './introspection-notice.ts'
-import type { SchemaTable } from './schema-snapshot.ts'
+import type { SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
 /**
  * The columns that identify a row of `table`: its primary key; without one, its first unique constraint

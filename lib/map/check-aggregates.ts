@@ -1,8 +1,7 @@
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
-import { columnType } from '../validate/column-type.ts'
-import { columnSpellings } from './column-spelling.ts'
-import { describeValue, isObject } from './describe-value.ts'
-import { didYouMean, relationMapError } from './relation-map-error.ts'
+import { columnType } from './columns.ts'
+import { columnSpellings } from './columns.ts'
+import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
 
 const FUNCTIONS = ['count', 'sum', 'avg', 'min', 'max']
 const KEYS = ['relation', 'fn', 'column', 'scope']

@@ -1,6 +1,5 @@
 import type { RelationDefinition, RelationMap } from '../relation-map.ts'
-import { databaseColumn } from './database-column.ts'
-import { primaryKeyColumns } from './primary-key-columns.ts'
+import { databaseColumn, primaryKeyColumns } from './columns.ts'
 import { relationMapError } from './relation-map-error.ts'
 
 /**

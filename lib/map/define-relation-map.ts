@@ -1,5 +1,5 @@
 import type { RelationMap } from '../relation-map.ts'
-import { ensureValidRelationMap } from './valid-relation-map.ts'
+import { ensureValidRelationMap } from './validate-relation-map.ts'
 
 /**
  * Declares a relation map: checks it now, at startup, and returns it unchanged with its literal type, so

@@ -1,7 +1,6 @@
 import { OPERATORS } from '../query-params.ts'
 import type { ColumnType } from '../relation-map.ts'
-import { describeValue, isObject } from './describe-value.ts'
-import { didYouMean, relationMapError } from './relation-map-error.ts'
+import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
 
 /** The column types, in the order error messages list them. */
 export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'bigint', 'decimal']

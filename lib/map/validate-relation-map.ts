@@ -1,11 +1,8 @@
 import type { RelationMap } from '../relation-map.ts'
-import { describeValue, isObject } from './describe-value.ts'
-import { databaseColumn } from './database-column.ts'
+import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
+import { databaseColumn, spellingsOf } from './columns.ts'
 import { checkAggregates } from './check-aggregates.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
-import { checkRelationOrders } from './check-relation-orders.ts'
-import { spellingsOf } from './column-spelling.ts'
-import { didYouMean, relationMapError } from './relation-map-error.ts'
 import { validateColumn } from './validate-column.ts'
 import { validateRelation } from './validate-relation.ts'
 
@@ -121,5 +118,42 @@ function checkPrimaryKey(table: string, primaryKey: unknown, databaseColumns: Re
     if (aliased !== undefined) throw relationMapError(path, `'${key}' is a client name; primaryKey names database columns, here '${aliased}'`)
     const fix = primaryKey === undefined ? `declare the key column in columns, and name it in primaryKey if it is not 'id'` : `add it to columns${didYouMean(key, databaseColumns.keys())}`
     throw relationMapError(path, `the primary key '${key}' is not among the columns of ${table}; ${fix}`)
+  }
+}
+
+const validated = new WeakSet<object>()
+
+/**
+ * Validates `map` the first time it is seen and remembers the object, so each later call costs one
+ * `WeakSet` lookup. A map changed after its first use is not checked again. A map that fails is not
+ * remembered, so every call with it throws.
+ *
+ * @throws {Error} the first mistake of the map (see {@link validateRelationMap}).
+ */
+export function ensureValidRelationMap(map: RelationMap): void {
+  if (validated.has(map)) return
+  validateRelationMap(map)
+  validated.add(map)
+}
+
+/**
+ * Checks that the `orders` of every to-many relation name columns of the related table's allow-list (their
+ * client names), once every table is known valid.
+ *
+ * @throws {Error} naming the order to fix, e.g. `users.relations.posts.orders[0].column: …`.
+ */
+export function checkRelationOrders(map: RelationMap): void {
+  for (const [table, definition] of Object.entries(map)) {
+    for (const [name, relation] of Object.entries(definition.relations ?? {})) {
+      if (relation.type === 'morphTo' || relation.type === 'belongsTo' || relation.orders === undefined) continue
+      const columns = Object.keys(map[relation.table]?.columns ?? {})
+      relation.orders.forEach((order, index) => {
+        if (columns.includes(order.column)) return
+        throw relationMapError(
+          `${table}.relations.${name}.orders[${index}].column`,
+          `'${order.column}' is not a column of ${relation.table}${didYouMean(order.column, columns)}; orders name columns of the related table's allow-list`,
+        )
+      })
+    }
   }
 }

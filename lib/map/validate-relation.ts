@@ -1,6 +1,5 @@
-import { describeValue, isObject } from './describe-value.ts'
+import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
 import { RELATION_KEYS, RELATION_TYPES, type RelationKeyKind } from './relation-keys.ts'
-import { didYouMean, relationMapError } from './relation-map-error.ts'
 
 /**
  * Checks one relation definition of the map at `path` (`users.relations.posts`): a known `type`, every key

@@ -1,7 +1,7 @@
 import type { DriverReading } from '../dialect/driver-reading.ts'
-import type { Row } from '../eager-load/row.ts'
+import type { Row } from './row-values.ts'
 import type { ColumnType, RelationMap } from '../relation-map.ts'
-import { columnType } from '../validate/column-type.ts'
+import { columnType } from '../map/columns.ts'
 import { convertersFor, type Convert } from './convert-value.ts'
 
 /** Rewrites, in place, the values of the known columns of rows of one table into their JSON values. */

@@ -1,6 +1,14 @@
-import { copyText } from './copy-text.ts'
 import { topLevelName } from './parameter-keys.ts'
 import { splitKey } from './split-key.ts'
+
+/**
+ * A copy of `text` that shares no memory with it. V8 makes a slice of 13 characters or more a view into the
+ * whole string, so a remembered slice of a request body would keep the whole body alive; a cache keyed by
+ * client text keeps this copy instead. Shorter strings are copied by V8 already.
+ */
+export function copyText(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string)
+}
 
 /** A decoded key, read once: its top-level name and, once asked for, its segments. */
 export interface KeyInfo {

@@ -1,10 +1,22 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { ClientScalar, Operator, WhereDescription } from '../query-params.ts'
-import { parseChoice } from './parse-choice.ts'
-import { parseOperator } from './parse-operator.ts'
-import { likeWildcards } from './like-wildcards.ts'
+import { parseChoice, parseOperator } from './parse-values.ts'
 import { isRawObject, type RawValue } from './raw-value.ts'
 import { readList } from './read-list.ts'
+
+/**
+ * How many wildcards a `like` pattern has: each `%` and `_` not escaped by a backslash (a backslash escapes
+ * the character after it, as `likePattern` writes the pattern for every database).
+ */
+export function likeWildcards(pattern: string): number {
+  let count = 0
+  for (let i = 0; i < pattern.length; i++) {
+    const code = pattern.charCodeAt(i)
+    if (code === 92) i++
+    else if (code === 37 || code === 95) count++
+  }
+  return count
+}
 
 /** Caps that apply to one where. */
 export interface WhereLimits {

@@ -1,6 +1,5 @@
 import { buildRawObject } from './build-raw-object.ts'
-import { limitPairs } from './limit-pairs.ts'
-import { limitParsedObject } from './limit-parsed-object.ts'
+import { limitPairs, limitParsedObject } from './limits.ts'
 import { parseQueryString } from './parse-query-string.ts'
 import type { RawObject, RawValue } from './raw-value.ts'
 

@@ -1,10 +1,17 @@
-import { databaseColumn } from '../map/database-column.ts'
+import { databaseColumn, columnBySpelling } from '../map/columns.ts'
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
-import { columnType } from './column-type.ts'
-import type { PlannedAggregate } from './planned-aggregate.ts'
+import { columnType } from '../map/columns.ts'
+import type { PlannedAggregate } from './query-plan.ts'
 import { relationsOf } from './relations-of.ts'
-import { columnBySpelling } from '../map/column-spelling.ts'
-import { aggregateKey } from './aggregate-key.ts'
+
+/**
+ * The property an aggregate is returned under, and the spelling its name is matched in: every capital letter
+ * becomes `_` and the lower-case letter (`postsViewsSum` → `posts_views_sum`, `posts_count` unchanged), the
+ * rule `SnakeCase` of `AggregateRecord` types.
+ */
+export function aggregateKey(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
+}
 
 const TO_MANY = new Set(['hasMany', 'belongsToMany', 'morphMany'])
 

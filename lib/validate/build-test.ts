@@ -2,8 +2,17 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 import { OPERATORS, type ClientScalar, type WhereDescription } from '../query-params.ts'
 import type { ColumnType, DatetimeStorage } from '../relation-map.ts'
 import { coerceValue } from './coerce-value.ts'
-import type { CoercedValue, Test } from './condition.ts'
-import { likePattern } from './like-pattern.ts'
+import type { CoercedValue, Test } from './query-plan.ts'
+
+/**
+ * A client's `like` pattern, well-formed on every database: a backslash escapes the next character, so
+ * a pattern ending in a lone backslash (a database error on PostgreSQL) gets that backslash escaped,
+ * to match a literal backslash. `%` and `_` stay wildcards.
+ */
+export function likePattern(pattern: string): string {
+  const trailing = /\\+$/.exec(pattern)?.[0].length ?? 0
+  return trailing % 2 === 1 ? `${pattern}\\` : pattern
+}
 
 /** Where a where's parts were sent: `operator()` → `wheres[2][operator]`, `value(1)` → `wheres[2][value][1]`. */
 export interface WhereParams {

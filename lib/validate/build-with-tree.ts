@@ -1,10 +1,8 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { aggregatesOf, findAggregate } from './aggregates-of.ts'
-import type { PlannedAggregate } from './planned-aggregate.ts'
-import { relatedTables, relationsOf } from './relations-of.ts'
-import { unknownRelation } from './unknown-relation.ts'
-import type { WithNode } from './with-tree.ts'
+import type { PlannedAggregate, WithNode } from './query-plan.ts'
+import { relatedTables, relationsOf, unknownRelation } from './relations-of.ts'
 
 /** Caps on eager loading. */
 export interface WithLimits {

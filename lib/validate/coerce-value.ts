@@ -1,9 +1,8 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { ClientScalar } from '../query-params.ts'
 import type { ColumnType, DatetimeStorage } from '../relation-map.ts'
-import type { CoercedValue } from './condition.ts'
-import { ExactNumber } from './exact-number.ts'
-import { UtcInstant } from './utc-instant.ts'
+import type { CoercedValue } from './query-plan.ts'
+import { ExactNumber, UtcInstant } from '../values.ts'
 
 const INTEGER = /^[+-]?\d{1,16}$/
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/

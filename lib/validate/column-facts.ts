@@ -1,6 +1,5 @@
-import { clientColumn } from '../map/client-column.ts'
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
 import type { RelationMap } from '../relation-map.ts'
+import { clientColumn, primaryKeyColumns } from '../map/columns.ts'
 
 /**
  * What the map declares about one column beyond its type. A primary key column is always NOT NULL, and

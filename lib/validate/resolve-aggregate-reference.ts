@@ -2,7 +2,7 @@ import type { WhereDescription } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { aggregateColumn } from './aggregates-of.ts'
 import { buildTest, type WhereParams } from './build-test.ts'
-import type { Condition } from './condition.ts'
+import type { Condition } from './query-plan.ts'
 import type { PlannedOrder } from './resolve-order.ts'
 
 /**

@@ -1,8 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import { databaseColumn } from '../map/database-column.ts'
+import { databaseColumn, columnBySpelling } from '../map/columns.ts'
 import type { ColumnSpec, ColumnType, DatetimeStorage, RelationMap } from '../relation-map.ts'
-import { columnType } from './column-type.ts'
-import { columnBySpelling } from '../map/column-spelling.ts'
+import { columnType } from '../map/columns.ts'
 
 /** An allow-listed column as the client named it (`name`, the key in `columns`) and as the database does (`column`). */
 export interface ResolvedColumn {

@@ -1,6 +1,5 @@
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
+import { primaryKeyColumns, databaseColumn } from '../map/columns.ts'
 import type { RelationDefinition, RelationMap, RelationTopN } from '../relation-map.ts'
-import { databaseColumn } from '../map/database-column.ts'
 import { columnFacts } from './column-facts.ts'
 import type { RelationTop, ResolvedRelation } from './resolved-relation.ts'
 

@@ -1,20 +1,44 @@
-import { QueryParamsError } from '../errors/query-params-error.ts'
-import type { ApplyOptions } from '../options.ts'
 import { paramPath } from '../parse/param-source.ts'
 import type { QueryParams } from '../query-params.ts'
-import { databaseColumn } from '../map/database-column.ts'
-import { primaryKeyColumns } from '../map/primary-key-columns.ts'
+import type { WhereParams } from './build-test.ts'
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { ApplyOptions } from '../options.ts'
+import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import type { RelationMap, Scope } from '../relation-map.ts'
 import { buildWithTree } from './build-with-tree.ts'
-import type { QueryPlan } from './query-plan.ts'
+import type { QueryPlan, PlannedAggregate } from './query-plan.ts'
 import { checkSortable } from './column-capabilities.ts'
 import { columnFacts } from './column-facts.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
 import { resolveOrder, type PlannedOrder } from './resolve-order.ts'
-import type { PlannedAggregate } from './planned-aggregate.ts'
 import { resolveAggregateOrder, resolveAggregateWhere } from './resolve-aggregate-reference.ts'
-import { WhereParamPaths } from './where-param-paths.ts'
+
+/**
+ * Where the parts of `wheres[index]` were sent, worked out only when asked for — in practice only for
+ * an error message. A class rather than an object literal with getters, which is slow to create.
+ */
+export class WhereParamPaths implements WhereParams {
+  private readonly params: QueryParams
+  private readonly index: number
+
+  constructor(params: QueryParams, index: number) {
+    this.params = params
+    this.index = index
+  }
+
+  get column(): string {
+    return paramPath(this.params, 'wheres', this.index, 'column')
+  }
+
+  get operator(): string {
+    return paramPath(this.params, 'wheres', this.index, 'operator')
+  }
+
+  value(valueIndex?: number): string {
+    return paramPath(this.params, 'wheres', this.index, 'value', valueIndex)
+  }
+}
 
 type Settings = Required<Omit<ApplyOptions, 'table' | 'context' | 'timeout' | 'signal'>>
 

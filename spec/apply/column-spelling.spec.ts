@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { relationMap as snakeMap } from '../../fixtures/relation-map.ts'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { columnSpellings } from '../../lib/map/column-spelling.ts'
+import { columnSpellings } from '../../lib/map/columns.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { ColumnSpec, RelationMap } from '../../lib/relation-map.ts'

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { relationMap } from '../../fixtures/relation-map.ts'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { countQuery } from '../../lib/http/count-query.ts'
+import { countQuery } from '../../lib/http/counts.ts'
 import { paginate } from '../../lib/http/paginate.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'

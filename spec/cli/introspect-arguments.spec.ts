@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { cliArguments } from '../../lib/cli/cli-arguments.ts'
-import { UsageError } from '../../lib/cli/usage-error.ts'
+import { UsageError } from '../../lib/cli/cli-io.ts'
 
 describe('knex-query-params introspect: arguments', () => {
   it('reads --connection (with an optional --client), --out, --naming, --tables, --exclude, --expose-pivots', () => {

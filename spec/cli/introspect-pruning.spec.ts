@@ -52,7 +52,7 @@ async function createShop(file: string): Promise<void> {
   }
 }
 
-/** What README "Keeping hand edits across regenerations" shows: the generated module stays untouched, edits live beside it. */
+/** What docs/generating-the-map.md "Keeping hand edits across regenerations" shows: the generated module stays untouched, edits live beside it. */
 const HAND_EDITS = `import { defineRelationMap, type GuardInfo } from 'knex-query-params'
 import { relationMap as generated } from './relation-map.generated.ts'
 

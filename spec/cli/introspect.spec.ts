@@ -262,7 +262,7 @@ describe('knex-query-params introspect (the command line, SQLite)', function () 
   })
 })
 
-describe("README 'Adding morph relations, guards and scopes' on a generated demo map (SQLite)", function () {
+describe("docs/generating-the-map.md 'Adding morph relations, guards and scopes' on a generated demo map (SQLite)", function () {
   this.timeout(120_000)
   let dir: string
 
@@ -284,9 +284,9 @@ describe("README 'Adding morph relations, guards and scopes' on a generated demo
       const result = output()
       expect(await runCli(['introspect', '--connection', file, '--out', 'relation-map.generated.ts'], result.io, dir)).to.equal(0)
 
-      const readme = readFileSync(join(root, 'README.md'), 'utf8')
+      const readme = readFileSync(join(root, 'docs/generating-the-map.md'), 'utf8')
       const example = /```ts\n(import type \{ Knex \} from 'knex'\nimport \{ defineRelationMap \} from 'knex-query-params'\nimport \{ relationMap as generated \} from '\.\/relation-map\.generated\.ts'\n[\s\S]*?)```/.exec(readme)?.[1]
-      expect(example, 'the README example').to.be.a('string')
+      expect(example, 'the example of docs/generating-the-map.md').to.be.a('string')
       writeFileSync(join(dir, 'relation-map.ts'), example ?? '')
       expect(compileErrors([join(dir, 'relation-map.generated.ts'), join(dir, 'relation-map.ts')])).to.deep.equal([])
 
@@ -317,7 +317,7 @@ function withoutDeletedAt(rows: unknown): unknown {
   return (rows as Array<{ images?: Array<Record<string, unknown>> }>).map((row) => ({ ...row, images: row.images?.map(({ deleted_at: _deletedAt, ...image }) => image) }))
 }
 
-/** The fixture map has no guards: drop the image the README's guard hides (id 1, soft-deleted above). */
+/** The fixture map has no guards: drop the image the example's guard hides (id 1, soft-deleted above). */
 function stripDeleted(rows: unknown): unknown {
   return (rows as Array<{ images?: Array<{ id: number }> }>).map((row) => ({ ...row, images: row.images?.filter((image) => image.id !== 1) }))
 }

@@ -22,8 +22,8 @@ async function portOf(server: Server): Promise<string> {
 
 const closing = (server: Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()))
 
-/** The ways the README gives to raise Node's header limit per server, each checked on a real server. */
-describe('raising the header limit, as the README says', () => {
+/** The ways docs/http.md gives to raise Node's header limit per server, each checked on a real server. */
+describe('raising the header limit, as docs/http.md says', () => {
   it(`a ${LONG_QUERY.length}-byte query is over the default limit (${maxHeaderSize}) and under the raised one`, () => {
     expect(LONG_QUERY.length).to.be.above(maxHeaderSize).and.below(RAISED)
   })

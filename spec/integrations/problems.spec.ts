@@ -1,5 +1,6 @@
 import { expect } from 'chai'
-import { BodyTooLargeError, handleClientError, problemResponse, QueryParamsError, readsFormBody, type ClientErrorSocket } from '../../lib/index.ts'
+import { QueryParamsError } from '../../lib/index.ts'
+import { BodyTooLargeError, handleClientError, isFormRequest, problemResponse, readsFormBody, type ClientErrorSocket } from '../../lib/http.ts'
 
 class FakeSocket implements ClientErrorSocket {
   written = ''
@@ -21,16 +22,20 @@ class FakeSocket implements ClientErrorSocket {
 const clientError = (code: string): Error & { code: string } => Object.assign(new Error(code), { code })
 
 describe('problem answers shared by the integrations', () => {
-  describe('readsFormBody', () => {
+  describe('isFormRequest', () => {
+    it('is also exported under its old name readsFormBody (deprecated)', () => {
+      expect(readsFormBody).to.equal(isFormRequest)
+    })
+
     it('reads a form body on every method but GET, HEAD and TRACE, whatever the parameter separator', () => {
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'QUERY', 'post']) {
-        expect(readsFormBody(method, 'application/x-www-form-urlencoded, charset=utf-8'), method).to.equal(true)
+        expect(isFormRequest(method, 'application/x-www-form-urlencoded, charset=utf-8'), method).to.equal(true)
       }
       for (const method of ['GET', 'HEAD', 'TRACE', 'get', undefined]) {
-        expect(readsFormBody(method, 'application/x-www-form-urlencoded'), String(method)).to.equal(false)
+        expect(isFormRequest(method, 'application/x-www-form-urlencoded'), String(method)).to.equal(false)
       }
-      expect(readsFormBody('POST', 'application/json; charset="utf-8"')).to.equal(false)
-      expect(readsFormBody('POST', undefined)).to.equal(false)
+      expect(isFormRequest('POST', 'application/json; charset="utf-8"')).to.equal(false)
+      expect(isFormRequest('POST', undefined)).to.equal(false)
     })
   })
 

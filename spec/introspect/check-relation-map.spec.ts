@@ -64,6 +64,7 @@ describe('checkRelationMap: problem levels', () => {
       not_null_undeclared: 'warning',
       type_unknown: 'warning',
       datetime_storage_mismatch: 'warning',
+      unguarded_table: 'warning',
       sortable_without_index: 'warning',
     })
   })
@@ -114,6 +115,17 @@ for (const database of testDatabases()) {
       expect(await checkRelationMap(database.knex, relationMap)).to.deep.equal([])
       expect(await checkRelationMap(database.knex, demoRelationMap)).to.deep.equal([])
       expect(await checkRelationMap(catalog.knex, catalogMap)).to.deep.equal([])
+    })
+
+    it('unguarded_table: with a guard on some tables, each table a relation reaches that has none, unless listed in unguarded', async () => {
+      const postsOnly = changed(demo, 'posts', (definition) => ({ ...definition, guard: (query, { table }) => void query.whereNull(`${table}.deleted_at`) }))
+      const problems = await checkRelationMap(database.knex, postsOnly)
+      expect(found(problems)).to.deep.equal(['users', 'teams', 'comments', 'tags', 'images'].map((table) => warning('unguarded_table', `${table}.guard`)))
+      expect(problems[0]?.message).to.equal(
+        "other tables have a guard but 'users' has none, and teams.relations.owner reaches it: every caller reads all its rows (give it a guard, or list it in the 'unguarded' option if it is shared)",
+      )
+      const shared = await checkRelationMap(database.knex, postsOnly, { unguarded: ['tags', 'images'] })
+      expect(found(shared)).to.deep.equal(['users', 'teams', 'comments'].map((table) => warning('unguarded_table', `${table}.guard`)))
     })
 
     it('sortable_without_index, only with indexes: true: a sortable column no index nor primary key starts with; sortable: false or an index quiets it', async () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { relationMapFromSchema } from '../../lib/introspect/relation-map-from-schema.ts'
-import { DEFAULT_SECRET_COLUMNS } from '../../lib/introspect/relation-map-from-schema-options.ts'
+import { DEFAULT_SECRET_COLUMNS } from '../../lib/introspect/options.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
-import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../../lib/introspect/schema-snapshot.ts'
+import type { SchemaColumn, SchemaForeignKey, SchemaSnapshot, SchemaTable } from '../../lib/dialect/schema/schema-snapshot.ts'
 import type { ColumnType } from '../../lib/relation-map.ts'
 
 /** A column: `type` undefined for a type no map type holds. */

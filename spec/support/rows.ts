@@ -1,6 +1,6 @@
 import { relationMap } from '../../fixtures/relation-map.ts'
 import type { ColumnType, RelationMap } from '../../lib/relation-map.ts'
-import { columnType } from '../../lib/validate/column-type.ts'
+import { columnType } from '../../lib/map/columns.ts'
 
 /** A row as a driver returns it. */
 export type Row = Record<string, unknown>

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { SchemaTable } from './schema-snapshot.ts'
 
 /** Which tables a {@link CatalogReader} reads. */
 export interface CatalogScope {

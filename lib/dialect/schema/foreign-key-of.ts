@@ -1,4 +1,4 @@
-import type { SchemaForeignKey } from '../../introspect/schema-snapshot.ts'
+import type { SchemaForeignKey } from './schema-snapshot.ts'
 
 /** One column of a named foreign-key constraint, as a catalog lists it. */
 export interface ForeignKeyColumnRow {

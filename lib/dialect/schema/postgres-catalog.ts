@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { SchemaTable } from './schema-snapshot.ts'
 import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { columnTypeOf } from './column-type-of.ts'
 import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'

@@ -1,4 +1,4 @@
-import type { SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { SchemaTable } from './schema-snapshot.ts'
 
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 const columnsKey = (columns: readonly string[]): string => columns.join('\u0000')

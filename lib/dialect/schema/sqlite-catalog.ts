@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { SchemaColumn, SchemaForeignKey, SchemaTable } from '../../introspect/schema-snapshot.ts'
+import type { SchemaColumn, SchemaForeignKey, SchemaTable } from './schema-snapshot.ts'
 import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { bareTypeName, columnTypeOf } from './column-type-of.ts'
 import { groupRows } from './group-rows.ts'

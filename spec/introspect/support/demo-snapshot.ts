@@ -1,5 +1,5 @@
 import { expectedColumn, expectedForeignKey, type ColumnKind, type FixtureDialect } from '../../../fixtures/catalog/catalog-snapshot.ts'
-import type { SchemaColumn, SchemaSnapshot } from '../../../lib/introspect/schema-snapshot.ts'
+import type { SchemaColumn, SchemaSnapshot } from '../../../lib/dialect/schema/schema-snapshot.ts'
 
 /** The demo tables (`migrations/`) exactly as `readSchema` reads them on `dialect`, sorted by name. */
 export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {

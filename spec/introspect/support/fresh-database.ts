@@ -1,5 +1,4 @@
-import type { TestDatabase } from '../../support/databases.ts'
-import { mysqlServerDatabase, pgliteDatabase, postgresServerDatabase, sqliteDatabase } from '../../support/databases.ts'
+import { mysqlServerDatabase, pgliteDatabase, postgresServerDatabase, sqliteDatabase, type TestDatabase } from '../../support/databases.ts'
 import { uniqueTestDatabaseName } from '../../support/server-database.ts'
 import { createTestDatabases, dropTestDatabases } from '../../support/test-database-lifecycle.ts'
 

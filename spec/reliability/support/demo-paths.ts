@@ -1,7 +1,7 @@
 import { relationMap } from '../../../fixtures/relation-map.ts'
 import type { ColumnType, RelationMap } from '../../../lib/relation-map.ts'
 import { relatedTables, relationsOf } from '../../../lib/validate/relations-of.ts'
-import { columnType } from '../../../lib/validate/column-type.ts'
+import { columnType } from '../../../lib/map/columns.ts'
 import { primaryKeyOf } from '../../../lib/validate/resolve-relation.ts'
 
 /** The demo relation map, typed as the library sees it. */

@@ -1,0 +1,55 @@
+import type { ColumnType } from '../../relation-map.ts'
+
+/** A column as the database declares it. */
+export interface SchemaColumn {
+  /** The column's name in the database, exactly as it is spelled there (`ArtistId`, `created_at`). */
+  name: string
+  /** The database's own type name, lower case, without length or precision (`varchar`, `int4`, `timestamp with time zone`). */
+  dataType: string
+  /** The map's column type that holds this column's values, or `undefined` when no map type does (json, bytea, arrays…). */
+  type: ColumnType | undefined
+  /** Whether the column may hold NULL. */
+  nullable: boolean
+}
+
+/** A foreign key: `columns` of this table reference `referencedColumns` of `referencedTable`. */
+export interface SchemaForeignKey {
+  /** The constraint's name, where the database names it. */
+  name: string | undefined
+  /** The referencing columns of this table, in constraint order. */
+  columns: string[]
+  /** The referenced table. */
+  referencedTable: string
+  /** The referenced columns, in constraint order. */
+  referencedColumns: string[]
+  /**
+   * Whether the database checks the constraint on every write: `false` for a PostgreSQL constraint that is
+   * `NOT VALID`, a MySQL table whose engine ignores foreign keys, or SQLite with `PRAGMA foreign_keys` off.
+   */
+  enforced: boolean
+}
+
+/** One table as the database declares it. */
+export interface SchemaTable {
+  name: string
+  /** The columns, in the table's order. */
+  columns: SchemaColumn[]
+  /** The primary key's columns in key order; empty when the table has none. */
+  primaryKey: string[]
+  /** Each unique constraint or unique index (not partial, not on expressions) other than the primary key, as its columns. */
+  uniques: string[][]
+  /**
+   * Each index that can serve an order (a B-tree: not hash, GIN, full-text or spatial; not partial, not on
+   * expressions), as its key columns in order; unique indexes and the primary key included (the primary key
+   * always, also SQLite's rowid key, which has no index of its own). Sorted by columns, without repeats. A
+   * column that leads one of them is "served as an order" (see `checkRelationMap`'s `indexes` option).
+   * `readSchema` always fills it; a snapshot made by hand without it counts only its primary key.
+   */
+  indexes?: string[][]
+  foreignKeys: SchemaForeignKey[]
+}
+
+/** The tables of one database (one schema on PostgreSQL), sorted by name. */
+export interface SchemaSnapshot {
+  tables: SchemaTable[]
+}

@@ -1,7 +1,0 @@
-import type { Row } from './row.ts'
-
-/** Deletes `columns` from every row, in place. */
-export function stripColumns(rows: Iterable<Row>, columns: readonly string[]): void {
-  if (columns.length === 0) return
-  for (const row of rows) for (const column of columns) delete row[column]
-}

@@ -1,0 +1,102 @@
+import type { Knex } from 'knex'
+import { clientInternalsOf, type ClientInternals } from '../knex/knex-internals.ts'
+
+/**
+ * Identifiers quoted as the builder's knex client quotes them (its dialect and any `wrapIdentifier`
+ * hook). Names come only from the relation map, so, without a hook (which may depend on the query
+ * context), each client quotes each name once and remembers it.
+ */
+export class Identifiers {
+  private readonly client: ClientInternals
+  private readonly queryContext: unknown
+  private readonly columns: TwoLevelMemo | undefined
+  private readonly tables: TwoLevelMemo | undefined
+  private readonly lists: WeakMap<readonly string[], Map<string, string>> | undefined
+
+  private constructor(client: ClientInternals, queryContext: unknown, remember: boolean) {
+    this.client = client
+    this.queryContext = queryContext
+    this.columns = remember ? new Map() : undefined
+    this.tables = remember ? new Map() : undefined
+    this.lists = remember ? new WeakMap() : undefined
+  }
+
+  /** The quoting for `builder`. */
+  static for(builder: Knex.QueryBuilder): Identifiers {
+    const client = clientInternalsOf(builder.client)
+    if (client.config.wrapIdentifier !== undefined) return new Identifiers(client, builder.queryContext(), false)
+    let identifiers = shared.get(builder.client)
+    if (identifiers === undefined) {
+      identifiers = new Identifiers(client, undefined, true)
+      shared.set(builder.client, identifiers)
+    }
+    return identifiers
+  }
+
+  /** `table.column` quoted: `"posts"."title"`. */
+  column(table: string, column: string): string {
+    const known = this.columns?.get(table)?.get(column)
+    if (known !== undefined) return known
+    return remember(this.columns, table, column, `${this.quote(table)}.${this.quote(column)}`)
+  }
+
+  /**
+   * `"users"."id", "users"."name"`: `columns` of `table`, quoted and comma-separated. A `stable` array
+   * (one that is never changed, such as a memoised allow-list) has its list remembered.
+   */
+  columnList(table: string, columns: readonly string[], stable: boolean): string {
+    let byTable = stable ? this.lists?.get(columns) : undefined
+    let list = byTable?.get(table)
+    if (list !== undefined) return list
+    list = ''
+    for (const column of columns) list += list === '' ? this.column(table, column) : `, ${this.column(table, column)}`
+    if (stable && this.lists !== undefined) {
+      if (byTable === undefined) this.lists.set(columns, (byTable = new Map()))
+      byTable.set(table, list)
+    }
+    return list
+  }
+
+  /** `table.column` quoted and selected under another name: `"albums"."ArtistId" as "artistId"`. */
+  columnAs(table: string, column: string, name: string): string {
+    return this.client.alias(this.column(table, column), this.quote(name))
+  }
+
+  /** An expression under a quoted name: `min("teams"."id") as "id"`, `(select …) as "teams_first"`. */
+  aliased(expression: string, name: string): string {
+    return this.client.alias(expression, this.quote(name))
+  }
+
+  /** A table in a `from` or `join`: `"users"`, or `"users" as "users_2"` when `alias` differs. */
+  table(table: string, alias: string): string {
+    const known = this.tables?.get(table)?.get(alias)
+    if (known !== undefined) return known
+    const quoted = alias === table ? this.quote(table) : this.client.alias(this.quote(table), this.quote(alias))
+    return remember(this.tables, table, alias, quoted)
+  }
+
+  /** A name quoted part by part, as knex quotes `schema.table`. */
+  private quote(name: string): string {
+    const quoted = name.includes('.')
+      ? name
+          .split('.')
+          .map((part) => this.client.wrapIdentifier(part.trim(), this.queryContext))
+          .join('.')
+      : this.client.wrapIdentifier(name.trim(), this.queryContext)
+    // The text becomes raw SQL, whose `?` are placeholders: a name must not contain one.
+    if (quoted.includes('?')) throw new Error(`knex-query-params: the identifier '${name}' contains '?', which raw SQL reads as a binding`)
+    return quoted
+  }
+}
+
+type TwoLevelMemo = Map<string, Map<string, string>>
+
+const shared = new WeakMap<Knex.Client, Identifiers>()
+
+function remember(memo: TwoLevelMemo | undefined, first: string, second: string, value: string): string {
+  if (memo === undefined) return value
+  let inner = memo.get(first)
+  if (inner === undefined) memo.set(first, (inner = new Map()))
+  inner.set(second, value)
+  return value
+}

@@ -1,0 +1,72 @@
+import type { Dialect } from '../dialect/dialect.ts'
+import type { RelationMap } from '../relation-map.ts'
+import { columnFacts } from '../validate/column-facts.ts'
+import type { Condition } from '../validate/query-plan.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
+
+/** How one relation filter is written: a correlated `exists`, or `key in (select …)`. */
+export type RelationFilterForm = 'exists' | 'in'
+
+/** Picks the form of a relation filter from the condition its related rows must meet. */
+export type RelationFilterChooser = (inner: Condition) => RelationFilterForm
+
+/**
+ * The chooser for a dialect whose `filteredRelation` is `'by-selectivity'` (SQLite): `key in (select …)`
+ * when the related condition is selective by declaration (see {@link selectiveByDeclaration}) or when the
+ * query reads every match (no limit), where the list is built once instead of probing per base row; a
+ * correlated `exists` for a page filtered by a broad condition, which stops once the page is full.
+ */
+export function chooseBySelectivity(map: RelationMap, paged: boolean): RelationFilterChooser {
+  return (inner) => (!paged || selectiveByDeclaration(map, inner) ? 'in' : 'exists')
+}
+
+/**
+ * Whether the map guarantees that `condition` matches few rows: equality or `in` on the primary key or on a
+ * `unique: true` column, or a relation filter (any hop) whose own condition is selective.
+ */
+export function selectiveByDeclaration(map: RelationMap, condition: Condition): boolean {
+  switch (condition.kind) {
+    case 'test': {
+      const { test } = condition
+      const narrow = (test.op === 'compare' && test.operator === '=') || (test.op === 'in' && !test.negate)
+      return narrow && columnFacts(map, condition.table, condition.column).unique
+    }
+    case 'exists':
+      return condition.inner !== null && selectiveByDeclaration(map, condition.inner)
+    case 'morphExists':
+      return condition.branches.every(({ inner }) => inner !== null && selectiveByDeclaration(map, inner))
+    case 'aggregate':
+      return false
+  }
+}
+
+/**
+ * Whether a relation filter is written key first (`write-key-first.ts`): told the relation, the condition
+ * its related rows must meet and the name of the table it filters.
+ */
+export type KeyFirstChooser = (relation: DirectRelation, inner: Condition, ref: string) => inner is Condition & { kind: 'test' }
+
+/**
+ * Whether `inner` (the condition on `relation`'s related rows) is passed by at most one related row, as the
+ * map declares: equality on the primary key or on a `unique: true` column of the related table itself.
+ */
+export function keyFirstTest(map: RelationMap, relation: DirectRelation, inner: Condition): inner is Condition & { kind: 'test' } {
+  if (inner.kind !== 'test' || inner.table !== relation.table) return false
+  return inner.test.op === 'compare' && inner.test.operator === '=' && columnFacts(map, inner.table, inner.column).unique
+}
+
+/**
+ * The key-first chooser of a query on `ref` whose first order is `firstOrder` (a base column, or `undefined`),
+ * as the dialect's `keyFirstRelation` says: every filter of {@link keyFirstTest} (`'always'`), or only where the
+ * index on the referencing column serves the page (`'where-it-orders'`): a filter on the base table itself,
+ * directly (`posts.user_id = (select …)` reads `posts(user_id, created_at)` in order) or through a pivot when
+ * the page is ordered by the key the pivot references (its `(tag_id, post_id)` index yields the page in order).
+ * `always` writes every such filter key first, whatever the dialect says (the walking form of `Dialect.frequencyGuard`).
+ */
+export function chooseKeyFirst(map: RelationMap, dialect: Dialect, ref: string, firstOrder: string | undefined, always = false): KeyFirstChooser {
+  return (relation, inner, at): inner is Condition & { kind: 'test' } => {
+    if (!keyFirstTest(map, relation, inner)) return false
+    if (always || dialect.keyFirstRelation === 'always') return true
+    return at === ref && (relation.pivot === undefined || firstOrder === relation.parentKey)
+  }
+}

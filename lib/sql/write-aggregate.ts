@@ -1,0 +1,30 @@
+import type { Knex } from 'knex'
+import type { RelationMap } from '../relation-map.ts'
+import type { PlannedAggregate } from '../validate/query-plan.ts'
+import type { AliasScope } from './alias-scope.ts'
+import { aggregateRows } from './aggregate-rows.ts'
+import type { SqlWriter } from './sql-writer.ts'
+
+/**
+ * Writes an aggregate of the row known as `ref` as a correlated scalar subquery over its related rows (see
+ * `aggregateRows`), the related table's guard (and the pivot's) and the aggregate's scope applied inside:
+ *
+ * ```sql
+ * (select count(*) from "comments" where "comments"."post_id" = "posts"."id" and (…guard…))
+ * (select sum("posts"."views") from "posts" where "posts"."user_id" = "users"."id")
+ * (exists (select 1 from "posts" where "posts"."user_id" = "users"."id"))          -- PostgreSQL, SQLite
+ * ((select 1 from `posts` where `posts`.`user_id` = `users`.`id` limit 1) is not null)  -- MySQL/MariaDB
+ * ```
+ *
+ * The form for selected aggregates and for filters: per row, through the foreign key's index, it costs a page
+ * of 20 or 1,000 rows next to nothing (figure 12). Orders use a grouped join instead (`joinAggregate`).
+ */
+export function writeAggregate(out: SqlWriter, aggregate: PlannedAggregate, ref: string, scope: AliasScope, map: RelationMap, client?: Knex.Client): void {
+  const rows = aggregateRows(out, aggregate, scope, map, client)
+  const exists = aggregate.kind === 'exists'
+  const scalarExists = exists && out.dialect.bareRelation === 'scalar'
+  out.text(exists ? (scalarExists ? '((' : '(exists (') : '(')
+  out.text(`select ${rows.value} from ${rows.from} where ${rows.key} = ${out.names.column(ref, aggregate.relation.parentKey)}`)
+  if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
+  out.text(exists ? (scalarExists ? ' limit 1) is not null)' : '))') : ')')
+}

@@ -1,0 +1,146 @@
+import type { Condition } from '../validate/query-plan.ts'
+import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
+import { aliasFor, type AliasScope } from './alias-scope.ts'
+import type { RelationFilterForm } from './relation-filter-form.ts'
+import { writeAggregateTest } from './write-aggregate-test.ts'
+import type { SqlWriter } from './sql-writer.ts'
+import { writeKeyFirst } from './write-key-first.ts'
+import { writeTest } from './write-test.ts'
+import { closeExists, openExists } from './write-exists.ts'
+
+/**
+ * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
+ * name visible there, so a subquery on the same table gets an alias. Relation conditions become
+ * subqueries, never joins: a correlated `exists (select 1 …)`, or `key in (select …)` where the dialect
+ * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`), or key first
+ * where the related rows are one row by declaration (see `Dialect.keyFirstRelation`).
+ */
+export function writeCondition(out: SqlWriter, condition: Condition, ref: string, scope: AliasScope): void {
+  switch (condition.kind) {
+    case 'test':
+      writeTest(out, out.names.column(ref, condition.column), condition.test)
+      return
+    case 'aggregate':
+      writeAggregateTest(out, condition.aggregate, condition.test, ref, scope)
+      return
+    case 'exists':
+      if (condition.inner !== null && out.keyFirst?.(condition.relation, condition.inner, ref) === true) {
+        writeKeyFirst(out, condition.relation, condition.inner, filterForm(out, condition.inner), ref, scope)
+        return
+      }
+      if (condition.inner !== null && filterForm(out, condition.inner) === 'in') {
+        writeInSubquery(out, condition.relation, condition.inner, ref, scope)
+        return
+      }
+      openExists(out, condition.inner === null, condition.relation.pivot !== undefined)
+      writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
+      closeExists(out, condition.inner === null, condition.relation.pivot !== undefined)
+      return
+    case 'morphExists': {
+      const { relation, branches } = condition
+      const typeColumn = out.names.column(ref, relation.typeColumn)
+      const idColumn = out.names.column(ref, relation.idColumn)
+      const branch = ({ target, inner }: { target: MorphTarget; inner: Condition | null }): void => {
+        const alias = aliasFor(target.table, scope)
+        const table = out.names.table(target.table, alias)
+        const key = out.names.column(alias, target.key)
+        out.text(`${typeColumn} = `).bind(target.typeValue)
+        if (inner !== null && filterForm(out, inner) === 'in') {
+          out.text(` and ${idColumn} in (select ${key} from ${table} where `)
+          writeCondition(out, inner, alias, new Set([...scope, alias]))
+          out.guards?.writeAnd(out, target.table, alias)
+          out.text(')')
+        } else {
+          out.text(' and ')
+          openExists(out, inner === null, false)
+          out.text(`select 1 from ${table} where ${key} = ${idColumn}`)
+          out.guards?.writeAnd(out, target.table, alias)
+          if (inner !== null) {
+            out.text(' and ')
+            writeCondition(out, inner, alias, new Set([...scope, alias]))
+          }
+          closeExists(out, inner === null, false)
+        }
+      }
+      out.text('(')
+      if (branches.length === 1 && branches[0] !== undefined) branch(branches[0])
+      else {
+        branches.forEach((each, index) => {
+          out.text(index === 0 ? '(' : ' or (')
+          branch(each)
+          out.text(')')
+        })
+      }
+      out.text(')')
+    }
+  }
+}
+
+/**
+ * The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides;
+ * always a correlated test in the walking form of a guarded page (`SqlWriter.walk`).
+ */
+function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
+  if (out.walk !== undefined) return 'exists'
+  const { filteredRelation } = out.dialect
+  if (filteredRelation !== 'by-selectivity') return filteredRelation
+  return out.chooseFilterForm?.(inner) ?? 'in'
+}
+
+function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {
+  const { names } = out
+  const parentKey = names.column(ref, relation.parentKey)
+  // Through a pivot, the related row is joined even for bare existence: a pivot row whose related row is
+  // gone does not count, as eager loading (an inner join) would not load it.
+  const { pivot } = relation
+  const alias = aliasFor(relation.table, scope)
+  const visible = new Set([...scope, alias])
+  out.text(`select 1 from ${names.table(relation.table, alias)}`)
+  let pivotAlias = ''
+  if (pivot === undefined) {
+    out.text(` where ${names.column(alias, relation.relatedKey)} = ${parentKey}`)
+  } else {
+    pivotAlias = aliasFor(pivot.table, visible)
+    visible.add(pivotAlias)
+    out.text(
+      ` inner join ${names.table(pivot.table, pivotAlias)} on ${names.column(pivotAlias, pivot.relatedColumn)} = ${names.column(alias, relation.relatedKey)}` +
+        ` where ${names.column(pivotAlias, pivot.parentColumn)} = ${parentKey}`,
+    )
+  }
+  if (relation.morph !== undefined) out.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
+  out.guards?.writeAnd(out, relation.table, alias)
+  if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
+  if (inner !== null) {
+    out.text(' and ')
+    writeCondition(out, inner, alias, visible)
+  }
+}
+
+/**
+ * `parent.key in (select related.key from related … where …)`: the related rows matching `inner`, as a
+ * list the database can build once from an index, then probe (or turn into a semi-join).
+ */
+function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition, ref: string, scope: AliasScope): void {
+  const { names } = out
+  const { pivot } = relation
+  const alias = aliasFor(relation.table, scope)
+  const visible = new Set([...scope, alias])
+  const table = names.table(relation.table, alias)
+  out.text(`${names.column(ref, relation.parentKey)} in (`)
+  let pivotAlias = ''
+  if (pivot === undefined) {
+    out.text(`select ${names.column(alias, relation.relatedKey)} from ${table} where `)
+  } else {
+    pivotAlias = aliasFor(pivot.table, visible)
+    visible.add(pivotAlias)
+    out.text(
+      `select ${names.column(pivotAlias, pivot.parentColumn)} from ${names.table(pivot.table, pivotAlias)}` +
+        ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ${names.column(pivotAlias, pivot.relatedColumn)} where `,
+    )
+  }
+  if (relation.morph !== undefined) out.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
+  writeCondition(out, inner, alias, visible)
+  out.guards?.writeAnd(out, relation.table, alias)
+  if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
+  out.text(')')
+}

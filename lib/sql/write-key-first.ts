@@ -1,0 +1,49 @@
+import type { Condition } from '../validate/query-plan.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
+import { aliasFor, type AliasScope } from './alias-scope.ts'
+import type { RelationFilterForm } from './relation-filter-form.ts'
+import type { SqlWriter } from './sql-writer.ts'
+import { writeTest } from './write-test.ts'
+import { closeExists, openExists } from './write-exists.ts'
+
+/**
+ * Writes a relation filter whose related rows are one row found by a unique column, key first: the related
+ * key as a scalar subquery, `(select related.key from related where related.name = ? and guard)`, compared
+ * with the column that references it. Through a pivot, `key in (select pivot.parent from pivot where
+ * pivot.related = (select …))` or the correlated `exists` of `form`; directly, `parent.column = (select …)`.
+ * The database then reads an index on the referencing column for one value (for a pivot's `(related,
+ * parent)` index, the parent keys in order) instead of joining the related table. `inner` must be a test
+ * that at most one related row passes ({@link keyFirstTest}); the related table's guard stays in the
+ * scalar subquery, the pivot's in the pivot's.
+ */
+export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: Condition & { kind: 'test' }, form: RelationFilterForm, ref: string, scope: AliasScope): void {
+  const { names } = out
+  const { pivot } = relation
+  const parentKey = names.column(ref, relation.parentKey)
+  const alias = aliasFor(relation.table, scope)
+  const pivotAlias = pivot === undefined ? '' : aliasFor(pivot.table, new Set([...scope, alias]))
+  const key = out.fresh()
+  key.text(`(select ${names.column(alias, relation.relatedKey)} from ${names.table(relation.table, alias)} where `)
+  if (relation.morph !== undefined) key.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
+  writeTest(key, names.column(alias, inner.column), inner.test)
+  key.guards?.writeAnd(key, relation.table, alias)
+  key.text(')')
+  if (pivot === undefined) {
+    out.text(`${parentKey} = `).append(key)
+    if (out.keyLists !== undefined && out.keyLists.base !== ref) {
+      out.keyLists.lists.push(out.fresh().text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `).append(key))
+    }
+    return
+  }
+  const pivotTable = names.table(pivot.table, pivotAlias)
+  const pivotParent = names.column(pivotAlias, pivot.parentColumn)
+  const related = out.fresh().text(`${names.column(pivotAlias, pivot.relatedColumn)} = `).append(key)
+  related.guards?.writeAnd(related, pivot.table, pivotAlias)
+  if (form === 'in') out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(')')
+  else {
+    openExists(out, false, false)
+    out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
+    closeExists(out, false, false)
+  }
+  out.keyLists?.lists.push(out.fresh().text(`select 1 from ${pivotTable} where `).append(related))
+}
