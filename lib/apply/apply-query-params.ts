@@ -129,7 +129,7 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
  * The walking form of the client's conditions beside their listing form `list` (written by `listed`; `keyFirst`
  * when the walking form resolves keys first), for a guarded page (`Dialect.frequencyGuard`), or `undefined`
  * when the two are the same or the conditions hold no relation filter written key first, or more than one
- * (the count would guard only one of them).
+ * (the probe would guard only one of them).
  */
 function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed: SqlWriter, list: Knex.Raw, guard: FrequencyGuard, keyFirst: KeyFirstChooser | undefined): GuardedForms | undefined {
   const { names, dialect, like, guards } = listed
@@ -141,8 +141,8 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
   const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
   const [keyList] = keyLists
   if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql) return undefined
-  const count = keyList.fresh().text('(select count(*) from (').append(keyList).text(` limit ${guard.cap}) as ${names.table('kqp_count', 'kqp_count')})`)
-  return { list, walk, count: count.toRaw(client), cap: guard.cap, at: guard.at, join: guard.join }
+  const probe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
+  return { list, walk, probe: probe.toRaw(client), at: guard.at, join: guard.join }
 }
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */

@@ -10,9 +10,11 @@ export interface GuardedForms {
   list: Knex.Raw
   /** The same conditions with every relation filter a correlated test, for a walk of the page's order (the walking form). */
   walk: Knex.Raw
-  /** The count of the key's related rows, read up to `cap`: `(select count(*) from (select 1 … limit cap))`. */
-  count: Knex.Raw
-  cap: number
+  /**
+   * The key's `cap`-th related row, NULL when it has fewer: `(select 1 from post_tag where tag_id = (select …)
+   * limit 1 offset cap − 1)`, read in an index.
+   */
+  probe: Knex.Raw
   /** Where the guard stands: each form's limit, or a condition of each form (`Dialect.frequencyGuard`). */
   at: 'limit' | 'where'
   /** How the page's rows are joined back to its keys (`Dialect.frequencyGuard`). */
@@ -25,20 +27,21 @@ const WALK = 'kqp_walk'
 
 /**
  * `query` (a plain builder: a clone, changed in place) as a deferred page whose keys are the `union all` of
- * the page read in both forms of `forms`: the list form limited to `case when <count> < cap then limit else 0
- * end`, the walking form to `case when <count> >= cap then limit else 0 end`. The count is the same value in
- * both, so exactly one branch reads rows and the other returns none before reading any (a zero limit); the
+ * the page read in both forms of `forms`: the list form limited to `case when <probe> is null then limit else 0
+ * end` (the key has fewer than `cap` related rows), the walking form to `case when <probe> is not null then
+ * limit else 0 end`. The probe is the same in both, so exactly one branch reads rows and the other returns
+ * none before reading any (a zero limit); the
  * rows are those of `query` whichever branch reads them, joined back and ordered as `query` orders them.
- * With `forms.at` `'where'`, each branch keeps its limit and is read through `select * from (…) where <count> < cap`
- * (`>=`) instead: outside the branch, the test stops it before it starts (parallel workers included).
+ * With `forms.at` `'where'`, each branch keeps its limit and is read through `select * from (…) where <probe> is
+ * null` (`is not null`) instead: outside the branch, the test stops it before it starts (parallel workers included).
  * `walking` rewrites the walking branch further (MariaDB's order cutoff). `undefined` when `query` does not
  * hold `forms.list` or its base table is not a plain name.
  *
  * ```sql
  * select posts.* from (
- *   select * from (select posts.id as kqp_key_0 from posts where posts.id in (select …) order by … limit case when (…) < 1000 then ? else 0 end) as kqp_list
+ *   select * from (select posts.id as kqp_key_0 from posts where posts.id in (select …) order by … limit case when (…) is null then ? else 0 end) as kqp_list
  *   union all
- *   select * from (select posts.id as kqp_key_0 from posts where exists (select …) order by … limit case when (…) >= 1000 then ? else 0 end) as kqp_walk
+ *   select * from (select posts.id as kqp_key_0 from posts where exists (select …) order by … limit case when (…) is not null then ? else 0 end) as kqp_walk
  * ) as kqp_page cross join posts on posts.id = kqp_page.kqp_key_0 order by …
  * ```
  */
@@ -55,9 +58,9 @@ export function guardedPage(
   if (!internalsOf(query)._statements.some(holdsList)) return undefined
   const { client } = query
   const branch = (keys: Knex.QueryBuilder, test: string, name: string): Knex.QueryBuilder => {
-    const guard = `? ${test} ${forms.cap}`
-    if (forms.at === 'where') return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(guard, [forms.count])
-    internalsOf(keys)._single.limit = client.raw(`case when ${guard} then ? else 0 end`, [forms.count, page.limit])
+    const guard = `? ${test}`
+    if (forms.at === 'where') return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(guard, [forms.probe])
+    internalsOf(keys)._single.limit = client.raw(`case when ${guard} then ? else 0 end`, [forms.probe, page.limit])
     return client.queryBuilder().select('*').from(keys.as(name))
   }
   return deferredPage(query, names, ref, keys, (inner) => {
@@ -66,6 +69,6 @@ export function guardedPage(
     const at = statements.findIndex(holdsList)
     const listed = statements[at]
     if (listed !== undefined) statements[at] = { ...listed, value: forms.walk }
-    return branch(inner, '<', LIST).unionAll(branch(walking(walk), '>=', WALK))
+    return branch(inner, 'is null', LIST).unionAll(branch(walking(walk), 'is not null', WALK))
   }, forms.join)
 }

@@ -76,11 +76,11 @@ export interface Dialect {
    * row by declaration (see {@link keyFirstRelation}) is best read by listing the key's related rows and
    * sorting them when the key has few, and by walking the page's order and probing when it has many (SQLite, a
    * rare tag: 0.03 ms listed, 34 ms walked; the commonest: 230 ms listed, 0.07 ms walked; figure 13). With a
-   * guard, such a page is the `union all` of both forms (`lib/apply/guarded-page.ts`), where a count of the
-   * key's related rows up to `cap`, read in an index, lets exactly one form read rows.
-   * - `at`: `'limit'` guards each form's limit (`limit case when <count> < cap then ? else 0 end`: SQLite
+   * guard, such a page is the `union all` of both forms (`lib/apply/guarded-page.ts`), where a probe for the
+   * key's `cap`-th related row (`limit 1 offset cap − 1`, read in an index) lets exactly one form read rows.
+   * - `at`: `'limit'` guards each form's limit (`limit case when <probe> is null then ? else 0 end`: SQLite
    *   checks a where term without columns per row); `'where'` reads each form through `select * from (…)
-   *   where <count> < cap`, a test PostgreSQL and MariaDB run once, before the form starts.
+   *   where <probe> is null`, a test PostgreSQL and MariaDB run once, before the form starts.
    * - `walkKeyFirst`: the walking form resolves keys first (PostgreSQL plans the scalar key with an average
    *   estimate and so walks the order's index).
    * - `walkProbe`: how the walking form tests a relation: `exists`; the scalar probe `(select 1 … limit 1) is

@@ -70,7 +70,7 @@ for (const db of testDatabases()) {
         expect(listed.find((line) => /^DERIVED skew_post_tag type=/.test(line)), text).to.match(/type=ref key=skew_post_tag_tag_id /)
         expect(listed.find((line) => /^DERIVED skew_posts type=/.test(line)), text).to.match(/type=eq_ref key=PRIMARY /)
         expect(listed.filter((line) => /Using filesort|Using temporary/.test(line) && !/^PRIMARY <derived/.test(line)), `${text}\n(only the page's 20 keys are sorted, outside)`).to.deep.equal([])
-        expect(query('rare').toSQL().sql, 'the walking form is read only for a tag on 1,000 posts or more').to.match(/as `kqp_walk` where \(select count\(\*\) from \(select 1 from `skew_post_tag` where .* limit 1000\) as `kqp_count`\) >= 1000/)
+        expect(query('rare').toSQL().sql, 'the walking form is read only for a tag on 1,000 posts or more').to.match(/as `kqp_walk` where \(select 1 from `skew_post_tag` where .* limit 1 offset 999\) is not null/)
       } else {
         const shown = await explainPlan(db.knex, db.name, query('rare'))
         const { list } = guardedBranches(shown)

@@ -55,5 +55,5 @@ export function guardedBranches(plan: PlanLines): { list: string[]; walk: string
   return { list: plan.lines.slice(left + 1, right), walk: plan.lines.slice(right + 1) }
 }
 
-/** The `limit` of the walking branch of a guarded page on SQLite: `case when <count of the key's rows> >= 1000 then ? else 0 end`. */
-export const WALK_LIMIT = /limit case when \(select count\(\*\) from \(select 1 from `[a-z_]+` where .* limit 1000\) as `kqp_count`\) >= 1000 then \? else 0 end\) as `kqp_walk`/
+/** The `limit` of the walking branch of a guarded page on SQLite: `case when <the key's 1,000th related row> is not null then ? else 0 end`. */
+export const WALK_LIMIT = /limit case when \(select 1 from `[a-z_]+` where .* limit 1 offset 999\) is not null then \? else 0 end\) as `kqp_walk`/
