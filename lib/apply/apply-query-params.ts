@@ -75,10 +75,10 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const paged = plan.limit !== undefined || typeof internalsOf(builder)._single.limit === 'number'
     const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
     const first = plan.orders[0]
-    const keyFirst = chooseKeyFirst(relationMap, dialect, ref, first !== undefined && first.via.length === 0 ? first.column : undefined)
-    const writer = new SqlWriter(names, dialect, settings.like, guards, choose, keyFirst)
+    const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
+    const writer = new SqlWriter(names, dialect, settings.like, guards, choose, chooseKeyFirst(relationMap, dialect, ref, orderedBy))
     const guard = paged ? dialect.frequencyGuard : undefined
-    if (guard !== undefined) writer.keyLists = { base: ref, lists: [] }
+    if (guard !== undefined) writer.keyLists = { base: ref, orderedBy, lists: [], served: false }
     const list = clientConditions(plan, ref, writer).toRaw(builder.client)
     builder.whereRaw(list)
     if (guard !== undefined && ((writer.keyLists?.lists.length ?? 0) > 0 || guard.walkKeyFirst)) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
@@ -129,18 +129,19 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
  * The walking form of the client's conditions beside their listing form `list` (written by `listed`; `keyFirst`
  * when the walking form resolves keys first), for a guarded page (`Dialect.frequencyGuard`), or `undefined`
  * when the two are the same or the conditions hold no relation filter written key first, or more than one
- * (the probe would guard only one of them).
+ * (the probe would guard only one of them), or when the listing form already reads the page in order through
+ * a pivot's index and the dialect says that serves every frequency (`orderedPivotServes`).
  */
 function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed: SqlWriter, list: Knex.Raw, guard: FrequencyGuard, keyFirst: KeyFirstChooser | undefined): GuardedForms | undefined {
   const { names, dialect, like, guards } = listed
   const walker = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
-  walker.keyLists = { base: ref, lists: [] }
+  walker.keyLists = { base: ref, orderedBy: undefined, lists: [], served: false }
   walker.walk = guard.walkProbe
   const walk = clientConditions(plan, ref, walker).toRaw(client)
   const fromList = listed.keyLists?.lists ?? []
   const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
   const [keyList] = keyLists
-  if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql) return undefined
+  if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql || (guard.orderedPivotServes && listed.keyLists?.served === true)) return undefined
   const probe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
   return { list, walk, probe: probe.toRaw(client), at: guard.at, join: guard.join }
 }

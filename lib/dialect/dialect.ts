@@ -15,6 +15,7 @@ export interface FrequencyGuard {
   readonly walkKeyFirst: boolean
   readonly walkProbe: 'exists' | 'scalar' | 'scalar-one-table'
   readonly join: 'cross' | 'inner'
+  readonly orderedPivotServes: boolean
 }
 
 /** What the library needs to know about a database: the differences, as data and small functions. */
@@ -90,6 +91,9 @@ export interface Dialect {
    *   faster, 0.06 ms against 0.47 ms).
    * - `join`: how the page's rows are joined back to its keys: `cross join … on` keeps SQLite's join order;
    *   PostgreSQL has no such form and takes `inner join`.
+   * - `orderedPivotServes`: no guard when the listing form reads a pivot's `(related, parent)` index for one
+   *   key and the page is ordered by the parent's key: that index yields the page in order whatever the key's
+   *   frequency (MariaDB: 0.59 ms for `tag 1` by key; SQLite still builds the whole `in` list, 43 ms).
    */
   readonly frequencyGuard?: FrequencyGuard
   /**

@@ -23,7 +23,7 @@ export const mysql: Dialect = {
   filteredRelation: 'in',
   bareRelation: 'scalar',
   keyFirstRelation: 'always',
-  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'scalar', join: 'cross' },
+  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'scalar', join: 'cross', orderedPivotServes: true },
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
   topPerParent: 'window',

@@ -22,7 +22,7 @@ export const postgres: Dialect = {
   filteredRelation: 'exists',
   bareRelation: 'exists',
   keyFirstRelation: 'where-it-orders',
-  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', join: 'inner' },
+  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', join: 'inner', orderedPivotServes: true },
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),

@@ -43,7 +43,7 @@ export const sqlite: Dialect = {
   bareRelation: 'exists',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
-  frequencyGuard: { cap: 1000, at: 'limit', walkKeyFirst: false, walkProbe: 'scalar-one-table', join: 'cross' },
+  frequencyGuard: { cap: 1000, at: 'limit', walkKeyFirst: false, walkProbe: 'scalar-one-table', join: 'cross', orderedPivotServes: false },
   cutoffJoinedOrder: false,
   topPerParent: 'window',
   snapshotTransaction: {},

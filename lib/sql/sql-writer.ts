@@ -27,8 +27,11 @@ export class SqlWriter {
    * Where a relation filter written key first records its key's related rows (`select 1 from post_tag where
    * tag_id = (select …)`), for the frequency guard (`Dialect.frequencyGuard`); `undefined` records none.
    * Filters directly on the `base` table are not recorded: an index on the referencing column serves them.
+   * `served` is set when a filter through a pivot on the base table is written while the page is ordered by
+   * the key the pivot references (`orderedBy`): the pivot's `(related, parent)` index then yields the page in
+   * order for any frequency of the key.
    */
-  keyLists: { base: string; lists: SqlWriter[] } | undefined
+  keyLists: { base: string; orderedBy: string | undefined; lists: SqlWriter[]; served: boolean } | undefined
   /**
    * Set while writing the walking form of a guarded page (`Dialect.frequencyGuard`'s `walkProbe`): every
    * relation filter is a correlated test, `exists (…)` or the scalar probe `(select 1 … limit 1) is not null`.

@@ -45,5 +45,7 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
     out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
     closeExists(out, false, false)
   }
-  out.keyLists?.lists.push(out.fresh().text(`select 1 from ${pivotTable} where `).append(related))
+  if (out.keyLists === undefined) return
+  out.keyLists.lists.push(out.fresh().text(`select 1 from ${pivotTable} where `).append(related))
+  if (out.keyLists.base === ref && out.keyLists.orderedBy === relation.parentKey) out.keyLists.served = true
 }
