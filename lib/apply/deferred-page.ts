@@ -16,7 +16,8 @@ const KEY_COLUMN = 'kqp_key_'
  * The keys come first, and stay first through the dialect's `join` (`Dialect.deferredPageJoin`: `cross join … on`
  * keeps its join order on SQLite): not knowing that a bound limit is small, SQLite would otherwise walk the
  * whole base table in index order to spare itself sorting the page. `undefined` when the base table is not a
- * plain name.
+ * plain name. `pageKeys`, when given, makes the derived table of the keys from the inner query (see
+ * `guarded-page.ts`); by default it is the inner query itself.
  *
  * ```sql
  * select posts.id, posts.title
@@ -31,13 +32,14 @@ export function deferredPage(
   ref: string,
   keys: readonly string[],
   join: Dialect['deferredPageJoin'],
+  pageKeys: (inner: Knex.QueryBuilder) => Knex.QueryBuilder = (inner) => inner,
 ): Knex.QueryBuilder | undefined {
   const { table } = internalsOf(query)._single
   if (typeof table !== 'string') return undefined
   const keyColumn = (index: number): string => `${KEY_COLUMN}${index}`
   const inner = query.clone().clearSelect()
   inner.select(query.client.raw(keys.map((key, index) => `${names.column(ref, key)} as ${names.table(keyColumn(index), keyColumn(index))}`).join(', ')))
-  const outer = query.clear('where').clear('limit').clear('offset').from(inner.as(DEFERRED_PAGE))
+  const outer = query.clear('where').clear('limit').clear('offset').from(pageKeys(inner).as(DEFERRED_PAGE))
   const onKeys = function (this: Knex.JoinClause): void {
     keys.forEach((key, index) => this.on(`${ref}.${key}`, '=', `${DEFERRED_PAGE}.${keyColumn(index)}`))
   }

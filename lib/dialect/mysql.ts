@@ -28,6 +28,7 @@ export const mysql: Dialect<'mysql'> = {
   filteredRelation: 'in',
   bareRelation: 'scalar',
   keyFirstRelation: 'always',
+  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'scalar', orderedPivotServes: true },
   deferredPageOffset: 300,
   cutoffJoinedOrder: true,
   topPerParent: 'window',

@@ -30,6 +30,7 @@ export const postgres: Dialect<'postgres'> = {
   filteredRelation: 'exists',
   bareRelation: 'exists',
   keyFirstRelation: 'where-it-orders',
+  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: true },
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),

@@ -48,6 +48,7 @@ export const sqlite: Dialect<'sqlite'> = {
   bareRelation: 'exists',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
+  frequencyGuard: { cap: 1000, at: 'limit', walkKeyFirst: false, walkProbe: 'scalar-one-table', orderedPivotServes: false },
   cutoffJoinedOrder: false,
   topPerParent: 'window',
   snapshotTransaction: {},

@@ -7,6 +7,7 @@ import { writeAggregateTest } from './write-aggregate-test.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeKeyFirst } from './write-key-first.ts'
 import { writeTest } from './write-test.ts'
+import { closeExists, openExists } from './write-exists.ts'
 
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
@@ -32,9 +33,9 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         writeInSubquery(out, condition.relation, condition.inner, ref, scope)
         return
       }
-      openExists(out, condition.inner === null)
+      openExists(out, condition.inner === null, condition.relation.pivot !== undefined)
       writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
-      closeExists(out, condition.inner === null)
+      closeExists(out, condition.inner === null, condition.relation.pivot !== undefined)
       return
     case 'morphExists': {
       const { relation, branches } = condition
@@ -52,14 +53,14 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
           out.text(')')
         } else {
           out.text(' and ')
-          openExists(out, inner === null)
+          openExists(out, inner === null, false)
           out.text(`select 1 from ${table} where ${key} = ${idColumn}`)
           out.guards?.writeAnd(out, target.table, alias)
           if (inner !== null) {
             out.text(' and ')
             writeCondition(out, inner, alias, new Set([...scope, alias]))
           }
-          closeExists(out, inner === null)
+          closeExists(out, inner === null, false)
         }
       }
       out.text('(')
@@ -76,21 +77,15 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
   }
 }
 
-/** The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides. */
+/**
+ * The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides;
+ * always a correlated test in the walking form of a guarded page (`SqlWriter.walk`).
+ */
 function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
+  if (out.walk !== undefined) return 'exists'
   const { filteredRelation } = out.dialect
   if (filteredRelation !== 'by-selectivity') return filteredRelation
   return out.chooseFilterForm?.(inner) ?? 'in'
-}
-
-/** Opens a correlated existence test: `exists (`, or for bare existence the dialect's own test (`existenceTest`). */
-function openExists(out: SqlWriter, bare: boolean): void {
-  out.text(bare ? existenceTest(out.dialect).open : 'exists (')
-}
-
-/** Closes what {@link openExists} opened. */
-function closeExists(out: SqlWriter, bare: boolean): void {
-  out.text(bare ? existenceTest(out.dialect).close : ')')
 }
 
 function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {

@@ -85,6 +85,14 @@ describe('knex: the behaviours the library relies on', () => {
     expect(replaced.toSQL().sql, behaviour('a replaced _statements array is what compiles')).to.equal('select * from `posts` where `a` = ?')
   })
 
+  it('compiles a raw set as _single.limit as its SQL, with its bindings in place (the frequency guard\'s limit)', () => {
+    const query = db('posts').select('id').where('a', 1).orderBy('id').offset(5)
+    internals(query)._single.limit = db.raw('case when ? < 3 then ? else 0 end', [db.raw('(select count(*) from tags where name = ?)', ['x']), 20])
+    const { sql, bindings } = query.toSQL()
+    expect(sql, behaviour('a raw limit compiles inline')).to.equal('select `id` from `posts` where `a` = ? order by `id` asc limit case when (select count(*) from tags where name = ?) < 3 then ? else 0 end offset ?')
+    expect(bindings, behaviour('a raw limit binds in place')).to.deep.equal([1, 'x', 20, 5])
+  })
+
   it('compiles only the where clause through client.queryCompiler(builder).where(), with its bindings', () => {
     const query = db('posts').select('id').where('a', 1).orderBy('id')
     const compiler = (query.client as unknown as { queryCompiler(builder: Knex.QueryBuilder): { where(): string; bindings: unknown[] } }).queryCompiler(query)
