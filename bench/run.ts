@@ -12,7 +12,7 @@ import { skewedRecipe } from './skewed/skewed-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { databaseTime, poolUse } from './database-time.ts'
-import { normalizeCost } from './normalize-cost.ts'
+import { isoDatetimeRecipe, normalizeCost } from './normalize-cost.ts'
 import { httpThroughput } from './http-throughput.ts'
 import { machine } from './machine.ts'
 import { worstCaseMemory } from './memory/worst-case-memory.ts'
@@ -230,6 +230,13 @@ if (wants(11)) {
     await figure(`11. JSON values (${dialect})`, () =>
       withDataset(dialect, demoRecipe(EAGER_DATASET), async (database) => {
         results.push(...(await normalizeCost(database, EAGER_DATASET, budgets.eager, log)))
+      }),
+    )
+  }
+  if (runsOn('sqlite')) {
+    await figure('11. JSON values (sqlite, date-times stored as ISO text)', () =>
+      withDataset('sqlite', isoDatetimeRecipe(EAGER_DATASET), async (database) => {
+        results.push(...(await normalizeCost(database, EAGER_DATASET, budgets.eager, log, 'iso')))
       }),
     )
   }

@@ -1,4 +1,5 @@
 import type { BoundOptions } from './bound/bound-options.ts'
+import type { DialectOptions } from './dialect/dialect-options.ts'
 import type { RowValues } from './normalize/row-values.ts'
 
 /** Options of `parseQueryParams`. */
@@ -28,7 +29,7 @@ export interface ParseOptions {
  * Options of `applyQueryParams`; `Context` is the type of `context`, which the map's guards receive.
  * `timeout` and `signal` bound the database time of awaiting the builder (see {@link BoundOptions}).
  */
-export interface ApplyOptions<Context = unknown> extends BoundOptions {
+export interface ApplyOptions<Context = unknown> extends BoundOptions, DialectOptions {
   /** The base table, when it cannot be read from the builder. */
   table?: string
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
@@ -76,8 +77,8 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
   maxLikeWildcards: 10,
 }
 
-/** Defaults of {@link ApplyOptions} (all but `table`, `context`, `timeout` and `signal`). */
-export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | keyof BoundOptions>> = {
+/** Defaults of {@link ApplyOptions} (all but `table`, `context`, `dialect`, `timeout` and `signal`). */
+export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | keyof BoundOptions | keyof DialectOptions>> = {
   defaultLimit: 15,
   maxLimit: 1000,
   like: 'insensitive',

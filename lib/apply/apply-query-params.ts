@@ -1,11 +1,13 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { readAsJson } from '../dialect/json-read-options.ts'
 import { parentKeysFor } from '../eager-load/keys.ts'
 import type { ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/validate-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
+import type { FrequencyGuard } from '../dialect/dialect.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
@@ -19,9 +21,10 @@ import { writeCondition } from '../sql/write-condition.ts'
 import { writeOrders } from './write-orders.ts'
 import { groupWheres, joinedTables, limitOf, selectedValues, statementCount } from '../knex/builder-state.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
-import { chooseBySelectivity, chooseKeyFirst } from '../sql/relation-filter-form.ts'
+import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
+import type { GuardedForms } from './guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 
 /**
@@ -51,11 +54,11 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   ...[given]: ContextOptions<ApplyOptions<Context>, Context>
 ): Knex.QueryBuilder<TRecord, TResult> {
   const options: ApplyOptions<Context> = given ?? {}
+  const dialect = dialectOf(query.client, options.dialect)
   ensureValidRelationMap(relationMap)
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)
-  const dialect = dialectOf(query.client)
   const builder = query.clone()
   const names = Identifiers.for(builder)
   const guards = RowGuards.of(relationMap, options.context, builder.client)
@@ -67,30 +70,37 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     scope(builder)
     groupWheres(builder, before)
   }
+  let guarded: GuardedForms | undefined
   if (plan.wheres.length > 0 || plan.exists.length > 0) {
     const paged = plan.limit !== undefined || limitOf(builder) !== undefined
     const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
     const first = plan.orders[0]
-    const keyFirst = chooseKeyFirst(relationMap, dialect, ref, first !== undefined && first.via.length === 0 ? first.column : undefined)
-    const writer = new SqlWriter(names, dialect, settings.like, guards, choose, keyFirst)
-    builder.whereRaw(clientConditions(plan, ref, writer).toRaw(builder.client))
+    const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
+    const writer = new SqlWriter(names, dialect, settings.like, guards, choose, chooseKeyFirst(relationMap, dialect, ref, orderedBy))
+    const guard = paged ? dialect.frequencyGuard : undefined
+    if (guard !== undefined) writer.keyLists = { base: ref, orderedBy, lists: [], served: false }
+    const list = clientConditions(plan, ref, writer).toRaw(builder.client)
+    builder.whereRaw(list)
+    if (guard !== undefined && ((writer.keyLists?.lists.length ?? 0) > 0 || guard.walkKeyFirst)) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
   }
 
+  const ownSelection = plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
+  if (ownSelection && options.values !== 'driver') readAsJson(builder)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {
     const orders = new SqlWriter(names, dialect, settings.like, guards)
     joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins)
-    if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins)
+    if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins, dialect.orderedJoin)
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
   if (plan.limit !== undefined) builder.limit(plan.limit)
   if (plan.offset !== undefined) builder.offset(plan.offset)
-  const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff)
+  const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal }, options.values, plan.aggregates)
   return builder
@@ -115,6 +125,27 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
     writeCondition(out, condition, ref, scope)
   })
   return out
+}
+
+/**
+ * The walking form of the client's conditions beside their listing form `list` (written by `listed`; `keyFirst`
+ * when the walking form resolves keys first), for a guarded page (`Dialect.frequencyGuard`), or `undefined`
+ * when the two are the same or the conditions hold no relation filter written key first, or more than one
+ * (the probe would guard only one of them), or when the listing form already reads the page in order through
+ * a pivot's index and the dialect says that serves every frequency (`orderedPivotServes`).
+ */
+function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed: SqlWriter, list: Knex.Raw, guard: FrequencyGuard, keyFirst: KeyFirstChooser | undefined): GuardedForms | undefined {
+  const { names, dialect, like, guards } = listed
+  const walker = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
+  walker.keyLists = { base: ref, orderedBy: undefined, lists: [], served: false }
+  walker.walk = guard.walkProbe
+  const walk = clientConditions(plan, ref, walker).toRaw(client)
+  const fromList = listed.keyLists?.lists ?? []
+  const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
+  const [keyList] = keyLists
+  if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql || (guard.orderedPivotServes && listed.keyLists?.served === true)) return undefined
+  const probe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
+  return { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
 }
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */

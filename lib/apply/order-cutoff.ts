@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { Dialect } from '../dialect/dialect.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { copyWheres } from '../knex/builder-state.ts'
@@ -10,7 +11,7 @@ export interface OrderCutoff {
   /** The ordered value as the query reads it: `"users"."name"`. */
   value: string
   direction: 'asc' | 'desc'
-  /** The hops walked from the ordered table back to the base table: `users straight_join posts on …`. */
+  /** The hops walked from the ordered table back to the base table: `users straight_join posts on …` (`Dialect.orderedJoin`). */
   walk: string
   /** The ordered table alone (`users`), where the largest (or smallest) value is read. */
   orderedTable: string
@@ -19,9 +20,17 @@ export interface OrderCutoff {
 /**
  * The cutoff of a first order by `order` (see {@link withOrderCutoff}), or `undefined` when it does not apply:
  * the order must go through belongsTo hops that are all inner joins (`required`, no guard) to a NOT NULL
- * column, so every base row has exactly one value and no NULL sorts anywhere.
+ * column, so every base row has exactly one value and no NULL sorts anywhere. The walk joins with `join`, which
+ * keeps the ordered table first.
  */
-export function orderCutoffOf(names: Identifiers, table: string, ref: string, order: PlannedOrder | undefined, joins: OrderJoins | undefined): OrderCutoff | undefined {
+export function orderCutoffOf(
+  names: Identifiers,
+  table: string,
+  ref: string,
+  order: PlannedOrder | undefined,
+  joins: OrderJoins | undefined,
+  join: Dialect['orderedJoin'],
+): OrderCutoff | undefined {
   if (order === undefined || joins === undefined || order.via.length === 0 || order.nullable) return undefined
   if (!joins.innerPath(order.via)) return undefined
   const aliases = order.via.map((_, index) => joins.aliasOf(order.via.slice(0, index + 1)))
@@ -33,7 +42,7 @@ export function orderCutoffOf(names: Identifiers, table: string, ref: string, or
     if (relation === undefined || alias === undefined) return undefined
     const parent = index === 0 ? ref : (aliases[index - 1] ?? '')
     const parentTable = index === 0 ? names.table(table, ref) : names.table(order.via[index - 1]?.table ?? '', parent)
-    walk += ` straight_join ${parentTable} on ${names.column(parent, relation.parentKey)} = ${names.column(alias, relation.relatedKey)}`
+    walk += ` ${join} ${parentTable} on ${names.column(parent, relation.parentKey)} = ${names.column(alias, relation.relatedKey)}`
   }
   return { value: names.column(aliases[last] ?? '', order.column), direction: order.direction, walk, orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? '') }
 }
@@ -43,8 +52,8 @@ export function orderCutoffOf(names: Identifiers, table: string, ref: string, or
  * `users.name <= coalesce((select users.name from users straight_join posts on … where <the same conditions>
  * order by users.name limit 1 offset <offset + limit − 1>), (select max(users.name) from users))`.
  * MySQL/MariaDB cannot read one index in the order of a column of a joined table and sort the whole join;
- * the subquery finds the bound by walking the ordered column's index (`straight_join` keeps that table
- * first) and the page then joins and sorts only the rows up to it. Ties with the bound are kept (`<=`), and
+ * the subquery finds the bound by walking the ordered column's index (the dialect's `orderedJoin` keeps that
+ * table first) and the page then joins and sorts only the rows up to it. Ties with the bound are kept (`<=`), and
  * when the query has fewer rows than the page the subquery is NULL and the largest value keeps every row.
  */
 export function withOrderCutoff(plain: Knex.QueryBuilder, cutoff: OrderCutoff, page: PageWindow): Knex.QueryBuilder {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { primaryKeyColumns } from '../map/columns.ts'
+import { loadsOf } from '../map/relation-kinds.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor } from '../sql/alias-scope.ts'
@@ -31,11 +32,12 @@ export class OrderJoins {
   }
 
   /**
-   * Whether orders through `via` can be joined: every hop is a belongsTo, or a hasOne/morphOne to a table with a
-   * one-column primary key (the key the derived table picks) other than the foreign key.
+   * Whether orders through `via` can be joined: every hop references one row (a belongsTo), or picks the first of
+   * its rows (a hasOne/morphOne) from a table with a one-column primary key (the key the derived table picks)
+   * other than the foreign key.
    */
   joinable(via: readonly DirectRelation[]): boolean {
-    return via.every((relation) => relation.type === 'belongsTo' || firstRowKey(this.map, relation) !== undefined)
+    return via.every((relation) => loadsOf(relation.type) === 'one' || firstRowKey(this.map, relation) !== undefined)
   }
 
   /** Whether every hop of `via` is an inner join: a `required` belongsTo to a table without a guard. */
@@ -58,7 +60,7 @@ export class OrderJoins {
       path += `.${relation.name}`
       let alias = this.aliases.get(path)
       if (alias === undefined) {
-        const key = relation.type === 'belongsTo' ? undefined : firstRowKey(this.map, relation)
+        const key = loadsOf(relation.type) === 'one' ? undefined : firstRowKey(this.map, relation)
         if (key !== undefined) {
           const inner = this.take(relation.table)
           const first = this.take(`${relation.table}_first`)

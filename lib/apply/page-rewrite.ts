@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import { deferredPage } from './deferred-page.ts'
+import { guardedPage, type GuardedForms } from './guarded-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { compileAs } from '../knex/builder-methods.ts'
 import { hasOrder, isPlainRowList, limitOf, methodOf, offsetOf } from '../knex/builder-state.ts'
@@ -48,15 +49,29 @@ export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewri
  * The rewrite `dialect` wants for pages of `ref` (key columns `keys`), or `undefined` for none: with
  * `cutoff` (a first order through joined hops, on a dialect with `cutoffJoinedOrder`), the bound of
  * {@link withOrderCutoff}; else, from an offset of `dialect.deferredPageOffset`, the {@link deferredPage}
- * of an ordered query.
+ * of an ordered query. With `guarded` (a relation filter written key first, on a dialect with a
+ * `frequencyGuard`), an ordered page is the {@link guardedPage} of both forms, the cutoff only in the walking
+ * form (for a rare key, the cutoff's bound would walk the ordered table through every row).
  */
-export function pageRewriteFor(dialect: Dialect, names: Identifiers, ref: string, keys: readonly string[], cutoff: OrderCutoff | undefined): PageRewrite | undefined {
+export function pageRewriteFor(
+  dialect: Dialect,
+  names: Identifiers,
+  ref: string,
+  keys: readonly string[],
+  cutoff: OrderCutoff | undefined,
+  guarded?: GuardedForms,
+): PageRewrite | undefined {
   const deferFrom = dialect.deferredPageOffset
-  if (cutoff === undefined && deferFrom === undefined) return undefined
+  if (cutoff === undefined && deferFrom === undefined && guarded === undefined) return undefined
   return (query, page) => {
+    const ordered = hasOrder(query)
+    if (guarded !== undefined && ordered && page.limit > 0) {
+      const cut = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
+      const rewritten = guardedPage(query.clone(), names, ref, keys, guarded, page, cut)
+      if (rewritten !== undefined) return rewritten
+    }
     if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(query.clone(), cutoff, page)
     if (deferFrom === undefined || page.offset < deferFrom) return undefined
-    const ordered = hasOrder(query)
-    return ordered ? deferredPage(query.clone(), names, ref, keys) : undefined
+    return ordered ? deferredPage(query.clone(), names, ref, keys, dialect.deferredPageJoin) : undefined
   }
 }

@@ -1,3 +1,4 @@
+import { loadsOf } from '../map/relation-kinds.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
@@ -51,7 +52,7 @@ function writeRelatedValue(out: SqlWriter, ref: string, order: PlannedOrder, map
     }
     if (relation.morph !== undefined) where.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
     out.guards?.writeAnd(where, relation.table, alias)
-    if (relation.type !== 'belongsTo') needsLimit = true
+    if (loadsOf(relation.type) !== 'one') needsLimit = true
     for (const column of primaryKeyColumns(map, relation.table)) keys.push(`${names.column(alias, column)} asc`)
     previous = alias
   })

@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util'
+import type { DialectName } from '../dialect/dialect.ts'
+import { DIALECT_NAMES } from '../dialect/dialect-of.ts'
 import { CLIENT_NAMES, type ClientName } from '../dialect/knex-config-for.ts'
 import type { Naming } from '../introspect/options.ts'
 import { UsageError } from './cli-io.ts'
@@ -18,7 +20,7 @@ export interface ExplainArguments {
 }
 
 /** Where `knex-query-params introspect` reads the schema: a URL, or a knexfile's configuration. */
-export type IntrospectSource = { connection: string; client?: ClientName } | { knexfile: string; env?: string }
+export type IntrospectSource = { connection: string; client?: ClientName } | { knexfile: string; env?: string; dialect?: DialectName }
 
 /** What `knex-query-params introspect` was asked to do. */
 export interface IntrospectArguments {
@@ -46,7 +48,7 @@ const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
   explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
-  introspect: ['client', 'connection', 'knexfile', 'env', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots', 'sortable-indexed-only'],
+  introspect: ['client', 'connection', 'knexfile', 'env', 'dialect', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots', 'sortable-indexed-only'],
 } as const
 
 const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as readonly string[]).includes(name)
@@ -55,6 +57,12 @@ const isNaming = (name: string): name is Naming => (NAMINGS as readonly string[]
 function clientName(value: string): ClientName {
   if (!isClientName(value)) throw new UsageError(`Unknown --client '${value}'; expected one of ${CLIENT_NAMES.join(', ')}.`)
   return value
+}
+
+function dialectName(value: string): DialectName {
+  const name = DIALECT_NAMES.find((each) => each === value)
+  if (name === undefined) throw new UsageError(`Unknown --dialect '${value}'; expected one of ${DIALECT_NAMES.join(', ')}.`)
+  return name
 }
 
 const tableList = (value: string): string[] => value.split(',').map((name) => name.trim()).filter((name) => name !== '')
@@ -85,6 +93,7 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         connection: { type: 'string' },
         knexfile: { type: 'string' },
         env: { type: 'string' },
+        dialect: { type: 'string' },
         out: { type: 'string' },
         naming: { type: 'string' },
         tables: { type: 'string' },
@@ -127,6 +136,7 @@ interface IntrospectValues {
   connection?: string | undefined
   knexfile?: string | undefined
   env?: string | undefined
+  dialect?: string | undefined
   out?: string | undefined
   naming?: string | undefined
   tables?: string | undefined
@@ -143,10 +153,14 @@ function introspectArguments(values: IntrospectValues): IntrospectArguments {
   if (values.connection !== undefined && values.knexfile !== undefined) throw new UsageError('Give --connection or --knexfile, not both.')
   if (values.connection !== undefined) {
     if (values.env !== undefined) throw new UsageError('--env picks an environment of --knexfile; with --connection there is none.')
+    if (values.dialect !== undefined) throw new UsageError('--dialect declares the database of a knexfile\'s client; with --connection the URL names it.')
     source = values.client === undefined ? { connection: values.connection } : { connection: values.connection, client: clientName(values.client) }
   } else if (values.knexfile !== undefined) {
     if (values.client !== undefined) throw new UsageError('--client comes from the knexfile; give it only with --connection.')
-    source = values.env === undefined ? { knexfile: values.knexfile } : { knexfile: values.knexfile, env: values.env }
+    const knexfile: IntrospectSource = { knexfile: values.knexfile }
+    if (values.env !== undefined) knexfile.env = values.env
+    if (values.dialect !== undefined) knexfile.dialect = dialectName(values.dialect)
+    source = knexfile
   } else {
     throw new UsageError('Missing the database: --connection <url> (with --client), or --knexfile <file> [--env <name>].')
   }

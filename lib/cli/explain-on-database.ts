@@ -1,7 +1,6 @@
 import type { Knex } from 'knex'
 import { applyQueryParams } from '../apply/apply-query-params.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
-import { explainSql, rawRows } from '../dialect/explain-sql.ts'
 import { DIALECT_LABELS } from '../dialect/knex-config-for.ts'
 import { GuardError } from '../guard/guard-error.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
@@ -15,7 +14,7 @@ const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|ro
 /**
  * Runs `params` on `table` of `db` (the guards receive `context`) and prints its SQL, the queries that really ran (the main query, then
  * the eager-loading ones), the rows, and the plan of the main query. Everything runs in one transaction
- * that is rolled back, `READ ONLY` where the database has it (PostgreSQL, MySQL; open a SQLite file
+ * that is rolled back, `READ ONLY` where the database has it (`Dialect.explainTransaction`; open a SQLite file
  * read-only): a scope or anything else that tries to write fails.
  *
  * @throws {QueryParamsError} when the request is rejected; {@link UsageError} when the database rejects the query.
@@ -29,7 +28,7 @@ export async function explainOnDatabase(db: Knex, table: string, params: QueryPa
     if (!TRANSACTION_CONTROL.test(query.sql)) ran.push({ sql: query.sql, bindings: query.bindings ?? [] })
   }
   db.on('query', record)
-  const trx = await db.transaction(dialect.name === 'sqlite' ? {} : { readOnly: true }).catch(databaseError)
+  const trx = await db.transaction(dialect.explainTransaction).catch(databaseError)
   try {
     const builder = applyQueryParams(trx(table), params, map, { context })
     const main = printSql(DIALECT_LABELS[dialect.name], builder, io)
@@ -38,9 +37,9 @@ export async function explainOnDatabase(db: Knex, table: string, params: QueryPa
     for (const [index, query] of ran.entries()) io.out(`  ${index + 1}. ${query.sql}\n     Bindings: ${JSON.stringify(query.bindings)}`)
     io.out(`Rows (${rows.length}):`)
     for (const row of rows) io.out(`  ${JSON.stringify(row)}`)
-    const plan = rawRows(dialect, await trx.raw(explainSql(dialect, main.sql), [...main.bindings] as Knex.RawBinding[]).catch(databaseError))
+    const plan = dialect.explain.lines(await trx.raw(dialect.explain.sql(main.sql), [...main.bindings] as Knex.RawBinding[]).catch(databaseError))
     io.out('Query plan (EXPLAIN of the main query):')
-    for (const line of plan) io.out(`  ${planLine(line)}`)
+    for (const line of plan) io.out(`  ${line}`)
   } finally {
     db.off('query', record)
     await trx.rollback().catch(() => undefined)
@@ -51,9 +50,4 @@ export async function explainOnDatabase(db: Knex, table: string, params: QueryPa
 function databaseError(error: unknown): never {
   if (error instanceof QueryParamsError || error instanceof GuardError) throw error
   throw new UsageError(`The database rejected the query: ${oneLine(error)}`)
-}
-
-function planLine(row: Record<string, unknown>): string {
-  const text = row['QUERY PLAN'] ?? row['detail']
-  return typeof text === 'string' ? text : JSON.stringify(row)
 }

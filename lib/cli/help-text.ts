@@ -37,6 +37,9 @@ Options:
   --knexfile <file>      take the connection from a knexfile instead
   --env <name>           the knexfile's environment (default: NODE_ENV, else
                          development)
+  --dialect <name>       postgres, mysql or sqlite: the SQL the knexfile's
+                         client speaks, for a client the library does not
+                         list (cockroachdb, pgnative, mariadb…)
   --out <file>           write the module there (default: standard output)
   --naming <style>       client names: as-is (default, the database's names),
                          camel (artistId, with column: 'ArtistId') or snake

@@ -38,8 +38,10 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   if (args.excludeColumns !== undefined) options.excludeColumns = args.excludeColumns
   if (args.noInverse !== undefined) options.noInverse = args.noInverse
   if (args.sortableIndexedOnly === true) options.sortableIndexedOnly = true
+  if ('knexfile' in args.source && args.source.dialect !== undefined) options.dialect = args.source.dialect
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
-    throw new UsageError(oneLine(error))
+    // The CLI writes its own `knex-query-params: ` before the line.
+    throw new UsageError(oneLine(error).replace(/^knex-query-params: /, ''))
   })
   const text = relationMapModule(map, notices, { database: DIALECT_LABELS[dialectOf(db.client as Knex.Client).name], options })
   if (args.out === undefined) {

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
-import { knexConfigOf, knexDialectNameOf } from '../knex/client.ts'
-import { dialectOf } from './dialect-of.ts'
+import { dialectOf, knexClientName, PGLITE_CLIENT } from './dialect-of.ts'
+import { knexConfigOf } from '../knex/client.ts'
 
 /**
  * How a client's driver turns `DATE` and `DATETIME` values into JS `Date`s, so that the stored value can be
@@ -29,8 +29,7 @@ export function driverReadingOf(client: Knex.Client): DriverReading {
 }
 
 function readingOf(client: Knex.Client): DriverReading {
-  const name = String(knexDialectNameOf(client) ?? knexConfigOf(client)?.client ?? '')
-  if (name === 'pglite') return UTC_INSTANT
+  if (knexClientName(client) === PGLITE_CLIENT) return UTC_INSTANT
   if (dialectOf(client).name !== 'mysql') return LOCAL_INSTANT
   return { zone: zoneOf(mysqlTimezone(knexConfigOf(client)?.connection)), datetime: 'wall-clock' }
 }

@@ -13,8 +13,16 @@ function planRows(result: unknown): number | undefined {
   return typeof estimate === 'number' && Number.isFinite(estimate) ? Math.round(estimate) : undefined
 }
 
+/** The `QUERY PLAN` text of each row of `explain`. */
+function planLines(result: unknown): string[] {
+  return (result as { rows: Array<Record<string, unknown>> }).rows.map((row) => {
+    const line = row['QUERY PLAN']
+    return typeof line === 'string' ? line : JSON.stringify(row)
+  })
+}
+
 /** PostgreSQL: `ILIKE` for case-insensitive matching, ISO 8601 instants for `timestamptz`, `bigint` casts for wide integers. */
-export const postgres: Dialect = {
+export const postgres: Dialect<'postgres'> = {
   name: 'postgres',
   maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `${column} ilike ?`, pattern: (value) => value },
@@ -22,6 +30,7 @@ export const postgres: Dialect = {
   filteredRelation: 'exists',
   bareRelation: 'exists',
   keyFirstRelation: 'where-it-orders',
+  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: true },
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),
@@ -31,4 +40,9 @@ export const postgres: Dialect = {
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },
   bindBoolean: (value) => value,
   bindDatetime: (value) => value.iso,
+  deferredPageJoin: 'inner join',
+  orderedJoin: 'inner join',
+  explain: { sql: (query) => `explain ${query}`, lines: planLines },
+  explainTransaction: { readOnly: true },
+  datetimeStorage: false,
 }

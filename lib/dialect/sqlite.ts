@@ -28,13 +28,18 @@ function storedDatetime(value: UtcInstant): string | number {
   return formatUtc(value)
 }
 
+/** The `detail` of each row of `explain query plan`. */
+function planLines(result: unknown): string[] {
+  return (result as Array<{ detail?: unknown }>).map((row) => (typeof row.detail === 'string' ? row.detail : JSON.stringify(row)))
+}
+
 /**
  * SQLite: booleans are 0/1, datetimes are UTC `YYYY-MM-DD HH:MM:SS` text unless the column declares
  * another `storage` (ISO 8601 text, epoch milliseconds), `LIKE` already folds ASCII case
  * (only ASCII) and gets `ESCAPE '\'` so a backslash escapes as on the other databases; case-sensitive
  * matching uses `GLOB`.
  */
-export const sqlite: Dialect = {
+export const sqlite: Dialect<'sqlite'> = {
   name: 'sqlite',
   maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `${column} like ? escape '\\'`, pattern: (value) => value },
@@ -43,10 +48,16 @@ export const sqlite: Dialect = {
   bareRelation: 'exists',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
+  frequencyGuard: { cap: 1000, at: 'limit', walkKeyFirst: false, walkProbe: 'scalar-one-table', orderedPivotServes: false },
   cutoffJoinedOrder: false,
   topPerParent: 'window',
   snapshotTransaction: {},
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: storedDatetime,
+  deferredPageJoin: 'cross join',
+  orderedJoin: 'cross join',
+  explain: { sql: (query) => `explain query plan ${query}`, lines: planLines },
+  explainTransaction: {},
+  datetimeStorage: true,
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { runBounded } from '../bound/run-bounded.ts'
+import { readAsJson } from '../dialect/json-read-options.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RowBudget } from './row-budget.ts'
 import { toRows } from './rows.ts'
@@ -17,7 +18,8 @@ export function chunk<T>(values: readonly T[], size: number): T[][] {
  * Runs `query(keys, most)` once per chunk of `keys` (sequentially, each within `bound`) and concatenates the rows,
  * in chunk order. `most` is what `budget` has left plus one, so a query never returns more rows than it takes to
  * tell that the budget is crossed; the budget throws then (naming the `with` entry `param`), before the next
- * chunk. Rows are appended one by one: spreading a result into `push` fails past V8's argument limit (about
+ * chunk. With `json`, each statement asks the driver for values close to their JSON form (see `jsonReadOptions`).
+ * Rows are appended one by one: spreading a result into `push` fails past V8's argument limit (about
  * 120,000 rows).
  */
 export async function fetchChunked(
@@ -27,10 +29,12 @@ export async function fetchChunked(
   param: string,
   query: (keys: Knex.Value[], most: number) => Knex.QueryBuilder,
   bound?: StatementBound,
+  json = false,
 ): Promise<Row[]> {
   const rows: Row[] = []
   for (const keysOfChunk of chunk(keys, chunkSize)) {
-    const result: unknown = await runBounded(query(keysOfChunk, budget.remaining + 1), bound)
+    const statement = query(keysOfChunk, budget.remaining + 1)
+    const result: unknown = await runBounded(json ? readAsJson(statement) : statement, bound)
     const fetched = toRows(result)
     budget.spend(fetched.length, param)
     for (const row of fetched) rows.push(row)

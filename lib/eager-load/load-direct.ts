@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn, primaryKeyColumns } from '../map/columns.ts'
+import { loadsOf, unhandled } from '../map/relation-kinds.ts'
 import type { DirectRelation, RelationTop } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/query-plan.ts'
 import { distinctKeys, groupByKey, keyOf, keyProperty, parentKeysFor } from './keys.ts'
@@ -33,7 +34,7 @@ export async function loadDirect(
   settings: EagerBatchSettings,
   param: string,
 ): Promise<LoadedBatch> {
-  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound } = settings
+  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound, json } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
   const keys = distinctKeys(parents, parentProperty)
@@ -46,7 +47,7 @@ export async function loadDirect(
   const selection = relatedSelection(map, table, pivot === undefined ? [relatedKey, ...nested] : nested)
   const { columns } = selection
   const keyColumns = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
-  const top = relation.type === 'hasOne' || relation.type === 'morphOne' ? FIRST_BY_KEY : relation.top
+  const top = topOf(relation)
 
   const related = await fetchChunked(keys, chunkSize, budget, param, (chunkKeys, most) => {
     const query = client.queryBuilder().from(table)
@@ -69,7 +70,7 @@ export async function loadDirect(
     }
     for (const column of keyColumns) query.orderBy(column)
     return query.limit(most)
-  }, bound)
+  }, bound, json)
 
   const byKey = groupByKey(related, pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS)
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent
@@ -101,4 +102,19 @@ export async function loadDirect(
   const extra = pivot === undefined ? selection.extra : [...selection.extra, PIVOT_ALIAS]
   if (top !== undefined) extra.push(RANK_ALIAS)
   return { table, rows, extra }
+}
+
+/** How many related rows each parent keeps, as the relation's kind loads them (`RELATION_KINDS`). */
+function topOf(relation: DirectRelation): RelationTop | undefined {
+  const loads = loadsOf(relation.type)
+  switch (loads) {
+    case 'all':
+      return relation.top
+    case 'first':
+      return FIRST_BY_KEY
+    case 'one':
+      return undefined
+    default:
+      return unhandled(loads)
+  }
 }

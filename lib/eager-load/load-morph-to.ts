@@ -26,7 +26,7 @@ export async function loadMorphTo(
   param: string,
 ): Promise<LoadedBatch[]> {
   const { name } = relation
-  const { chunkSize, guards, budget, bound } = settings
+  const { chunkSize, guards, budget, bound, json } = settings
   const typeColumn = keyProperty(parents, map, relation.parentTable, relation.typeColumn)
   const idColumn = keyProperty(parents, map, relation.parentTable, relation.idColumn)
   const targetByType = new Map<string, MorphTarget>(relation.targets.map((target) => [target.typeValue, target]))
@@ -51,7 +51,7 @@ export async function loadMorphTo(
       guards?.applyTo(query, table, table)
       for (const column of primaryKeyColumns(map, table)) query.orderBy(`${table}.${column}`)
       return query.limit(most)
-    }, bound)
+    }, bound, json)
     const byKey = groupByKey(related, clientColumn(map, table, group.target.key) ?? group.target.key)
     const attached = new Set<Row>()
     for (const parent of group.parents) {

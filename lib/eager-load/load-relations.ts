@@ -51,6 +51,8 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
   ...[given]: ContextOptions<LoadRelationsOptions<ContextOf<Map>>, ContextOf<Map>>
 ): Promise<Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>> {
   const limits: LoadRelationsOptions<ContextOf<Map>> = given ?? {}
+  const client = knexClientOf(db)
+  const { maxInBindings } = dialectOf(client, limits.dialect)
   ensureValidRelationMap(relationMap)
   const aggregates: PlannedAggregate[] = []
   const nodes = buildWithTree(relationMap, table, paths, (index) => (index === undefined ? 'with' : `with[${index}]`), {
@@ -58,8 +60,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
   }, aggregates)
   const budget = new RowBudget(limits.maxEagerRows ?? APPLY_DEFAULTS.maxEagerRows)
-  const guards = RowGuards.of(relationMap, limits.context, knexClientOf(db))
-  const client = knexClientOf(db)
+  const guards = RowGuards.of(relationMap, limits.context, client)
   const bound = StatementBound.of(limits)
   const normalize = limits.values === 'driver' ? undefined : rowsOfTable(client, relationMap)
   await loadWithTree(client, table, rows as Row[], nodes, relationMap, {
@@ -68,7 +69,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     ...(normalize === undefined ? {} : { normalize }),
     ...(bound === undefined ? {} : { bound }),
   })
-  await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, dialectOf(client).maxInBindings, guards, bound)
+  await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, maxInBindings, guards, bound)
   normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>
 }

@@ -5,6 +5,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { WithNode } from '../validate/query-plan.ts'
 import type { EagerBatchSettings, EagerLoadOptions } from './options.ts'
 import { knexClientOf } from '../knex/client.ts'
+import { unhandled } from '../map/relation-kinds.ts'
 import { loadAggregates } from './load-aggregates.ts'
 import { loadDirect } from './load-direct.ts'
 import { keyProperty, parentKeysFor } from './keys.ts'
@@ -51,6 +52,7 @@ export async function loadWithTree(
   }
   if (options.guards !== undefined) settings.guards = options.guards
   if (options.bound !== undefined) settings.bound = options.bound
+  if (options.normalize !== undefined) settings.json = true
   await loadNodes(client, table, rows, nodes, map, settings, options.normalize)
 }
 
@@ -72,10 +74,17 @@ async function loadNodes(
     }
     requireParentColumns(parents, parentKeysFor([node]).map((column) => keyProperty(parents, map, table, column)), table, relation.name)
     const param = node.param ?? 'with'
-    const batches: LoadedBatch[] =
-      relation.kind === 'direct'
-        ? [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, settings, param)]
-        : await loadMorphTo(client, relation, parents, node.children, map, settings, param)
+    let batches: LoadedBatch[]
+    switch (relation.kind) {
+      case 'direct':
+        batches = [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, settings, param)]
+        break
+      case 'morphTo':
+        batches = await loadMorphTo(client, relation, parents, node.children, map, settings, param)
+        break
+      default:
+        return unhandled(relation)
+    }
     for (const batch of batches) {
       await loadNodes(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, settings, normalize)
       await loadAggregates(client, batch.table, batch.rows, node.aggregates?.[batch.table] ?? [], map, settings.chunkSize, settings.guards, settings.bound)

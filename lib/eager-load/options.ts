@@ -4,6 +4,7 @@ import type { RowBudget } from './row-budget.ts'
 import type { TopPerParentForm } from './top-per-parent.ts'
 import type { Row } from '../normalize/row-values.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
+import type { DialectOptions } from '../dialect/dialect-options.ts'
 import type { RowValues } from '../normalize/row-values.ts'
 import type { WithLimits } from '../validate/build-with-tree.ts'
 
@@ -20,6 +21,8 @@ export interface EagerBatchSettings {
   topForm: TopPerParentForm
   /** The request's time and signal; every batch runs within it (see `runBounded`). */
   bound?: StatementBound
+  /** Whether the rows are normalized afterwards, so their statements may ask the driver for JSON-ready values (see `jsonReadOptions`). */
+  json?: boolean
 }
 
 /** Options of `loadWithTree`. */
@@ -46,7 +49,7 @@ export interface EagerLoadOptions {
  * @example
  * await loadRelations(db, 'users', users, ['posts'], relationMap, { context: { tenantId }, maxWithDepth: 2, maxEagerRows: 5000, timeout: 2000 })
  */
-export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits>, BoundOptions {
+export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLimits>, BoundOptions, DialectOptions {
   /** The value every table's `guard` receives as `context` (the caller's tenant, user…). */
   context?: Context
   /** `'json'` (default) or `'driver'`: the values the rows carry, as `ApplyOptions.values` says. */

@@ -5,6 +5,7 @@ import type { BoundOptions } from '../bound/bound-options.ts'
 import { runBounded } from '../bound/run-bounded.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import type { DialectOptions } from '../dialect/dialect-options.ts'
 
 /** The `total` of a count query's result (its first row), as a number; 0 when missing. */
 export function totalOf(result: unknown): number {
@@ -50,9 +51,11 @@ export interface CountResult {
  * const { total, estimated } = await estimatedCount(applyQueryParams(db('events'), params, relationMap))
  * // { total: 2004113, estimated: true } on a 2M-row PostgreSQL table; { total: 37, estimated: false } for a narrow filter
  *
- * `options.timeout` and `options.signal` bound the `EXPLAIN` and the count together (see `BoundOptions`).
+ * `options.timeout` and `options.signal` bound the `EXPLAIN` and the count together (see `BoundOptions`);
+ * `options.dialect` declares the database of a knex client the library does not list (see `DialectOptions`).
  */
-export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD, options: BoundOptions = {}): Promise<CountResult> {
+export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD, options: BoundOptions & DialectOptions = {}): Promise<CountResult> {
+  if (options.dialect !== undefined) dialectOf(builder.client, options.dialect)
   return estimatedCountWithin(builder, threshold, StatementBound.of(options))
 }
 

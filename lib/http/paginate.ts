@@ -7,6 +7,7 @@ import { boundedRunOf } from '../bound/bounded-run.ts'
 import { runBounded } from '../bound/run-bounded.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import type { DialectOptions } from '../dialect/dialect-options.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
 import { countQuery, estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult, totalOf } from './counts.ts'
@@ -47,7 +48,7 @@ export interface Paginated<T> {
 export type PaginateQueries = 'parallel' | 'sequential' | 'transaction'
 
 /** Options of `paginate`; `timeout` and `signal` bound page, count and eager loading together (see {@link BoundOptions}). */
-export interface PaginateOptions extends BoundOptions {
+export interface PaginateOptions extends BoundOptions, DialectOptions {
   /**
    * Run the count query for `total` and `last_page`; default `true`. `'estimated'` takes PostgreSQL's
    * planner estimate when it is at least `estimateThreshold` rows (exact below it, and on other databases)
@@ -89,6 +90,7 @@ export async function paginate<T = Record<string, unknown>>(
   request: PageRequest = {},
   options: PaginateOptions = {},
 ): Promise<Paginated<T>> {
+  if (options.dialect !== undefined) dialectOf(builder.client, options.dialect)
   let limit = limitOf(builder)
   let offset = offsetOf(builder) ?? 0
   let query = builder

@@ -30,7 +30,7 @@ interface Counts {
  * Other databases have date-time types, and nothing to sample.
  */
 export async function checkDatetimeStorage(db: Knex, map: RelationMap, exists: (table: string, column: string) => boolean): Promise<RelationMapProblem[]> {
-  if (dialectOf(db.client).name !== 'sqlite') return []
+  if (!dialectOf(db.client).datetimeStorage) return []
   const problems: RelationMapProblem[] = []
   for (const [table, definition] of Object.entries(map)) {
     for (const [name, spec] of Object.entries(definition.columns)) {

@@ -1,3 +1,4 @@
+import { linkedTables, relationKind } from '../map/relation-kinds.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 
@@ -13,9 +14,7 @@ export function checkGuardCoverage(map: RelationMap, unguarded: readonly string[
   const reachedBy = new Map<string, string>()
   for (const table of tables) {
     for (const [name, relation] of Object.entries(map[table]?.relations ?? {})) {
-      const targets = relation.type === 'morphTo' ? Object.values(relation.types) : [relation.table]
-      if (relation.type === 'belongsToMany') targets.push(relation.pivotTable)
-      for (const target of targets) if (!reachedBy.has(target)) reachedBy.set(target, `${table}.relations.${name}`)
+      for (const target of linkedTables(relationKind(relation.type).link(relation))) if (!reachedBy.has(target)) reachedBy.set(target, `${table}.relations.${name}`)
     }
   }
   const problems: RelationMapProblem[] = []

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import { relationKind } from '../map/relation-kinds.ts'
 import { validateRelationMap } from '../map/validate-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { CheckRelationMapOptions } from './options.ts'
@@ -10,10 +12,13 @@ import { checkSortIndexes } from './sort-indexes.ts'
 import { readCatalog } from './read-schema.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 
+/** The map's tables and every table its relations' keys live in (pivot tables). */
 function tablesOf(map: RelationMap): Set<string> {
   const tables = new Set(Object.keys(map))
-  for (const definition of Object.values(map)) {
-    for (const relation of Object.values(definition.relations ?? {})) if (relation.type === 'belongsToMany') tables.add(relation.pivotTable)
+  for (const [table, definition] of Object.entries(map)) {
+    for (const relation of Object.values(definition.relations ?? {})) {
+      for (const key of relationKind(relation.type).keyColumns(table, relation)) tables.add(key.table)
+    }
   }
   return tables
 }
@@ -35,6 +40,7 @@ function tablesOf(map: RelationMap): Set<string> {
  * if (errors.length > 0) throw new Error(errors.map((p) => `${p.path}: ${p.message}`).join('\n'))
  */
 export async function checkRelationMap(db: Knex, map: RelationMap, options: CheckRelationMapOptions = {}): Promise<RelationMapProblem[]> {
+  if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   validateRelationMap(map)
   const wanted = tablesOf(map)
   const schema = schemaLookup(await readCatalog(db, options.schema, (table) => wanted.has(table)))

@@ -1,6 +1,7 @@
 import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
-import type { BelongsToRelation, RelationDefinition, RelationMap } from '../relation-map.ts'
+import type { BelongsToRelation, RelationMap } from '../relation-map.ts'
+import { relationKind } from '../map/relation-kinds.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 
 /** Tables and columns of a snapshot by name, for checks that ask about many of them. */
@@ -16,47 +17,6 @@ export function schemaLookup(tables: readonly SchemaTable[]): SchemaLookup {
     table: (name) => byName.get(name)?.table,
     column: (table, column) => byName.get(table)?.columns.get(column),
   }
-}
-
-/** A key column a relation names: where it must be, and the map path naming it. */
-interface KeyUse {
-  table: string
-  column: string
-  path: string
-}
-
-/**
- * The key columns a relation names explicitly (and the morph pairs its `name` implies). Keys left to their
- * default are the primary keys the `primaryKey` check covers.
- */
-function keyUses(table: string, relation: RelationDefinition, path: string): KeyUse[] {
-  const uses: Array<KeyUse | undefined> = []
-  const use = (on: string, column: string | undefined, key: string): KeyUse | undefined =>
-    column === undefined ? undefined : { table: on, column, path: `${path}.${key}` }
-  switch (relation.type) {
-    case 'belongsTo':
-      uses.push(use(table, relation.foreignKey, 'foreignKey'), use(relation.table, relation.ownerKey, 'ownerKey'))
-      break
-    case 'hasOne':
-    case 'hasMany':
-      uses.push(use(relation.table, relation.foreignKey, 'foreignKey'), use(table, relation.localKey, 'localKey'))
-      break
-    case 'belongsToMany':
-      uses.push(
-        use(relation.pivotTable, relation.foreignPivotKey, 'foreignPivotKey'),
-        use(relation.pivotTable, relation.relatedPivotKey, 'relatedPivotKey'),
-        use(table, relation.parentKey, 'parentKey'),
-        use(relation.table, relation.relatedKey, 'relatedKey'),
-      )
-      break
-    case 'morphOne':
-    case 'morphMany':
-      uses.push(use(relation.table, `${relation.name}_type`, 'name'), use(relation.table, `${relation.name}_id`, 'name'), use(table, relation.localKey, 'localKey'))
-      break
-    case 'morphTo':
-      uses.push(use(table, `${relation.name}_type`, 'name'), use(table, `${relation.name}_id`, 'name'))
-  }
-  return uses.filter((key) => key !== undefined)
 }
 
 function checkRequired(map: RelationMap, table: string, relation: BelongsToRelation, path: string, schema: SchemaLookup): RelationMapProblem[] {
@@ -87,9 +47,11 @@ export function checkRelationKeys(map: RelationMap, table: string, schema: Schem
       problems.push(relationMapProblem('missing_table', `${path}.pivotTable`, `the database has no table '${relation.pivotTable}'`))
       continue
     }
-    for (const key of keyUses(table, relation, path)) {
-      if (schema.table(key.table) === undefined || schema.column(key.table, key.column) !== undefined) continue
-      problems.push(relationMapProblem('missing_key', key.path, `${key.table} has no column '${key.column}'`))
+    // The keys the relation names (and the morph pairs its `name` implies); keys left to their default are
+    // the primary keys the `primaryKey` check covers.
+    for (const key of relationKind(relation.type).keyColumns(table, relation)) {
+      if (key.column === undefined || schema.table(key.table) === undefined || schema.column(key.table, key.column) !== undefined) continue
+      problems.push(relationMapProblem('missing_key', `${path}.${key.option}`, `${key.table} has no column '${key.column}'`))
     }
     if (relation.type === 'belongsTo' && relation.required === true) problems.push(...checkRequired(map, table, relation, path, schema))
   }

@@ -1,11 +1,15 @@
 import type { Knex } from 'knex'
+import type { DialectOptions } from '../dialect/dialect-options.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { readSchema } from './read-schema.ts'
 import type { ReadSchemaOptions, RelationMapFromSchemaOptions } from './options.ts'
 import { relationMapFromSchema, type GeneratedRelationMap } from './relation-map-from-schema.ts'
 
-/** What {@link introspectRelationMap} reads and generates: the builder's options, and which schema to read. */
-export interface IntrospectOptions extends RelationMapFromSchemaOptions {
+/**
+ * What {@link introspectRelationMap} reads and generates: the builder's options, which schema to read, and the
+ * `dialect` of a knex client the library does not list.
+ */
+export interface IntrospectOptions extends RelationMapFromSchemaOptions, DialectOptions {
   /** The PostgreSQL schema or MySQL database to read (see `ReadSchemaOptions.schema`); default the connection's own. */
   schema?: string
 }
@@ -20,9 +24,10 @@ export interface IntrospectOptions extends RelationMapFromSchemaOptions {
  * for (const notice of notices) console.warn(notice.message)
  */
 export async function introspectRelationMapWithNotices(db: Knex, options: IntrospectOptions = {}): Promise<GeneratedRelationMap> {
-  const { schema, ...builderOptions } = options
+  const { schema, dialect, ...builderOptions } = options
   const read: ReadSchemaOptions = {}
   if (schema !== undefined) read.schema = schema
+  if (dialect !== undefined) read.dialect = dialect
   // knex's migration tables are read only when asked for by name; `exclude` is applied (and reported) by the builder.
   if (options.tables !== undefined) read.tables = options.tables.filter((table) => !(options.exclude ?? []).includes(table))
   return relationMapFromSchema(await readSchema(db, read), builderOptions)

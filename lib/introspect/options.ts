@@ -1,5 +1,7 @@
-/** Which tables {@link readSchema} reads, and where. */
-export interface ReadSchemaOptions {
+import type { DialectOptions } from '../dialect/dialect-options.ts'
+
+/** Which tables {@link readSchema} reads, and where; `dialect` declares the database of a knex client the library does not list. */
+export interface ReadSchemaOptions extends DialectOptions {
   /** Read only these tables (the names as the database spells them). Default: every table. */
   tables?: readonly string[]
   /** Leave these tables out. knex's migration tables (`knex_migrations*`) are left out unless named in `tables`. */
@@ -11,8 +13,8 @@ export interface ReadSchemaOptions {
   schema?: string
 }
 
-/** Where {@link checkRelationMap} reads the schema, and which optional checks it runs. */
-export interface CheckRelationMapOptions {
+/** Where {@link checkRelationMap} reads the schema, and which optional checks it runs; `dialect` declares the database of a knex client the library does not list. */
+export interface CheckRelationMapOptions extends DialectOptions {
   /** The PostgreSQL schema, MySQL/MariaDB database or SQLite schema holding the map's tables; default: the connection's own. */
   schema?: string
   /**

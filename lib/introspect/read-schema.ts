@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
 import { catalogReaderOf } from '../dialect/schema/catalog-reader-of.ts'
 import { sortTables } from '../dialect/schema/sort-table.ts'
 import type { SchemaTable, SchemaSnapshot } from '../dialect/schema/schema-snapshot.ts'
@@ -25,6 +26,7 @@ const MIGRATION_TABLES = /^knex_migrations/
  */
 export async function readSchema(db: Knex, options: ReadSchemaOptions = {}): Promise<SchemaSnapshot> {
   const { tables, exclude = [], schema } = options
+  if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   const wanted = tables === undefined ? undefined : new Set(tables)
   const excluded = new Set(exclude)
   const includes = (table: string): boolean =>

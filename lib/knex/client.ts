@@ -2,13 +2,12 @@ import type { Knex } from 'knex'
 
 /**
  * What the library reads from a knex client and asks of it beyond building queries: its configuration and
- * names, identifier quoting, connections taken from its pool, transactions. Part of the knex boundary (see
+ * driver, identifier quoting, connections taken from its pool, transactions. Part of the knex boundary (see
  * `lib/knex/`): each behaviour relied on here is pinned by `spec/knex/knex-behaviours.spec.ts`.
  */
 
 interface ClientInternals {
   config?: Knex.Config
-  dialect?: unknown
   driverName?: unknown
   driver?: unknown
   connectionSettings?: unknown
@@ -40,12 +39,6 @@ export function knexClientOf(source: Knex | Knex.Client): Knex.Client {
 /** The configuration the client's knex instance was made with (the same object for its transactions). */
 export function knexConfigOf(client: Knex.Client): Knex.Config | undefined {
   return internals(client).config
-}
-
-/** The name of the client's dialect as knex's client class gives it (`'postgresql'`, `'mysql'`, `'better-sqlite3'`…), if any. */
-export function knexDialectNameOf(client: Knex.Client): string | undefined {
-  const { dialect } = internals(client)
-  return typeof dialect === 'string' ? dialect : undefined
 }
 
 /** The driver of a client: its package name (`'pg'`), the loaded module, and the connection settings knex passes it. */

@@ -1,4 +1,5 @@
 import type { ColumnType, RelationMap } from '../relation-map.ts'
+import type { ToManyType } from './relation-kinds.ts'
 import type { ColumnValues } from './table-record.ts'
 
 /** `postsViewsSum` → `posts_views_sum`, as the library names an aggregate's property. */
@@ -10,7 +11,7 @@ type Relations<Table> = Table extends { relations: infer R } ? R : {}
 type Aggregates<Table> = Table extends { aggregates: infer A } ? A : {}
 type Columns<Table> = Table extends { columns: infer C } ? C : {}
 
-type ToManyNames<R> = { [Name in keyof R & string]: R[Name] extends { type: 'hasMany' | 'belongsToMany' | 'morphMany' } ? Name : never }[keyof R & string]
+type ToManyNames<R> = { [Name in keyof R & string]: R[Name] extends { type: ToManyType } ? Name : never }[keyof R & string]
 type DirectNames<R> = { [Name in keyof R & string]: R[Name] extends { type: 'morphTo' } ? never : Name }[keyof R & string]
 
 type TypeOf<Spec> = Spec extends ColumnType ? Spec : Spec extends { type: infer Type extends ColumnType } ? Type : never

@@ -1,6 +1,7 @@
-import type { RelationDefinition, RelationMap } from '../relation-map.ts'
+import type { RelationMap } from '../relation-map.ts'
 import { databaseColumn, primaryKeyColumns } from './columns.ts'
 import { relationMapError } from './relation-map-error.ts'
+import { relationKind } from './relation-kinds.ts'
 
 /**
  * Checks the keys of every relation against the tables they live in, once every table is known valid:
@@ -14,8 +15,8 @@ export function checkRelationKeys(map: RelationMap): void {
   for (const [table, definition] of Object.entries(map)) {
     for (const [name, relation] of Object.entries(definition.relations ?? {})) {
       const path = `${table}.relations.${name}`
-      for (const [option, key, keyTable] of keysOf(table, relation)) {
-        if (key !== undefined) checkNamesDatabaseColumn(map, `${path}.${option}`, key, keyTable)
+      for (const { option, column, table: keyTable } of relationKind(relation.type).keyColumns(table, relation)) {
+        if (column !== undefined) checkNamesDatabaseColumn(map, `${path}.${option}`, column, keyTable)
         else checkDefault(map, `${path}.${option}`, keyTable)
       }
       if (relation.type !== 'morphTo') continue
@@ -24,31 +25,6 @@ export function checkRelationKeys(map: RelationMap): void {
         if (columns.length > 1) throw relationMapError(`${path}.types.${typeValue}`, `table '${target}' has a composite primary key (${columns.join(', ')}); a morphTo target is found by one key column`)
       }
     }
-  }
-}
-
-type KeyUse = [option: string, key: string | undefined, table: string]
-
-/** Each key option of a relation, its value (undefined when it defaults to a primary key) and the table whose column it names. */
-function keysOf(table: string, relation: RelationDefinition): KeyUse[] {
-  switch (relation.type) {
-    case 'belongsTo':
-      return [['foreignKey', relation.foreignKey, table], ['ownerKey', relation.ownerKey, relation.table]]
-    case 'hasOne':
-    case 'hasMany':
-      return [['foreignKey', relation.foreignKey, relation.table], ['localKey', relation.localKey, table]]
-    case 'belongsToMany':
-      return [
-        ['parentKey', relation.parentKey, table],
-        ['relatedKey', relation.relatedKey, relation.table],
-        ['foreignPivotKey', relation.foreignPivotKey, relation.pivotTable],
-        ['relatedPivotKey', relation.relatedPivotKey, relation.pivotTable],
-      ]
-    case 'morphOne':
-    case 'morphMany':
-      return [['name', `${relation.name}_id`, relation.table], ['name', `${relation.name}_type`, relation.table], ['localKey', relation.localKey, table]]
-    case 'morphTo':
-      return [['name', `${relation.name}_id`, table], ['name', `${relation.name}_type`, table]]
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ColumnType, RelationMap } from '../relation-map.ts'
 import type { AggregateRecord } from './aggregate-record.ts'
+import type { ToManyType } from './relation-kinds.ts'
 
 /**
  * The JSON value rows carry for each column type, the same on SQLite, PostgreSQL and MySQL/MariaDB and in
@@ -56,9 +57,10 @@ export type ColumnRecord<Map extends RelationMap, Table extends keyof Map> = str
             : NullOf<Columns<Map[Table]>[Column]>)
     }
 
+// To-many types are those `RELATION_KINDS` loads as arrays; a morphTo's record is one of its `types`' tables.
 type RelatedRecord<Map extends RelationMap, Relation> = Relation extends { type: 'morphTo'; types: infer Types }
   ? TableRecord<Map, Types[keyof Types] & keyof Map> | null
-  : Relation extends { type: 'hasMany' | 'belongsToMany' | 'morphMany'; table: infer Table extends keyof Map }
+  : Relation extends { type: ToManyType; table: infer Table extends keyof Map }
     ? TableRecord<Map, Table>[]
     : Relation extends { table: infer Table extends keyof Map }
       ? TableRecord<Map, Table> | null

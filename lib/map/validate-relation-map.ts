@@ -145,7 +145,7 @@ export function ensureValidRelationMap(map: RelationMap): void {
 export function checkRelationOrders(map: RelationMap): void {
   for (const [table, definition] of Object.entries(map)) {
     for (const [name, relation] of Object.entries(definition.relations ?? {})) {
-      if (relation.type === 'morphTo' || relation.type === 'belongsTo' || relation.orders === undefined) continue
+      if (!('orders' in relation) || relation.orders === undefined) continue
       const columns = Object.keys(map[relation.table]?.columns ?? {})
       relation.orders.forEach((order, index) => {
         if (columns.includes(order.column)) return

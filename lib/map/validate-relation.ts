@@ -1,5 +1,5 @@
 import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
-import { RELATION_KEYS, RELATION_TYPES, type RelationKeyKind } from './relation-keys.ts'
+import { RELATION_KINDS, RELATION_TYPES, type RelationKeyKind } from './relation-kinds.ts'
 
 /**
  * Checks one relation definition of the map at `path` (`users.relations.posts`): a known `type`, every key
@@ -15,11 +15,11 @@ export function validateRelation(path: string, definition: unknown, tables: Read
   }
   const type = definition.type
   if (type === undefined) throw relationMapError(`${path}.type`, `missing; expected one of ${RELATION_TYPES.join(', ')}`)
-  if (typeof type !== 'string' || !Object.hasOwn(RELATION_KEYS, type)) {
+  if (typeof type !== 'string' || !Object.hasOwn(RELATION_KINDS, type)) {
     const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
     throw relationMapError(`${path}.type`, `${name} is not a relation type; expected one of ${RELATION_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, RELATION_TYPES) : ''}`)
   }
-  const keys = RELATION_KEYS[type as keyof typeof RELATION_KEYS]
+  const { keys } = RELATION_KINDS[type as keyof typeof RELATION_KINDS]
   const takes = ['type', ...Object.keys(keys.required), ...Object.keys(keys.optional)]
   for (const key of Object.keys(definition)) {
     if (!takes.includes(key)) {

@@ -1,5 +1,6 @@
 import type { DriverReading } from '../dialect/driver-reading.ts'
 import type { ColumnType } from '../relation-map.ts'
+import { isDatetimeShape, isoOfWallClock } from '../dialect/utc-text.ts'
 
 /** Turns one non-null driver value into the JSON value of a column type. */
 export type Convert = (value: unknown) => unknown
@@ -24,28 +25,15 @@ function wallClockAsUtc(date: Date, zone: 'local' | number): Date {
   return utc
 }
 
-/** Whether `text` has `-`, `-`, a `T` or space, `:` and `:` where `YYYY-MM-DD HH:MM:SS` has them, and digits elsewhere (to position 19). */
-function isDatetimeShape(text: string): boolean {
-  for (let i = 0; i < 19; i++) {
-    const code = text.charCodeAt(i)
-    if (i === 4 || i === 7) {
-      if (code !== 45) return false
-    } else if (i === 10) {
-      if (code !== 32 && code !== 84) return false
-    } else if (i === 13 || i === 16) {
-      if (code !== 58) return false
-    } else if (code < 48 || code > 57) return false
-  }
-  return true
-}
-
 /** An ISO 8601 instant of date-time text: SQLite's `YYYY-MM-DD HH:MM:SS[.sss]` (UTC), ISO 8601, or text with an offset. */
 function instantOfText(text: string): string | null {
   const { length } = text
-  if (length === 24 && text.charCodeAt(23) === 90 && text.charCodeAt(19) === 46 && isDatetimeShape(text) && text.charCodeAt(10) === 84) return text
+  // ISO 8601 with milliseconds in UTC, the JSON value already: checked by its marks only, since text of this length
+  // with these marks and another shape matches no form below and is returned as it is as well.
+  if (length === 24 && text.charCodeAt(23) === 90 && text.charCodeAt(19) === 46 && text.charCodeAt(10) === 84) return text
   // The common UTC forms without a zone, read by position (no RegExp, no Date), as SQLite and MySQL text hold them.
-  if (length === 19 && isDatetimeShape(text)) return `${text.slice(0, 10)}T${text.slice(11, 19)}.000Z`
-  if (length === 23 && text.charCodeAt(19) === 46 && isDatetimeShape(text)) return `${text.slice(0, 10)}T${text.slice(11)}Z`
+  if (length === 19 && isDatetimeShape(text)) return isoOfWallClock(text, 0)
+  if (length === 23 && text.charCodeAt(19) === 46 && isDatetimeShape(text)) return isoOfWallClock(text, 3)
   const match = DATETIME_TEXT.exec(text)
   if (match === null) return null
   const [, y, mo, d, h = '00', mi = '00', s = '00', fraction = '', zone = 'Z'] = match

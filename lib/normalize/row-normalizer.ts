@@ -49,9 +49,36 @@ function columnTypes(map: RelationMap, table: string, computed: Readonly<Record<
 
 function compile(columns: ReadonlyArray<readonly [string, ColumnType]>, reading: DriverReading): NormalizeRows {
   const converters = convertersFor(reading)
+  const converts = columns.map(([, type]) => converters[type])
+  return unrolled(columns, converts) ?? looped(columns, converts)
+}
+
+/**
+ * The loop written out for these columns, one statement per column with the key as a literal: each read is then
+ * a load of a known property of rows of one shape, where a loop over the keys makes every read a lookup by a
+ * varying key (measured: the loop alone cost 7–8% over the driver's rows on a 1,000-row page, figure 11). The
+ * code is built from the column names as JSON string literals and the converters passed in, nothing else.
+ * `undefined` where the runtime does not compile code (a Content Security Policy, some edge runtimes).
+ */
+function unrolled(columns: ReadonlyArray<readonly [string, ColumnType]>, converts: readonly Convert[]): NormalizeRows | undefined {
+  let body = ''
+  columns.forEach(([name, type], index) => {
+    const key = JSON.stringify(name)
+    const final = FINAL[type]
+    const skip = final === undefined ? '' : ` && typeof value !== '${final}'`
+    body += `value = row[${key}]; if (value !== null && value !== undefined${skip}) { json = convert[${index}](value); if (json !== value) row[${key}] = json }\n`
+  })
+  try {
+    const build = new Function('convert', `return function normalizeRows(rows) {\nfor (let r = 0; r < rows.length; r++) {\nconst row = rows[r]; let value, json\n${body}}\n}`) as (convert: readonly Convert[]) => NormalizeRows
+    return build(converts)
+  } catch {
+    return undefined
+  }
+}
+
+function looped(columns: ReadonlyArray<readonly [string, ColumnType]>, converts: readonly Convert[]): NormalizeRows {
   const keys = columns.map(([name]) => name)
   const finals = columns.map(([, type]) => FINAL[type])
-  const converts = columns.map(([, type]) => converters[type])
   const count = keys.length
   return (rows) => {
     for (let r = 0; r < rows.length; r++) {

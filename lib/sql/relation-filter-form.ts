@@ -61,11 +61,12 @@ export function keyFirstTest(map: RelationMap, relation: DirectRelation, inner: 
  * index on the referencing column serves the page (`'where-it-orders'`): a filter on the base table itself,
  * directly (`posts.user_id = (select …)` reads `posts(user_id, created_at)` in order) or through a pivot when
  * the page is ordered by the key the pivot references (its `(tag_id, post_id)` index yields the page in order).
+ * `always` writes every such filter key first, whatever the dialect says (the walking form of `Dialect.frequencyGuard`).
  */
-export function chooseKeyFirst(map: RelationMap, dialect: Dialect, ref: string, firstOrder: string | undefined): KeyFirstChooser {
+export function chooseKeyFirst(map: RelationMap, dialect: Dialect, ref: string, firstOrder: string | undefined, always = false): KeyFirstChooser {
   return (relation, inner, at): inner is Condition & { kind: 'test' } => {
     if (!keyFirstTest(map, relation, inner)) return false
-    if (dialect.keyFirstRelation === 'always') return true
+    if (always || dialect.keyFirstRelation === 'always') return true
     return at === ref && (relation.pivot === undefined || firstOrder === relation.parentKey)
   }
 }

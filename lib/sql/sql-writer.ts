@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { Dialect } from '../dialect/dialect.ts'
+import type { Dialect, FrequencyGuard } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
 import type { KeyFirstChooser, RelationFilterChooser } from './relation-filter-form.ts'
 import type { RowGuards } from '../guard/row-guards.ts'
@@ -23,6 +23,20 @@ export class SqlWriter {
   readonly chooseFilterForm: RelationFilterChooser | undefined
   /** Whether a relation filter is written key first (`write-key-first.ts`); `undefined` writes none so. */
   readonly keyFirst: KeyFirstChooser | undefined
+  /**
+   * Where a relation filter written key first records its key's related rows (`select 1 from post_tag where
+   * tag_id = (select …)`), for the frequency guard (`Dialect.frequencyGuard`); `undefined` records none.
+   * Filters directly on the `base` table are not recorded: an index on the referencing column serves them.
+   * `served` is set when a filter through a pivot on the base table is written while the page is ordered by
+   * the key the pivot references (`orderedBy`): the pivot's `(related, parent)` index then yields the page in
+   * order for any frequency of the key.
+   */
+  keyLists: { base: string; orderedBy: string | undefined; lists: SqlWriter[]; served: boolean } | undefined
+  /**
+   * Set while writing the walking form of a guarded page (`Dialect.frequencyGuard`'s `walkProbe`): every
+   * relation filter is a correlated test, `exists (…)` or the scalar probe `(select 1 … limit 1) is not null`.
+   */
+  walk: FrequencyGuard['walkProbe'] | undefined
 
   constructor(
     names: Identifiers,
@@ -38,6 +52,8 @@ export class SqlWriter {
     this.guards = guards
     this.chooseFilterForm = chooseFilterForm
     this.keyFirst = keyFirst
+    this.keyLists = undefined
+    this.walk = undefined
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -55,7 +71,9 @@ export class SqlWriter {
 
   /** A writer for a separate fragment, with the same quoting and dialect. */
   fresh(): SqlWriter {
-    return new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm, this.keyFirst)
+    const fresh = new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm, this.keyFirst)
+    fresh.walk = this.walk
+    return fresh
   }
 
   /** Appends another writer's text and bindings. */

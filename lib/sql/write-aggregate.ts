@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { existenceTest } from '../dialect/existence-test.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
@@ -22,9 +23,9 @@ import type { SqlWriter } from './sql-writer.ts'
 export function writeAggregate(out: SqlWriter, aggregate: PlannedAggregate, ref: string, scope: AliasScope, map: RelationMap, client?: Knex.Client): void {
   const rows = aggregateRows(out, aggregate, scope, map, client)
   const exists = aggregate.kind === 'exists'
-  const scalarExists = exists && out.dialect.bareRelation === 'scalar'
-  out.text(exists ? (scalarExists ? '((' : '(exists (') : '(')
+  const test = existenceTest(out.dialect)
+  out.text(exists ? `(${test.open}` : '(')
   out.text(`select ${rows.value} from ${rows.from} where ${rows.key} = ${out.names.column(ref, aggregate.relation.parentKey)}`)
   if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
-  out.text(exists ? (scalarExists ? ' limit 1) is not null)' : '))') : ')')
+  out.text(exists ? `${test.close})` : ')')
 }

@@ -1,3 +1,4 @@
+import { existenceTest } from '../dialect/existence-test.ts'
 import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
@@ -6,6 +7,7 @@ import { writeAggregateTest } from './write-aggregate-test.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeKeyFirst } from './write-key-first.ts'
 import { writeTest } from './write-test.ts'
+import { closeExists, openExists } from './write-exists.ts'
 
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
@@ -31,9 +33,9 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         writeInSubquery(out, condition.relation, condition.inner, ref, scope)
         return
       }
-      openExists(out, condition.inner === null)
+      openExists(out, condition.inner === null, condition.relation.pivot !== undefined)
       writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
-      closeExists(out, condition.inner === null)
+      closeExists(out, condition.inner === null, condition.relation.pivot !== undefined)
       return
     case 'morphExists': {
       const { relation, branches } = condition
@@ -51,14 +53,14 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
           out.text(')')
         } else {
           out.text(' and ')
-          openExists(out, inner === null)
+          openExists(out, inner === null, false)
           out.text(`select 1 from ${table} where ${key} = ${idColumn}`)
           out.guards?.writeAnd(out, target.table, alias)
           if (inner !== null) {
             out.text(' and ')
             writeCondition(out, inner, alias, new Set([...scope, alias]))
           }
-          closeExists(out, inner === null)
+          closeExists(out, inner === null, false)
         }
       }
       out.text('(')
@@ -75,21 +77,15 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
   }
 }
 
-/** The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides. */
+/**
+ * The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides;
+ * always a correlated test in the walking form of a guarded page (`SqlWriter.walk`).
+ */
 function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
+  if (out.walk !== undefined) return 'exists'
   const { filteredRelation } = out.dialect
   if (filteredRelation !== 'by-selectivity') return filteredRelation
   return out.chooseFilterForm?.(inner) ?? 'in'
-}
-
-/** Opens a correlated existence test: `exists (`, or `(` for the dialect's scalar form of bare existence. */
-function openExists(out: SqlWriter, bare: boolean): void {
-  out.text(bare && out.dialect.bareRelation === 'scalar' ? '(' : 'exists (')
-}
-
-/** Closes what {@link openExists} opened: `)`, or ` limit 1) is not null`. */
-function closeExists(out: SqlWriter, bare: boolean): void {
-  out.text(bare && out.dialect.bareRelation === 'scalar' ? ' limit 1) is not null' : ')')
 }
 
 function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {

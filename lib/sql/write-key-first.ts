@@ -4,6 +4,7 @@ import { aliasFor, type AliasScope } from './alias-scope.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeTest } from './write-test.ts'
+import { closeExists, openExists } from './write-exists.ts'
 
 /**
  * Writes a relation filter whose related rows are one row found by a unique column, key first: the related
@@ -21,23 +22,30 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
   const parentKey = names.column(ref, relation.parentKey)
   const alias = aliasFor(relation.table, scope)
   const pivotAlias = pivot === undefined ? '' : aliasFor(pivot.table, new Set([...scope, alias]))
-  const writeKey = (): void => {
-    out.text(`(select ${names.column(alias, relation.relatedKey)} from ${names.table(relation.table, alias)} where `)
-    if (relation.morph !== undefined) out.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
-    writeTest(out, names.column(alias, inner.column), inner.test)
-    out.guards?.writeAnd(out, relation.table, alias)
-    out.text(')')
-  }
+  const key = out.fresh()
+  key.text(`(select ${names.column(alias, relation.relatedKey)} from ${names.table(relation.table, alias)} where `)
+  if (relation.morph !== undefined) key.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
+  writeTest(key, names.column(alias, inner.column), inner.test)
+  key.guards?.writeAnd(key, relation.table, alias)
+  key.text(')')
   if (pivot === undefined) {
-    out.text(`${parentKey} = `)
-    writeKey()
+    out.text(`${parentKey} = `).append(key)
+    if (out.keyLists !== undefined && out.keyLists.base !== ref) {
+      out.keyLists.lists.push(out.fresh().text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `).append(key))
+    }
     return
   }
   const pivotTable = names.table(pivot.table, pivotAlias)
   const pivotParent = names.column(pivotAlias, pivot.parentColumn)
-  out.text(form === 'in' ? `${parentKey} in (select ${pivotParent} from ${pivotTable} where ` : `exists (select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `)
-  out.text(`${names.column(pivotAlias, pivot.relatedColumn)} = `)
-  writeKey()
-  out.guards?.writeAnd(out, pivot.table, pivotAlias)
-  out.text(')')
+  const related = out.fresh().text(`${names.column(pivotAlias, pivot.relatedColumn)} = `).append(key)
+  related.guards?.writeAnd(related, pivot.table, pivotAlias)
+  if (form === 'in') out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(')')
+  else {
+    openExists(out, false, false)
+    out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
+    closeExists(out, false, false)
+  }
+  if (out.keyLists === undefined) return
+  out.keyLists.lists.push(out.fresh().text(`select 1 from ${pivotTable} where `).append(related))
+  if (out.keyLists.base === ref && out.keyLists.orderedBy === relation.parentKey) out.keyLists.served = true
 }

@@ -13,8 +13,6 @@ export function aggregateKey(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)
 }
 
-const TO_MANY = new Set(['hasMany', 'belongsToMany', 'morphMany'])
-
 /** The aggregates a client may ask for on one table, by the snake_case of their name, in the order they are listed. */
 export interface TableAggregates {
   bySnakeName: ReadonlyMap<string, PlannedAggregate>
@@ -64,7 +62,7 @@ function collect(map: RelationMap, table: string): TableAggregates {
   }
   for (const relation of relations.values()) {
     if (relation.kind !== 'direct') continue
-    if (TO_MANY.has(relation.type)) add({ name: `${relation.name}Count`, key: `${aggregateKey(relation.name)}_count`, kind: 'count', relation, type: 'integer', nullable: false })
+    if (relation.many) add({ name: `${relation.name}Count`, key: `${aggregateKey(relation.name)}_count`, kind: 'count', relation, type: 'integer', nullable: false })
     add({ name: `${relation.name}Exists`, key: `${aggregateKey(relation.name)}_exists`, kind: 'exists', relation, type: 'boolean', nullable: false })
   }
   return { bySnakeName, names: [...bySnakeName.values()].map((aggregate) => aggregate.name) }

@@ -1,4 +1,5 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
+import { unhandled } from '../map/relation-kinds.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import type { WhereDescription } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
@@ -6,7 +7,7 @@ import { buildTest, type WhereParams } from './build-test.ts'
 import { checkRelationDepth, unknownRelation, relationsOf } from './relations-of.ts'
 import { CAPABILITY_CODES, checkFilterable } from './column-capabilities.ts'
 import type { Condition } from './query-plan.ts'
-import type { MorphTarget } from './resolved-relation.ts'
+import type { MorphTarget, MorphToResolved } from './resolved-relation.ts'
 import { resolveColumn } from './resolve-column.ts'
 
 /**
@@ -59,7 +60,25 @@ function resolvePath<T extends Condition | null>(
   if (relation === undefined) {
     throw unknownRelation(param, head, table, relations.keys())
   }
-  if (relation.kind === 'direct') return { kind: 'exists', relation, inner: resolvePath(map, relation.table, names, param, end, at + 1) }
+  switch (relation.kind) {
+    case 'direct':
+      return { kind: 'exists', relation, inner: resolvePath(map, relation.table, names, param, end, at + 1) }
+    case 'morphTo':
+      return resolveMorphPath(map, relation, names, param, end, at)
+    default:
+      return unhandled(relation)
+  }
+}
+
+/** A path through a `morphTo`: one branch per target table the rest of the path resolves on. */
+function resolveMorphPath<T extends Condition | null>(
+  map: RelationMap,
+  relation: MorphToResolved,
+  names: readonly string[],
+  param: string,
+  end: (table: string) => T,
+  at: number,
+): Condition {
   const branches: Array<{ target: MorphTarget; inner: Condition | null }> = []
   let firstError: unknown
   for (const target of relation.targets) {

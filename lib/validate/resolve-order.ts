@@ -21,8 +21,6 @@ export interface PlannedOrder {
   total: boolean
 }
 
-const TO_ONE = new Set(['belongsTo', 'hasOne', 'morphOne'])
-
 /**
  * Resolves `orders[i][column]`: an allow-listed column, `table.column` of the base table, or a path
  * through to-one relations (`team.name`, `team.owner.email`). A to-many or `morphTo` hop is `invalid_order`; a
@@ -48,7 +46,7 @@ export function resolveOrder(
     if (relation === undefined) {
       throw unknownRelation(param, segment, current, relations.keys())
     }
-    if (relation.kind !== 'direct' || !TO_ONE.has(relation.type)) {
+    if (relation.kind !== 'direct' || relation.many) {
       throw new QueryParamsError(
         `Parameter '${param}': cannot order by '${segment}', a ${relation.type} relation: ordering needs one related row per row (belongsTo, hasOne or morphOne).`,
         { code: 'invalid_order', param },

@@ -1,7 +1,8 @@
 import { primaryKeyColumns, databaseColumn } from '../map/columns.ts'
+import { isToMany, relationKind, unhandled } from '../map/relation-kinds.ts'
 import type { RelationDefinition, RelationMap, RelationTopN } from '../relation-map.ts'
 import { columnFacts } from './column-facts.ts'
-import type { RelationTop, ResolvedRelation } from './resolved-relation.ts'
+import type { DirectRelation, RelationTop, ResolvedRelation } from './resolved-relation.ts'
 
 /**
  * The single-column primary key of a table of the map (default `id`), as a relation key defaults to it.
@@ -24,42 +25,31 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
     if (map[table] === undefined) throw new Error(`knex-query-params: ${where}: table '${table}' is not in the relation map`)
     return table
   }
-  const parentPk = (): string => primaryKeyOf(map, parentTable)
-  switch (def.type) {
-    case 'belongsTo':
+  const type = def.type
+  const many = isToMany(type)
+  const link = relationKind(type).link(def)
+  switch (link.kind) {
+    case 'direct': {
+      const table = requireTable(link.table)
       return {
-        kind: 'direct', name, type: def.type, many: false, parentTable, table: requireTable(def.table),
-        parentKey: def.foreignKey, relatedKey: def.ownerKey ?? primaryKeyOf(map, def.table),
-        ...(def.required === true ? { required: true } : {}),
+        kind: 'direct', name, type: type as DirectRelation['type'], many, parentTable, table,
+        parentKey: link.parentKey ?? primaryKeyOf(map, parentTable), relatedKey: link.relatedKey ?? primaryKeyOf(map, table),
+        ...(link.pivot === undefined ? {} : { pivot: link.pivot }),
+        ...(link.morph === undefined ? {} : { morph: link.morph }),
+        ...(def.type === 'belongsTo' && def.required === true ? { required: true } : {}),
+        ...('limit' in def ? topOf(map, table, def) : {}),
       }
-    case 'hasOne':
-    case 'hasMany':
-      return {
-        kind: 'direct', name, type: def.type, many: def.type === 'hasMany', parentTable, table: requireTable(def.table),
-        parentKey: def.localKey ?? parentPk(), relatedKey: def.foreignKey, ...topOf(map, def.table, def),
-      }
-    case 'belongsToMany':
-      return {
-        kind: 'direct', name, type: def.type, many: true, parentTable, table: requireTable(def.table),
-        parentKey: def.parentKey ?? parentPk(), relatedKey: def.relatedKey ?? primaryKeyOf(map, def.table),
-        pivot: { table: def.pivotTable, parentColumn: def.foreignPivotKey, relatedColumn: def.relatedPivotKey },
-        ...topOf(map, def.table, def),
-      }
-    case 'morphOne':
-    case 'morphMany':
-      return {
-        kind: 'direct', name, type: def.type, many: def.type === 'morphMany', parentTable, table: requireTable(def.table),
-        parentKey: def.localKey ?? parentPk(), relatedKey: `${def.name}_id`,
-        morph: { column: `${def.name}_type`, value: def.morphType }, ...topOf(map, def.table, def),
-      }
+    }
     case 'morphTo':
       return {
-        kind: 'morphTo', name, type: def.type, many: false, parentTable,
-        typeColumn: `${def.name}_type`, idColumn: `${def.name}_id`,
-        targets: Object.entries(def.types).map(([typeValue, table]) => ({
+        kind: 'morphTo', name, type: 'morphTo', many: false, parentTable,
+        typeColumn: link.typeColumn, idColumn: link.idColumn,
+        targets: Object.entries(link.types).map(([typeValue, table]) => ({
           typeValue, table: requireTable(table), key: primaryKeyOf(map, table),
         })),
       }
+    default:
+      return unhandled(link)
   }
 }
 

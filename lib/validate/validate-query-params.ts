@@ -2,7 +2,7 @@ import { paramPath } from '../parse/param-source.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { WhereParams } from './build-test.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import type { ApplyOptions } from '../options.ts'
+import type { APPLY_DEFAULTS } from '../options.ts'
 import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import type { RelationMap, Scope } from '../relation-map.ts'
 import { buildWithTree } from './build-with-tree.ts'
@@ -40,7 +40,7 @@ export class WhereParamPaths implements WhereParams {
   }
 }
 
-type Settings = Required<Omit<ApplyOptions, 'table' | 'context' | 'timeout' | 'signal'>>
+type Settings = typeof APPLY_DEFAULTS
 
 /**
  * Checks parsed params against the relation map for `table` — every column, relation and scope must

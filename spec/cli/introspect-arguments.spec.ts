@@ -45,12 +45,24 @@ describe('knex-query-params introspect: arguments', () => {
     })
   })
 
+  it('reads --dialect with --knexfile: the SQL of a client the library does not list', () => {
+    expect(cliArguments(['introspect', '--knexfile', 'knexfile.ts', '--dialect', 'postgres'])).to.deep.equal({
+      command: 'introspect',
+      source: { knexfile: 'knexfile.ts', dialect: 'postgres' },
+      naming: 'as-is',
+      exposePivots: false,
+    })
+  })
+
   const usage: Array<[string[], string]> = [
     [['introspect'], 'Missing the database: --connection <url> (with --client), or --knexfile <file> [--env <name>].'],
     [['introspect', '--connection', 'a.db', '--knexfile', 'k.js'], 'Give --connection or --knexfile, not both.'],
     [['introspect', '--connection', 'a.db', '--env', 'x'], '--env picks an environment of --knexfile; with --connection there is none.'],
     [['introspect', '--knexfile', 'k.js', '--client', 'pg'], '--client comes from the knexfile; give it only with --connection.'],
     [['introspect', '--connection', 'a.db', '--client', 'oracle'], "Unknown --client 'oracle'; expected one of pg, mysql, sqlite."],
+    [['introspect', '--knexfile', 'k.js', '--dialect', 'cockroachdb'], "Unknown --dialect 'cockroachdb'; expected one of postgres, mysql, sqlite."],
+    [['introspect', '--connection', 'a.db', '--dialect', 'sqlite'], "--dialect declares the database of a knexfile's client; with --connection the URL names it."],
+    [['explain', '/users', '--map', 'm.ts', '--dialect', 'sqlite'], "--dialect is not an option of 'explain'."],
     [['introspect', '--connection', 'a.db', '--naming', 'kebab'], "Unknown --naming 'kebab'; expected one of camel, snake, as-is."],
     [['introspect', '--connection', 'a.db', '--map', 'm.ts'], "--map is not an option of 'introspect'."],
     [['introspect', 'extra', '--connection', 'a.db'], "Unexpected argument 'extra': introspect takes options only."],

@@ -228,6 +228,23 @@ describe('knex-query-params introspect (the command line, SQLite)', function () 
     expect(missing.err[0]).to.equal("knex-query-params: The knexfile knexfile.mjs has no environment 'staging' (environments: development, test); pick one with --env.")
   })
 
+  it('--dialect declares the database of a knexfile whose client the library does not list', async () => {
+    const client = new URL('../../node_modules/knex/lib/dialects/better-sqlite3/index.js', import.meta.url).href
+    writeFileSync(
+      join(dir, 'knexfile-acme.mjs'),
+      `import Client from ${JSON.stringify(client)}\nclass AcmeSqliteClient extends Client {}\nexport default { client: AcmeSqliteClient, connection: { filename: ${JSON.stringify(file)} }, useNullAsDefault: true }\n`,
+    )
+    const refused = output()
+    expect(await runCli(['introspect', '--knexfile', 'knexfile-acme.mjs'], refused.io, dir)).to.equal(2)
+    expect(refused.err).to.deep.equal([
+      "knex-query-params: the knex client 'AcmeSqliteClient' is not one the library knows (pg, postgres, postgresql, knex-pglite, sqlite3, sqlite, better-sqlite3, mysql, mysql2). If the database speaks the SQL of one of them, declare it with the option dialect: 'postgres', 'mysql' or 'sqlite' (of applyQueryParams, loadRelations, paginate and the introspection functions; --dialect for the CLI).",
+    ])
+    const declared = output()
+    expect(await runCli(['introspect', '--knexfile', 'knexfile-acme.mjs', '--dialect', 'sqlite', '--tables', 'Artist,Album'], declared.io, dir)).to.equal(0)
+    expect(declared.out.join('\n')).to.contain(' * The relation map of a SQLite database')
+    expect(declared.out.join('\n')).to.contain("Albums: { type: 'hasMany', table: 'Album', foreignKey: 'ArtistId' }")
+  })
+
   const usageErrors: Array<[string, string[], RegExp]> = [
     ['a table the database lacks', ['--tables', 'Artist,Nope'], /^knex-query-params: readSchema: no table 'Nope' in the database/],
     ['an excluded table the database lacks', ['--exclude', 'Nope'], /^knex-query-params: options\.exclude: no table 'Nope' in the database \(tables: Album, Artist, /],

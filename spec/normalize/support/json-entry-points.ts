@@ -68,15 +68,20 @@ const sqlite = knex({ client: 'better-sqlite3', connection: { filename: ':memory
 Object.assign(results, await run('sqlite', sqlite, [sqlite], true, true))
 await sqlite.destroy()
 if (targets.postgres !== undefined) {
-  // pg as it comes: no type parsers, the session in the process's time zone (as a server configured for it runs).
-  const zone = process.env.TZ ?? 'UTC'
-  const postgres = knex({
-    client: 'pg',
-    connection: targets.postgres,
-    pool: { min: 0, max: 2, afterCreate: (client: { query(sql: string): Promise<unknown> }, done: (error: unknown, client: unknown) => void) => void client.query(`set time zone '${zone}'`).then(() => done(null, client), (error: unknown) => done(error, client)) },
-  })
-  Object.assign(results, await run('postgres', postgres, [postgres], false))
+  // pg as it comes: no type parsers, the session in the process's time zone (as a server configured for it runs);
+  // read again in a UTC session, where the library has pg give date-times as text (see jsonReadOptions).
+  const url = targets.postgres
+  const inZone = (zone: string): Knex =>
+    knex({
+      client: 'pg',
+      connection: url,
+      pool: { min: 0, max: 2, afterCreate: (client: { query(sql: string): Promise<unknown> }, done: (error: unknown, client: unknown) => void) => void client.query(`set time zone '${zone}'`).then(() => done(null, client), (error: unknown) => done(error, client)) },
+    })
+  const postgres = inZone(process.env.TZ ?? 'UTC')
+  const utc = inZone('UTC')
+  Object.assign(results, await run('postgres', postgres, [postgres, utc], false))
   await postgres.destroy()
+  await utc.destroy()
 }
 if (targets.mysql !== undefined) {
   // Written and read with the recommended `timezone: 'Z'`, and read again by a connection without it.

@@ -42,3 +42,18 @@ export async function explainPlan(db: Knex, name: TestDatabaseName, query: Knex.
   }
   return { lines, text: lines.join('\n') }
 }
+
+/**
+ * SQLite's plan of a page read through the frequency guard (`lib/apply/guarded-page.ts`), split into its two
+ * branches: `list`, the lines of the form that lists the key's related rows (the one that reads rows for a
+ * rare key), and `walk`, those of the form that walks the page's order (its limit is 0 then).
+ */
+export function guardedBranches(plan: PlanLines): { list: string[]; walk: string[] } {
+  const left = plan.lines.indexOf('LEFT')
+  const right = plan.lines.indexOf('RIGHT')
+  if (left === -1 || right < left) throw new Error(`not a guarded page:\n${plan.text}`)
+  return { list: plan.lines.slice(left + 1, right), walk: plan.lines.slice(right + 1) }
+}
+
+/** The `limit` of the walking branch of a guarded page on SQLite: `case when <the key's 1,000th related row> is not null then ? else 0 end`. */
+export const WALK_LIMIT = /limit case when \(select 1 from `[a-z_]+` where .* limit 1 offset 999\) is not null then \? else 0 end\) as `kqp_walk`/

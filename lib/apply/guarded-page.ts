@@ -1,0 +1,71 @@
+import type { Dialect } from '../dialect/dialect.ts'
+import type { Knex } from 'knex'
+import { deferredPage } from './deferred-page.ts'
+import type { Identifiers } from '../sql/identifiers.ts'
+import { holdsWhereRaw, limitByRaw, replaceWhereRaw } from '../knex/builder-state.ts'
+import type { PageWindow } from './page-rewrite.ts'
+
+/** The two writings of a page's client conditions and the guard that picks one (see {@link guardedPage}). */
+export interface GuardedForms {
+  /** The conditions as the query holds them: the listing form (the key's related rows found first, then sorted). */
+  list: Knex.Raw
+  /** The same conditions with every relation filter a correlated test, for a walk of the page's order (the walking form). */
+  walk: Knex.Raw
+  /**
+   * The key's `cap`-th related row, NULL when it has fewer: `(select 1 from post_tag where tag_id = (select …)
+   * limit 1 offset cap − 1)`, read in an index.
+   */
+  probe: Knex.Raw
+  /** How the page's rows are joined back to its keys (`Dialect.deferredPageJoin`). */
+  join: Dialect['deferredPageJoin']
+  /** Where the guard stands: each form's limit, or a condition of each form (`Dialect.frequencyGuard`). */
+  at: 'limit' | 'where'
+}
+
+/** Names of the two branches of a guarded page. */
+const LIST = 'kqp_list'
+const WALK = 'kqp_walk'
+
+/**
+ * `query` (a plain builder: a clone, changed in place) as a deferred page whose keys are the `union all` of
+ * the page read in both forms of `forms`: the list form limited to `case when <probe> is null then limit else 0
+ * end` (the key has fewer than `cap` related rows), the walking form to `case when <probe> is not null then
+ * limit else 0 end`. The probe is the same in both, so exactly one branch reads rows and the other returns
+ * none before reading any (a zero limit); the
+ * rows are those of `query` whichever branch reads them, joined back and ordered as `query` orders them.
+ * With `forms.at` `'where'`, each branch keeps its limit and is read through `select * from (…) where <probe> is
+ * null` (`is not null`) instead: outside the branch, the test stops it before it starts (parallel workers included).
+ * `walking` rewrites the walking branch further (MariaDB's order cutoff). `undefined` when `query` does not
+ * hold `forms.list` or its base table is not a plain name.
+ *
+ * ```sql
+ * select posts.* from (
+ *   select * from (select posts.id as kqp_key_0 from posts where posts.id in (select …) order by … limit case when (…) is null then ? else 0 end) as kqp_list
+ *   union all
+ *   select * from (select posts.id as kqp_key_0 from posts where exists (select …) order by … limit case when (…) is not null then ? else 0 end) as kqp_walk
+ * ) as kqp_page cross join posts on posts.id = kqp_page.kqp_key_0 order by …
+ * ```
+ */
+export function guardedPage(
+  query: Knex.QueryBuilder,
+  names: Identifiers,
+  ref: string,
+  keys: readonly string[],
+  forms: GuardedForms,
+  page: PageWindow,
+  walking: (walk: Knex.QueryBuilder) => Knex.QueryBuilder = (walk) => walk,
+): Knex.QueryBuilder | undefined {
+  if (!holdsWhereRaw(query, forms.list)) return undefined
+  const { client } = query
+  const branch = (keys: Knex.QueryBuilder, test: string, name: string): Knex.QueryBuilder => {
+    const guard = `? ${test}`
+    if (forms.at === 'where') return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(guard, [forms.probe])
+    limitByRaw(keys, client.raw(`case when ${guard} then ? else 0 end`, [forms.probe, page.limit]))
+    return client.queryBuilder().select('*').from(keys.as(name))
+  }
+  return deferredPage(query, names, ref, keys, forms.join, (inner) => {
+    const walk = inner.clone()
+    replaceWhereRaw(walk, forms.list, forms.walk)
+    return branch(inner, 'is null', LIST).unionAll(branch(walking(walk), 'is not null', WALK))
+  })
+}

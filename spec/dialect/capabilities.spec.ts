@@ -1,0 +1,119 @@
+import { expect } from 'chai'
+import knex from 'knex'
+import type { Knex } from 'knex'
+import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import type { Dialect } from '../../lib/dialect/dialect.ts'
+import { dialectOf, useDialect } from '../../lib/dialect/dialect-of.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import type { RelationMap } from '../../lib/relation-map.ts'
+import { rowsOf } from '../support/apply-query.ts'
+import { countQueries } from '../support/count-queries.ts'
+import { pgliteDatabase, testDatabases } from '../support/databases.ts'
+import { createPageDataSet, dropPageDataSet, pageMap } from '../apply/support/page-data-set.ts'
+
+/**
+ * Every choice a dialect makes by a flag, turned on (and off) on every database: the SQL each value writes runs
+ * there and returns the rows of the dialect's own choice. Forms a database cannot run are not values its
+ * dialect's type allows (`topPerParent: 'lateral'` only on PostgreSQL; see spec/types/dialect-flags.ts).
+ */
+
+/** {@link pageMap} with top-N relations (`limit` + `orders`) and a hasOne, for `topPerParent`. */
+const map: RelationMap = {
+  ...pageMap,
+  pg_users: {
+    ...pageMap.pg_users,
+    relations: {
+      ...pageMap.pg_users.relations,
+      posts: { type: 'hasMany', table: 'pg_posts', foreignKey: 'user_id' },
+      newestPosts: { type: 'hasMany', table: 'pg_posts', foreignKey: 'user_id', limit: 3, orders: [{ column: 'created_at', direction: 'desc' }] },
+      firstPost: { type: 'hasOne', table: 'pg_posts', foreignKey: 'user_id' },
+    },
+  },
+}
+
+interface FlagCase {
+  /** The request on `table`, and a form its SQL (any statement that ran) must show. */
+  table: string
+  request: string
+  shows: RegExp
+  /** A form the SQL must not show. */
+  hides?: RegExp
+}
+
+const DEEP_PAGE = 'orders[0][column]=created_at&orders[0][direction]=desc&wheres[0][column]=kind&wheres[0][operator]=in&wheres[0][value][0]=note&wheres[0][value][1]=review&wheres[1][column]=tags.name&wheres[1][operator]=in&wheres[1][value][0]=tag 2&wheres[1][value][1]=tag 5&limit=20&offset=140'
+const BY_AUTHOR = 'orders[0][column]=author.name&orders[0][direction]=desc&orders[1][column]=title&limit=17&page=3'
+const BY_TEAM = 'orders[0][column]=author.team.name&orders[1][column]=title&wheres[0][column]=kind&wheres[0][value]=review&limit=10&page=2'
+const BARE = 'relationsExists[0]=editor&relationsExists[1]=tags&with[0]=tagsExists&orders[0][column]=id&limit=30&offset=5'
+const FILTERED = 'wheres[0][column]=author.team.name&wheres[0][operator]=in&wheres[0][value][0]=team 2&wheres[0][value][1]=team 3&wheres[1][column]=editor.name&wheres[1][operator]=like&wheres[1][value]=user 1%&orders[0][column]=id&limit=25'
+const ONE_TAG = 'wheres[0][column]=tags.name&wheres[0][value]=tag 3&orders[0][column]=id&limit=20'
+const TOP = 'with[0]=newestPosts&with[1]=firstPost&orders[0][column]=id&limit=12'
+
+/** Flags of a dialect to change; `undefined` turns an optional one off. */
+type FlagChange = { [Flag in keyof Dialect]?: Dialect[Flag] | undefined }
+
+/** Each flag value, the request that shows it, and what its SQL looks like. */
+const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?: Dialect['name'] }> = [
+  { name: 'deferredPageOffset: 0', change: { deferredPageOffset: 0, cutoffJoinedOrder: false }, cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /kqp_page/ }] },
+  { name: 'deferredPageOffset: none', change: { deferredPageOffset: undefined }, cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /offset/, hides: /kqp_page/ }] },
+  {
+    name: 'cutoffJoinedOrder: true',
+    change: { cutoffJoinedOrder: true },
+    cases: [
+      { table: 'pg_posts', request: BY_AUTHOR, shows: /coalesce\(/ },
+      { table: 'pg_posts', request: BY_TEAM, shows: /coalesce\(/ },
+    ],
+  },
+  { name: 'cutoffJoinedOrder: false', change: { cutoffJoinedOrder: false }, cases: [{ table: 'pg_posts', request: BY_AUTHOR, shows: /order by/, hides: /coalesce\(/ }] },
+  { name: "bareRelation: 'scalar'", change: { bareRelation: 'scalar' }, cases: [{ table: 'pg_posts', request: BARE, shows: /limit 1\) is not null/, hides: /exists \(/ }] },
+  { name: "bareRelation: 'exists'", change: { bareRelation: 'exists' }, cases: [{ table: 'pg_posts', request: BARE, shows: /exists \(/, hides: /is not null/ }] },
+  { name: "filteredRelation: 'exists'", change: { filteredRelation: 'exists' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: /exists \(/ }] },
+  { name: "filteredRelation: 'in'", change: { filteredRelation: 'in' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select /, hides: /exists \(/ }] },
+  { name: "filteredRelation: 'by-selectivity'", change: { filteredRelation: 'by-selectivity' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select / }] },
+  { name: "keyFirstRelation: 'always'", change: { keyFirstRelation: 'always' }, cases: [{ table: 'pg_posts', request: ONE_TAG, shows: /= \(select /i }] },
+  { name: "keyFirstRelation: 'where-it-orders'", change: { keyFirstRelation: 'where-it-orders' }, cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /order by/, hides: /= \(select /i }] },
+  { name: "topPerParent: 'window'", change: { topPerParent: 'window' }, cases: [{ table: 'pg_users', request: TOP, shows: /row_number\(\) over \(partition by/ }] },
+  { name: "topPerParent: 'lateral'", change: { topPerParent: 'lateral' }, only: 'postgres', cases: [{ table: 'pg_users', request: TOP, shows: /cross join lateral/ }] },
+]
+
+for (const db of testDatabases()) {
+  describe(`every dialect flag runs on its database (${db.name})`, function () {
+    this.timeout(120_000)
+    const own = dialectOf(db.knex.client)
+    let flagged: Knex
+
+    const run = async (table: string, request: string, dialect: Dialect): Promise<{ rows: unknown[]; sql: string[] }> => {
+      useDialect(flagged.client as Knex.Client, dialect)
+      const query = applyQueryParams(flagged(table), parseQueryParams(request), map, { maxEagerRows: 100_000 })
+      const { result, queries } = await countQueries(flagged, async () => rowsOf(await query))
+      return { rows: result, sql: queries.map((statement) => statement.sql) }
+    }
+
+    before(async () => {
+      // A knex instance of its own (a configuration of its own) on the same server, so its dialect can change;
+      // SQLite and PGlite in memory are a database per instance.
+      flagged = db.engine === 'pglite' ? pgliteDatabase().knex : knex({ ...(db.knex.client as Knex.Client).config })
+      await createPageDataSet(flagged)
+    })
+
+    after(async () => {
+      await dropPageDataSet(flagged)
+      await flagged.destroy()
+    })
+
+    for (const flag of FLAGS) {
+      if (flag.only !== undefined && flag.only !== db.name) continue
+      it(`${flag.name}: its SQL runs and returns the rows of the dialect's own choice`, async () => {
+        const changed = { ...own, ...flag.change } as Dialect
+        for (const { table, request, shows, hides } of flag.cases) {
+          const expected = await run(table, request, own)
+          const actual = await run(table, request, changed)
+          const text = actual.sql.join('\n')
+          expect(text, request).to.match(shows)
+          if (hides !== undefined) expect(text, request).not.to.match(hides)
+          expect(actual.rows.length, request).to.be.greaterThan(0)
+          expect(actual.rows, request).to.deep.equal(expected.rows)
+        }
+      })
+    }
+  })
+}
