@@ -11,6 +11,12 @@ const TESTS: Readonly<Record<Dialect['bareRelation'], ExistenceTest>> = {
   scalar: { open: '(', close: ' limit 1) is not null' },
 }
 
+/** The scalar probe `(select … limit 1) is not null`, which every dialect runs (the walking form of a guarded page). */
+export const SCALAR_EXISTENCE: ExistenceTest = TESTS.scalar
+
+/** `exists (select …)`. */
+export const EXISTS: ExistenceTest = TESTS.exists
+
 /**
  * How `dialect` tests that a correlated subquery has a row when nothing but existence is asked (see
  * `Dialect.bareRelation`): `exists (select …)`, or `(select … limit 1) is not null`.

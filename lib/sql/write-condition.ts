@@ -1,4 +1,3 @@
-import { existenceTest } from '../dialect/existence-test.ts'
 import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'

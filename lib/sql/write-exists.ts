@@ -1,3 +1,4 @@
+import { EXISTS, SCALAR_EXISTENCE } from '../dialect/existence-test.ts'
 import type { SqlWriter } from './sql-writer.ts'
 
 /**
@@ -13,10 +14,10 @@ function scalar(out: SqlWriter, bare: boolean, joined: boolean): boolean {
  * existence (`Dialect.bareRelation`) and for every relation in its walking form (`Dialect.frequencyGuard`).
  */
 export function openExists(out: SqlWriter, bare: boolean, joined: boolean): void {
-  out.text(scalar(out, bare, joined) ? '(' : 'exists (')
+  out.text((scalar(out, bare, joined) ? SCALAR_EXISTENCE : EXISTS).open)
 }
 
 /** Closes what {@link openExists} opened: `)`, or ` limit 1) is not null`. */
 export function closeExists(out: SqlWriter, bare: boolean, joined: boolean): void {
-  out.text(scalar(out, bare, joined) ? ' limit 1) is not null' : ')')
+  out.text((scalar(out, bare, joined) ? SCALAR_EXISTENCE : EXISTS).close)
 }
