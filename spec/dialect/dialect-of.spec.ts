@@ -36,6 +36,20 @@ class AcmePostgresClient extends ClientPgLite {
 /** A knex instance compiling for `client`, with no connection (no driver is loaded). */
 const compileOnly = (client: string): Knex => knex({ client })
 
+/** knex's own refusal of a client name it does not have (knex before 3.3.0 has no `mariadb` client). */
+const UNKNOWN_TO_KNEX = /Unknown configuration option 'client' value/
+
+/** Whether the installed knex has a client of this name. */
+function knexHas(client: string): boolean {
+  try {
+    compileOnly(client)
+    return true
+  } catch (error) {
+    if (error instanceof Error && UNKNOWN_TO_KNEX.test(error.message)) return false
+    throw error
+  }
+}
+
 describe('dialectOf: only the knex clients it lists, or a declared dialect', () => {
   it('knows pg, postgres, postgresql, knex-pglite, sqlite3, sqlite, better-sqlite3, mysql and mysql2', () => {
     const names = ['pg', 'postgres', 'postgresql', 'sqlite3', 'sqlite', 'better-sqlite3', 'mysql', 'mysql2'].map((client) => dialectOf(knex({ client, useNullAsDefault: true }).client).name)
@@ -45,6 +59,11 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
 
   it('throws a plain Error naming the dialect option for any other client (cockroachdb, pgnative, mariadb, redshift, a class of another package)', () => {
     for (const client of ['cockroachdb', 'pgnative', 'mariadb', 'redshift', 'mssql']) {
+      // A name knex does not have never reaches the library: knex refuses it first.
+      if (!knexHas(client)) {
+        expect(() => compileOnly(client), client).to.throw(Error, UNKNOWN_TO_KNEX)
+        continue
+      }
       const db = compileOnly(client)
       expect(() => applyQueryParams(db('users'), parseQueryParams(REQUEST), map), client).to.throw(Error, unlisted(client))
     }
@@ -58,6 +77,7 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
       expect(query.toSQL().toNative(), client).to.deep.equal(expected)
       expect(query.toSQL().sql).to.include('ilike')
     }
+    if (!knexHas('mariadb')) return
     const mariadb = applyQueryParams(compileOnly('mariadb')('users'), parseQueryParams(REQUEST), map, { dialect: 'mysql' })
     expect(mariadb.toSQL().toNative()).to.deep.equal(applyQueryParams(compileOnly('mysql2')('users'), parseQueryParams(REQUEST), map).toSQL().toNative())
   })
