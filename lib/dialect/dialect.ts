@@ -8,17 +8,20 @@ export interface LikeSql {
   pattern(value: string): string
 }
 
-/** How a dialect guards a page by the frequency of a key (see `Dialect.frequencyGuard`). */
-export interface FrequencyGuard {
+/** The databases the library writes SQL for; also what the `dialect` option declares. */
+export type DialectName = 'sqlite' | 'postgres' | 'mysql'
+
+/**
+ * How a dialect guards a page by the frequency of a key (see `Dialect.frequencyGuard`). `at: 'limit'` puts the
+ * probe in each form's `limit`, which only SQLite accepts (PostgreSQL and MariaDB want a number there).
+ */
+export interface FrequencyGuard<Name extends DialectName = DialectName> {
   readonly cap: number
-  readonly at: 'limit' | 'where'
+  readonly at: Name extends 'sqlite' ? 'limit' | 'where' : 'where'
   readonly walkKeyFirst: boolean
   readonly walkProbe: 'exists' | 'scalar' | 'scalar-one-table'
   readonly orderedPivotServes: boolean
 }
-
-/** The databases the library writes SQL for; also what the `dialect` option declares. */
-export type DialectName = 'sqlite' | 'postgres' | 'mysql'
 
 /**
  * What the library needs to know about a database: the differences, as data and small functions. `Name` narrows
@@ -101,7 +104,7 @@ export interface Dialect<Name extends DialectName = DialectName> {
    *   key and the page is ordered by the parent's key: that index yields the page in order whatever the key's
    *   frequency (MariaDB: 0.59 ms for `tag 1` by key; SQLite still builds the whole `in` list, 43 ms).
    */
-  readonly frequencyGuard?: FrequencyGuard
+  readonly frequencyGuard?: FrequencyGuard<Name>
   /**
    * The offset from which a page is read as a deferred join on the primary key (the keys of the page found
    * first, then their rows), or `undefined` to keep the plain offset. MariaDB prices skipping many entries of a

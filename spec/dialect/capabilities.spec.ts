@@ -69,8 +69,19 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
   { name: "filteredRelation: 'exists'", change: { filteredRelation: 'exists' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: /exists \(/ }] },
   { name: "filteredRelation: 'in'", change: { filteredRelation: 'in' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select /, hides: /exists \(/ }] },
   { name: "filteredRelation: 'by-selectivity'", change: { filteredRelation: 'by-selectivity' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select / }] },
-  { name: "keyFirstRelation: 'always'", change: { keyFirstRelation: 'always' }, cases: [{ table: 'pg_posts', request: ONE_TAG, shows: /= \(select /i }] },
-  { name: "keyFirstRelation: 'where-it-orders'", change: { keyFirstRelation: 'where-it-orders' }, cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /order by/, hides: /= \(select /i }] },
+  { name: "keyFirstRelation: 'always'", change: { keyFirstRelation: 'always', frequencyGuard: undefined }, cases: [{ table: 'pg_posts', request: ONE_TAG, shows: /= \(select /i }] },
+  { name: "keyFirstRelation: 'where-it-orders'", change: { keyFirstRelation: 'where-it-orders', frequencyGuard: undefined }, cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /order by/, hides: /= \(select /i }] },
+  {
+    name: "frequencyGuard at: 'limit', walking form by scalar probes",
+    change: { keyFirstRelation: 'always', frequencyGuard: { cap: 3, at: 'limit', walkKeyFirst: false, walkProbe: 'scalar', orderedPivotServes: false } },
+    only: 'sqlite',
+    cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /union all/ }],
+  },
+  {
+    name: "frequencyGuard at: 'where', walking form key first",
+    change: { frequencyGuard: { cap: 3, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: false } },
+    cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /union all/ }],
+  },
   { name: "topPerParent: 'window'", change: { topPerParent: 'window' }, cases: [{ table: 'pg_users', request: TOP, shows: /row_number\(\) over \(partition by/ }] },
   { name: "topPerParent: 'lateral'", change: { topPerParent: 'lateral' }, only: 'postgres', cases: [{ table: 'pg_users', request: TOP, shows: /cross join lateral/ }] },
 ]
