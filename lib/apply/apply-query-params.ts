@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
-import { readAsJson } from '../dialect/json-read-options.ts'
+import { jsonReadOptions, readAsJson } from '../dialect/json-read-options.ts'
 import { parentKeysFor } from '../eager-load/keys.ts'
 import type { ContextOptions } from '../map/context-options.ts'
 import { ensureValidRelationMap } from '../map/validate-relation-map.ts'
@@ -20,6 +20,8 @@ import { tableReference } from './table-reference.ts'
 import { writeCondition } from '../sql/write-condition.ts'
 import { writeOrders } from './write-orders.ts'
 import { groupWheres, joinedTables, limitOf, selectedValues, statementCount } from '../knex/builder-state.ts'
+import { statementCopy } from '../knex/builder-methods.ts'
+import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
@@ -86,7 +88,6 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
 
   const ownSelection = plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
-  if (ownSelection && options.values !== 'driver') readAsJson(builder)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {
@@ -102,7 +103,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.offset !== undefined) builder.offset(plan.offset)
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
-  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal }, options.values, plan.aggregates)
+  const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
+  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal }, options.values, plan.aggregates, readAs)
   return builder
 }
 
@@ -158,4 +160,15 @@ function tablesOf(builder: Knex.QueryBuilder, table: string, ref: string): strin
   const names = [table, ref]
   for (const joined of joinedTables(builder)) names.push(...joined.split(/\s+as\s+|\s+/i))
   return names
+}
+
+/**
+ * Runs reads of `builder` with the driver's JSON-ready values (see `jsonReadOptions`) as long as it selects what
+ * `applyQueryParams` selected: a column the caller selects afterwards comes as the driver gives it, so the
+ * statement then runs without them. `undefined` where the driver has no such values.
+ */
+function readAsJsonWhileOwn(builder: Knex.QueryBuilder): ReadAs | undefined {
+  if (jsonReadOptions(builder.client) === undefined) return undefined
+  const selected = selectedValues(builder)?.length
+  return (self) => (selectedValues(self)?.length === selected ? readAsJson(statementCopy(self)) : undefined)
 }

@@ -8,7 +8,7 @@ import { rowsOfTable, stripColumns } from '../eager-load/rows.ts'
 import type { RowValues } from '../normalize/row-values.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate, WithNode } from '../validate/query-plan.ts'
-import { attachRowReading } from './attach-row-reading.ts'
+import { attachRowReading, type ReadAs } from './attach-row-reading.ts'
 import type { RowGuards } from '../guard/row-guards.ts'
 
 /**
@@ -17,7 +17,7 @@ import type { RowGuards } from '../guard/row-guards.ts'
  * allow-listed columns of every row (eager-loaded ones included) as the JSON values of their declared types.
  * Each read loads at most `maxEagerRows` related rows in all (see `RowBudget`); every statement it runs keeps
  * `bound` (a `timeout` from the first statement, a `signal`). The `aggregates` of the rows get their JSON types
- * (see `convertAggregates`) whatever `values` says.
+ * (see `convertAggregates`) whatever `values` says. `readAs` gives each read its statement (see `attachRowReading`).
  */
 export function attachEagerLoading(
   builder: Knex.QueryBuilder,
@@ -30,6 +30,7 @@ export function attachEagerLoading(
   bound: BoundOptions = {},
   values: RowValues = 'json',
   aggregates: readonly PlannedAggregate[] = [],
+  readAs?: ReadAs,
 ): void {
   const json = values === 'json'
   const bounded = bound.timeout !== undefined || bound.signal !== undefined
@@ -55,5 +56,6 @@ export function attachEagerLoading(
     },
     nodes.length > 0,
     bound,
+    readAs,
   )
 }

@@ -15,6 +15,12 @@ import { methodOf, selectsAggregate } from '../knex/builder-state.ts'
 export type FinishRows = (client: Knex.Client, rows: Row[], bound: StatementBound | undefined) => Promise<void> | void
 
 /**
+ * The statement that runs when a builder is read: a copy of it with statement options (see `jsonReadOptions`),
+ * or `undefined` to run the builder as it is.
+ */
+export type ReadAs = (builder: Knex.QueryBuilder) => Knex.QueryBuilder | undefined
+
+/**
  * Makes every way of reading `builder` go through `finish`: awaiting it (`await`, `.then`), `.stream()` and every
  * `.clone()` of it, which keeps these three methods (not a page rewrite's own `toSQL`: a clone compiles as the
  * plain query, which reads the same rows, and which `countQuery` builds on; see `replaceRowReading`). Works for
@@ -24,13 +30,17 @@ export type FinishRows = (client: Knex.Client, rows: Row[], bound: StatementBoun
  * main query has been read, with one query per relation as awaiting does. Loading while the main query still
  * holds its connection could wait forever for a second one (SQLite's pool has one).
  *
+ * With `readAs`, each read runs what it makes of the builder at that moment (its own statement options).
+ *
  * Awaiting runs every statement within `bound` (a `timeout` from the first statement, a `signal`; see
  * `runBounded`), and the builder carries a `BoundedRun` so that `paginate` can run it within a bound it
  * shares with the count.
  */
-export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, whole: boolean, bound: BoundOptions = {}): void {
+export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, whole: boolean, bound: BoundOptions = {}, readAs?: ReadAs): void {
+  const statement = (self: Knex.QueryBuilder): Knex.QueryBuilder => readAs?.(self) ?? self
   const execute = async (self: Knex.QueryBuilder, within: StatementBound | undefined): Promise<unknown> => {
-    const result = within === undefined ? await runAsKnex(self) : await runBounded(statementCopy(self), within)
+    const run = statement(self)
+    const result = within === undefined ? await runAsKnex(run) : await runBounded(run === self ? statementCopy(self) : run, within)
     const read = rowsOf(self, result)
     if (read !== undefined) await finish(self.client, read, within)
     return result
@@ -42,7 +52,7 @@ export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows,
       return execute(this, StatementBound.of(bound)).then(onFulfilled, onRejected)
     },
     stream(options) {
-      const source = streamAsKnex(this, options)
+      const source = streamAsKnex(statement(this), options)
       if (!readsRows(this)) return source
       const { client } = this
       let batch: Row[] = []

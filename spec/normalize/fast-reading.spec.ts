@@ -3,7 +3,7 @@ import knex from 'knex'
 import pg from 'pg'
 import { dayOfPostgresText, instantOfPostgresText, jsonReadOptions, readAsJson } from '../../lib/dialect/json-read-options.ts'
 import { isoOfWallClock } from '../../lib/dialect/utc-text.ts'
-import { defineRelationMap } from '../../lib/index.ts'
+import { applyQueryParams, defineRelationMap, parseQueryParams } from '../../lib/index.ts'
 import { rowNormalizer } from '../../lib/normalize/row-normalizer.ts'
 import { testDatabases } from '../support/databases.ts'
 
@@ -132,3 +132,37 @@ describe('the compiled row normalizer', () => {
     expect(rowNormalizer(map, 'odd', reading).name).to.equal('normalizeRows')
   })
 })
+
+for (const database of testDatabases()) {
+  if (database.engine !== 'postgres-server' || database.server === undefined) continue
+  const { url } = database.server
+  describe(`JSON-ready values only for the library's own selection (${database.label})`, function () {
+    this.timeout(60_000)
+    // node-postgres as it comes, in a UTC session: where the library asks it for date-times as text.
+    const db = knex({ client: 'pg', connection: { connectionString: url, options: '-c TimeZone=UTC' }, pool: { min: 0, max: 2 } })
+    const map = defineRelationMap({ kqp_fast_events: { columns: { id: 'integer', at: 'datetime', day: 'date' } } })
+
+    before(async () => {
+      await db.schema.createTable('kqp_fast_events', (table) => {
+        table.integer('id').primary()
+        table.timestamp('at', { useTz: true })
+        table.date('day')
+      })
+      await db('kqp_fast_events').insert({ id: 1, at: new Date('2024-03-01T12:00:00.123Z'), day: '2024-03-01' })
+    })
+
+    after(async () => {
+      await db.schema.dropTableIfExists('kqp_fast_events')
+      await db.destroy()
+    })
+
+    it('the allow-listed columns come as JSON; a column the caller selects after applyQueryParams comes as the driver gives it', async () => {
+      const query = applyQueryParams(db('kqp_fast_events'), parseQueryParams('limit=1'), map)
+      expect(await query).to.deep.equal([{ id: 1, at: '2024-03-01T12:00:00.123Z', day: '2024-03-01' }])
+      const rows = (await applyQueryParams(db('kqp_fast_events'), parseQueryParams('limit=1'), map).select('kqp_fast_events.at as raw_at')) as Array<Record<string, unknown>>
+      expect(rows[0]?.['at']).to.equal('2024-03-01T12:00:00.123Z')
+      expect(rows[0]?.['raw_at']).to.be.instanceOf(Date)
+      expect((rows[0]?.['raw_at'] as Date).toISOString()).to.equal('2024-03-01T12:00:00.123Z')
+    })
+  })
+}
