@@ -15,7 +15,28 @@ export type { ContextOf, ContextOptions, NeedsContext } from './map/context-opti
 export type { QueryParamsErrorCode, QueryParamsErrorDetails } from './errors/query-params-error.ts'
 export { OPERATORS } from './query-params.ts'
 export type { BooleanOperator, ClientScalar, Direction, Operator, Order, QueryParamKey, QueryParams, WhereDescription } from './query-params.ts'
-export type { AggregateDefinition, AggregateFunction, BelongsToManyRelation, BelongsToRelation, ColumnDefinition, ColumnSpec, ColumnType, DatetimeStorage, Guard, GuardInfo, HasRelation, MorphManyRelation, MorphToRelation, RelationDefinition, RelationMap, RelationOrder, RelationTopN, RelationType, Scope, TableDefinition } from './relation-map.ts'
+export type {
+  AggregateDefinition,
+  AggregateFunction,
+  BelongsToManyRelation,
+  BelongsToRelation,
+  ColumnDefinition,
+  ColumnSpec,
+  ColumnType,
+  DatetimeStorage,
+  Guard,
+  GuardInfo,
+  HasRelation,
+  MorphManyRelation,
+  MorphToRelation,
+  RelationDefinition,
+  RelationMap,
+  RelationOrder,
+  RelationTopN,
+  RelationType,
+  Scope,
+  TableDefinition,
+} from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'
 export type { DialectName } from './dialect/dialect.ts'
 export type { DialectOptions } from './dialect/dialect-options.ts'
@@ -25,47 +46,91 @@ export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, Paginati
 export { countQuery, estimatedCount, ESTIMATE_THRESHOLD } from './http/counts.ts'
 export type { CountResult } from './http/counts.ts'
 
-export { /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  queryParamsFromRequest, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type RequestParseOptions, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type HeadersLike, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type RequestLike, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  isFormContentType, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  normalizeContentType, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  errorResponse, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type ErrorResponse, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type ErrorResponseOptions, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type ProblemBody, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  problemResponse, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  tooLargeResponse, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type TooLargeProblemBody, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type TooLargeResponse, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  handleClientError, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  type ClientErrorSocket, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  readFormBody, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  readsFormBody, /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
-  BodyTooLargeError } from './http.ts'
-export { /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  readSchema, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type ReadSchemaOptions, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type SchemaColumn, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type SchemaForeignKey, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type SchemaSnapshot, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type SchemaTable, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  checkRelationMap, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type CheckRelationMapOptions, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  RELATION_MAP_PROBLEM_LEVELS, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type RelationMapProblem, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type RelationMapProblemKind, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type RelationMapProblemLevel, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  relationMapFromSchema, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type GeneratedRelationMap, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  introspectRelationMap, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  introspectRelationMapWithNotices, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type IntrospectOptions, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  DEFAULT_SECRET_COLUMNS, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  KNEX_MIGRATION_TABLES, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type Naming, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type RelationMapFromSchemaOptions, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type IntrospectionNotice, /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
-  type IntrospectionNoticeKind } from './introspect.ts'
+export {
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  queryParamsFromRequest,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type RequestParseOptions,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type HeadersLike,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type RequestLike,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  isFormContentType,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  normalizeContentType,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  errorResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ErrorResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ErrorResponseOptions,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ProblemBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  problemResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  tooLargeResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type TooLargeProblemBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type TooLargeResponse,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  handleClientError,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  type ClientErrorSocket,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  readFormBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  readsFormBody,
+  /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */
+  BodyTooLargeError,
+} from './http.ts'
+export {
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  readSchema,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type ReadSchemaOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaColumn,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaForeignKey,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaSnapshot,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type SchemaTable,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  checkRelationMap,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type CheckRelationMapOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  RELATION_MAP_PROBLEM_LEVELS,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapProblem,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapProblemKind,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapProblemLevel,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  relationMapFromSchema,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type GeneratedRelationMap,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  introspectRelationMap,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  introspectRelationMapWithNotices,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type IntrospectOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  DEFAULT_SECRET_COLUMNS,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  KNEX_MIGRATION_TABLES,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type Naming,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type RelationMapFromSchemaOptions,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type IntrospectionNotice,
+  /** @deprecated Import it from `knex-query-params/introspect`; the root re-export goes in the next minor version. */
+  type IntrospectionNoticeKind,
+} from './introspect.ts'
