@@ -63,6 +63,14 @@ export interface ApplyOptions<Context = unknown> extends BoundOptions, DialectOp
    * memory stays bounded by this budget, not by the data.
    */
   maxEagerRows?: number
+  /**
+   * How long, in ms, the form of a frequency-guarded page is remembered for the same filter value, per knex
+   * instance (1,000 values at most); default 60,000. Such a page (an ordered, limited page with one relation filter
+   * by equality on a `unique` column) is read in two statements: a probe of how many rows the value has (an index
+   * read of at most 1,000 entries), then the page in the form that is fast for that many. Within this time the
+   * same value sends only the page. Reads the rows of the plain query either way; `0` probes on every read.
+   */
+  frequencyMemoMs?: number
 }
 
 /** Defaults of {@link ParseOptions}. */
@@ -89,6 +97,7 @@ export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | k
   maxRelationOrders: 3,
   values: 'json',
   maxEagerRows: 10_000,
+  frequencyMemoMs: 60_000,
 }
 
 /**

@@ -29,6 +29,9 @@ import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 
+/** The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too long. */
+const MAX_MEMO_MS = 86_400_000
+
 /**
  * Applies a client's query params to a knex query and returns a **new** builder (the input is not
  * changed). Every column, relation and scope must be allow-listed in `relationMap`; the client's
@@ -61,6 +64,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)
+  if (!(settings.frequencyMemoMs >= 0 && settings.frequencyMemoMs <= MAX_MEMO_MS)) throw new RangeError(`knex-query-params: frequencyMemoMs must be a number of milliseconds from 0 to ${MAX_MEMO_MS}, got ${settings.frequencyMemoMs}`)
   const builder = query.clone()
   const names = Identifiers.for(builder)
   const guards = RowGuards.of(relationMap, options.context, builder.client)
@@ -104,7 +108,19 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
-  attachEagerLoading(builder, table, plan.with, relationMap, strip, guards, settings.maxEagerRows, { timeout: options.timeout, signal: options.signal }, options.values, plan.aggregates, readAs)
+  attachEagerLoading(builder, {
+    table,
+    nodes: plan.with,
+    map: relationMap,
+    strip,
+    guards,
+    maxEagerRows: settings.maxEagerRows,
+    bound: { timeout: options.timeout, signal: options.signal },
+    values: settings.values,
+    aggregates: plan.aggregates,
+    readAs,
+    frequencyMemoMs: rewrite?.probe === undefined ? undefined : settings.frequencyMemoMs,
+  })
   return builder
 }
 

@@ -7,6 +7,8 @@ import { StatementBound } from '../bound/statement-bound.ts'
 import type { Row } from '../normalize/row-values.ts'
 import { replaceRowReading, runAsKnex, statementCopy, streamAsKnex, type RowReading } from '../knex/builder-methods.ts'
 import { methodOf, selectsAggregate } from '../knex/builder-state.ts'
+import { chooseGuardedForm } from './choose-guarded-form.ts'
+import { guardProbeOf, readInForm } from './page-rewrite.ts'
 
 /**
  * What becomes of the rows a builder read before its caller sees them (eager loading, key stripping, normalizing),
@@ -20,6 +22,16 @@ export type FinishRows = (client: Knex.Client, rows: Row[], bound: StatementBoun
  */
 export type ReadAs = (builder: Knex.QueryBuilder) => Knex.QueryBuilder | undefined
 
+/** How {@link attachRowReading} reads a builder. */
+export interface RowReadingOptions {
+  /** The time bound of each read (a `timeout` from the first statement, a `signal`). */
+  bound?: BoundOptions
+  /** Each read's statement: a copy with statement options (see `jsonReadOptions`). */
+  readAs?: ReadAs | undefined
+  /** How long the form a guarded page's probe chose is remembered (see `chooseGuardedForm`); 0: probe on every read. */
+  frequencyMemoMs?: number
+}
+
 /**
  * Makes every way of reading `builder` go through `finish`: awaiting it (`await`, `.then`), `.stream()` and every
  * `.clone()` of it, which keeps these three methods (not a page rewrite's own `toSQL`: a clone compiles as the
@@ -30,16 +42,24 @@ export type ReadAs = (builder: Knex.QueryBuilder) => Knex.QueryBuilder | undefin
  * main query has been read, with one query per relation as awaiting does. Loading while the main query still
  * holds its connection could wait forever for a second one (SQLite's pool has one).
  *
- * With `readAs`, each read runs what it makes of the builder at that moment (its own statement options).
+ * With `reading.readAs`, each read runs what it makes of the builder at that moment (its own statement options).
+ * A guarded page (see `guardedPage`) is read in two statements when awaited: its probe, then the page in the
+ * one form the probe chose; a stream reads it as the one statement of both forms, as `toSQL()` shows it.
  *
- * Awaiting runs every statement within `bound` (a `timeout` from the first statement, a `signal`; see
+ * Awaiting runs every statement within `reading.bound` (a `timeout` from the first statement, a `signal`; see
  * `runBounded`), and the builder carries a `BoundedRun` so that `paginate` can run it within a bound it
  * shares with the count.
  */
-export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, whole: boolean, bound: BoundOptions = {}, readAs?: ReadAs): void {
+export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, whole: boolean, reading: RowReadingOptions = {}): void {
+  const { bound = {}, readAs, frequencyMemoMs = 0 } = reading
   const statement = (self: Knex.QueryBuilder): Knex.QueryBuilder => readAs?.(self) ?? self
   const execute = async (self: Knex.QueryBuilder, within: StatementBound | undefined): Promise<unknown> => {
-    const run = statement(self)
+    let run = statement(self)
+    const probe = guardProbeOf(self)
+    if (probe !== undefined) {
+      if (run === self) run = statementCopy(self)
+      readInForm(run, await chooseGuardedForm(self, probe, within, frequencyMemoMs))
+    }
     const result = within === undefined ? await runAsKnex(run) : await runBounded(run === self ? statementCopy(self) : run, within)
     const read = rowsOf(self, result)
     if (read !== undefined) await finish(self.client, read, within)

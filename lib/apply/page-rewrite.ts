@@ -3,8 +3,8 @@ import type { Dialect } from '../dialect/dialect.ts'
 import { deferredPage } from './deferred-page.ts'
 import { guardedPage, type GuardedForms } from './guarded-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
-import { compileAs } from '../knex/builder-methods.ts'
-import { hasOrder, isPlainRowList, limitOf, methodOf, offsetOf } from '../knex/builder-state.ts'
+import { attach, attachedTo, compileAs, statementCopy } from '../knex/builder-methods.ts'
+import { hasOrder, holdsWhereRaw, isPlainRowList, limitOf, methodOf, offsetOf, replaceWhereRaw } from '../knex/builder-state.ts'
 import { withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
 import { ORDER_JOINS } from './order-joins.ts'
 
@@ -14,12 +14,23 @@ export interface PageWindow {
   offset: number
 }
 
+/** The form a guarded page is read in once its probe has run: the listing form or the walking form (see {@link guardedPage}). */
+export type GuardedForm = 'list' | 'walk'
+
 /**
  * A rewrite of a page query into an equivalent form the database plans better. It receives the query as it
  * stands when it is compiled (not to be changed: it clones it to rewrite) and returns the query to compile
- * instead, or `undefined` to keep the query as it is.
+ * instead, or `undefined` to keep the query as it is. `form` is the form chosen for a guarded page by its probe
+ * (see {@link guardProbeOf}); without one, a guarded page compiles as the one statement of both forms.
+ * `probe` gives the probe of a query the rewrite would guard, and `undefined` for any other.
  */
-export type PageRewrite = (query: Knex.QueryBuilder, page: PageWindow) => Knex.QueryBuilder | undefined
+export interface PageRewrite {
+  (query: Knex.QueryBuilder, page: PageWindow, form?: GuardedForm): Knex.QueryBuilder | undefined
+  probe?: (query: Knex.QueryBuilder, page: PageWindow) => Knex.Raw | undefined
+}
+
+const FORM = Symbol('kqp.guardedForm')
+const PROBE = Symbol('kqp.guardProbe')
 
 /**
  * The page `builder` reads when compiled as `method`, or `undefined` when it is not a plain page: a `select`
@@ -41,8 +52,43 @@ function pageOf(builder: Knex.QueryBuilder, method: string | undefined, ref: str
 export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewrite: PageRewrite): void {
   compileAs(builder, (query, method) => {
     const page = pageOf(query, method ?? methodOf(query) ?? 'select', ref)
-    return page === undefined ? undefined : rewrite(query, page)
+    return page === undefined ? undefined : rewrite(query, page, attachedTo(query, FORM) as GuardedForm | undefined)
   })
+  const { probe } = rewrite
+  if (probe === undefined) return
+  attach(builder, PROBE, (query: Knex.QueryBuilder): Knex.Raw | undefined => {
+    const page = pageOf(query, methodOf(query) ?? 'select', ref)
+    return page === undefined ? undefined : probe(query, page)
+  })
+}
+
+/**
+ * The probe of the guarded page `builder` reads when awaited as it stands (`(select 1 from post_tag where tag_id =
+ * (select …) limit 1 offset 999)`: not NULL when the key is frequent), or `undefined` when it reads no guarded page.
+ * Clones have none: they compile as the plain query.
+ */
+export function guardProbeOf(builder: Knex.QueryBuilder): Knex.Raw | undefined {
+  const probe = attachedTo(builder, PROBE) as ((query: Knex.QueryBuilder) => Knex.Raw | undefined) | undefined
+  return probe?.(builder)
+}
+
+/** Makes `copy` (a {@link statementCopy} of a builder with a guarded page) compile as the page in `form` only. */
+export function readInForm(copy: Knex.QueryBuilder, form: GuardedForm): void {
+  attach(copy, FORM, form)
+}
+
+/**
+ * The statement of each form of the guarded page `builder` reads when awaited (what runs after its probe), or
+ * `undefined` when it reads none.
+ */
+export function guardedFormStatements(builder: Knex.QueryBuilder): Record<GuardedForm, Knex.Sql> | undefined {
+  if (guardProbeOf(builder) === undefined) return undefined
+  const compiled = (form: GuardedForm): Knex.Sql => {
+    const copy = statementCopy(builder)
+    readInForm(copy, form)
+    return copy.toSQL()
+  }
+  return { list: compiled('list'), walk: compiled('walk') }
 }
 
 /**
@@ -63,15 +109,28 @@ export function pageRewriteFor(
 ): PageRewrite | undefined {
   const deferFrom = dialect.deferredPageOffset
   if (cutoff === undefined && deferFrom === undefined && guarded === undefined) return undefined
-  return (query, page) => {
+  const guards = (query: Knex.QueryBuilder, page: PageWindow): GuardedForms | undefined =>
+    guarded !== undefined && page.limit > 0 && hasOrder(query) && holdsWhereRaw(query, guarded.list) ? guarded : undefined
+  const rewrite: PageRewrite = (query, page, form) => {
     const ordered = hasOrder(query)
-    if (guarded !== undefined && ordered && page.limit > 0) {
-      const cut = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
-      const rewritten = guardedPage(query.clone(), names, ref, keys, guarded, page, cut)
-      if (rewritten !== undefined) return rewritten
+    let read = query
+    let cut = cutoff
+    const guarded = guards(query, page)
+    if (guarded !== undefined) {
+      if (form === undefined) {
+        const walking = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
+        const rewritten = guardedPage(query.clone(), names, ref, keys, guarded, page, walking)
+        if (rewritten !== undefined) return rewritten
+      } else if (form === 'list') cut = undefined
+      else {
+        read = query.clone()
+        replaceWhereRaw(read, guarded.list, guarded.walk)
+      }
     }
-    if (cutoff !== undefined && page.limit > 0) return withOrderCutoff(query.clone(), cutoff, page)
-    if (deferFrom === undefined || page.offset < deferFrom) return undefined
-    return ordered ? deferredPage(query.clone(), names, ref, keys, dialect.deferredPageJoin) : undefined
+    if (cut !== undefined && page.limit > 0) return withOrderCutoff(read === query ? query.clone() : read, cut, page)
+    if (deferFrom !== undefined && page.offset >= deferFrom && ordered) return deferredPage(read === query ? query.clone() : read, names, ref, keys, dialect.deferredPageJoin) ?? (read === query ? undefined : read)
+    return read === query ? undefined : read
   }
+  if (guarded !== undefined) rewrite.probe = (query, page) => guards(query, page)?.probe
+  return rewrite
 }

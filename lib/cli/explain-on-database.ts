@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { applyQueryParams } from '../apply/apply-query-params.ts'
+import { guardedFormStatements } from '../apply/page-rewrite.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { DIALECT_LABELS } from '../dialect/knex-config-for.ts'
 import { GuardError } from '../guard/guard-error.ts'
@@ -31,14 +32,21 @@ export async function explainOnDatabase(db: Knex, table: string, params: QueryPa
   const trx = await db.transaction(dialect.explainTransaction).catch(databaseError)
   try {
     const builder = applyQueryParams(trx(table), params, map, { context })
-    const main = printSql(DIALECT_LABELS[dialect.name], builder, io)
+    let main = printSql(DIALECT_LABELS[dialect.name], builder, io)
+    const forms = guardedFormStatements(builder)
+    if (forms !== undefined) io.out('  (a frequency-guarded page: this one statement holds both forms, as .stream() reads it; awaited, a probe runs first, then the page in the one form it chose)')
     const rows = (await builder.catch(databaseError)) as unknown[]
-    io.out(`Queries that ran (${ran.length}, the first is the main query, the others load 'with'):`)
+    const form = forms === undefined ? undefined : (['list', 'walk'] as const).find((name) => ran.some((query) => query.sql === forms[name].toNative().sql))
+    if (forms === undefined || form === undefined) io.out(`Queries that ran (${ran.length}, the first is the main query, the others load 'with'):`)
+    else {
+      main = forms[form]
+      io.out(`Queries that ran (${ran.length}: the probe of the guarded page, then the page in its ${form === 'walk' ? 'walking' : 'listing'} form, then those that load 'with'):`)
+    }
     for (const [index, query] of ran.entries()) io.out(`  ${index + 1}. ${query.sql}\n     Bindings: ${JSON.stringify(query.bindings)}`)
     io.out(`Rows (${rows.length}):`)
     for (const row of rows) io.out(`  ${JSON.stringify(row)}`)
     const plan = dialect.explain.lines(await trx.raw(dialect.explain.sql(main.sql), [...main.bindings] as Knex.RawBinding[]).catch(databaseError))
-    io.out('Query plan (EXPLAIN of the main query):')
+    io.out(`Query plan (EXPLAIN of the ${form === undefined ? 'main query' : 'page query that ran'}):`)
     for (const line of plan) io.out(`  ${line}`)
   } finally {
     db.off('query', record)

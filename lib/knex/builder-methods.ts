@@ -99,6 +99,16 @@ export function statementCopy(builder: Knex.QueryBuilder): Knex.QueryBuilder {
   return copy
 }
 
+/**
+ * A new, empty builder on the client of `builder` (its transaction's, after `.transacting(trx)`) and on the
+ * connection it was given with `.connection(…)`, if any: a statement that must run where `builder` runs.
+ */
+export function builderBeside(builder: Knex.QueryBuilder): Knex.QueryBuilder {
+  const fresh = builder.client.queryBuilder()
+  const { _connection: connection } = builder as unknown as { _connection?: unknown }
+  return connection === undefined ? fresh : fresh.connection(connection)
+}
+
 /** Attaches `value` to `builder` under `key`, as an own property that no clone copies. */
 export function attach(builder: Knex.QueryBuilder, key: symbol, value: unknown): void {
   replace(builder, key, value)

@@ -50,7 +50,8 @@ for (const db of testDatabases()) {
   describe(`skewed many-to-many filter plans on ${db.label}`, function () {
     this.timeout(120_000)
     const request = (tag: string): string => `wheres[0][column]=tags.name&wheres[0][value]=${tag}&orders[0][column]=id&limit=20`
-    const query = (tag: string): Knex.QueryBuilder => applyQueryParams(db.knex('skew_posts'), parseQueryParams(request(tag)), skewPlanMap)
+    // No memo of the guard's probes here, so that the test of the memo below starts with none.
+    const query = (tag: string): Knex.QueryBuilder => applyQueryParams(db.knex('skew_posts'), parseQueryParams(request(tag)), skewPlanMap, { frequencyMemoMs: 0 })
 
     before(async () => {
       await createSkewPlanDataSet(db.knex, db.name)
@@ -96,7 +97,7 @@ for (const db of testDatabases()) {
     it('the frequency guard: a rare and a common tag, newest first and by key, on a later page, give the plain query\'s rows whichever form reads them', async () => {
       for (const tag of ['rare', 'common']) {
         for (const order of ['orders[0][column]=created_at&orders[0][direction]=desc', 'orders[0][column]=id']) {
-          const page = applyQueryParams(db.knex('skew_posts'), parseQueryParams(`wheres[0][column]=tags.name&wheres[0][value]=${tag}&${order}&limit=3&offset=2`), skewPlanMap)
+          const page = applyQueryParams(db.knex('skew_posts'), parseQueryParams(`wheres[0][column]=tags.name&wheres[0][value]=${tag}&${order}&limit=3&offset=2`), skewPlanMap, { frequencyMemoMs: 0 })
           const sql = page.toSQL().sql
           const guarded = order.includes('created_at') || db.name === 'sqlite'
           expect(sql.includes('kqp_walk'), sql).to.equal(guarded)
@@ -105,6 +106,79 @@ for (const db of testDatabases()) {
           expect(rows, `${tag}, ${order}`).to.deep.equal(await page.clone())
         }
       }
+    })
+
+    it('awaiting a guarded page sends two statements: the probe, then the page in the one form it chose (rare: the listing form, common: the walking form)', async () => {
+      const q = (name: string): string => (db.name === 'postgres' ? `"${name}"` : `\`${name}\``)
+      let bound = 0
+      const p = (): string => (db.name === 'postgres' ? `$${String((bound += 1))}` : '?')
+      const key = (): string => `(select ${q('skew_tags')}.${q('id')} from ${q('skew_tags')} where ${q('skew_tags')}.${q('name')} = ${p()})`
+      const order = `order by ${q('skew_posts')}.${q('created_at')} desc, ${q('skew_posts')}.${q('id')} desc`
+      const select = `select ${q('skew_posts')}.${q('id')}, ${q('skew_posts')}.${q('created_at')} from ${q('skew_posts')}`
+      const pivot = `${q('skew_post_tag')}.${q('post_id')} = ${q('skew_posts')}.${q('id')}`
+      for (const tag of ['rare', 'common']) {
+        const page = applyQueryParams(db.knex('skew_posts'), parseQueryParams(`wheres[0][column]=tags.name&wheres[0][value]=${tag}&orders[0][column]=created_at&orders[0][direction]=desc&limit=3&offset=2`), skewPlanMap, { frequencyMemoMs: 0 })
+        const sent: Knex.Sql[] = []
+        const listen = (query: Knex.Sql): void => {
+          sent.push(query)
+        }
+        db.knex.on('query', listen)
+        const rows = (await page) as Array<{ id: number }>
+        db.knex.off('query', listen)
+        bound = 0
+        const probe = `select (select 1 from ${q('skew_post_tag')} where ${q('skew_post_tag')}.${q('tag_id')} = ${key()} limit 1 offset 999) as kqp_frequent`
+        bound = 0
+        const walking = {
+          sqlite: () => `exists (select 1 from ${q('skew_tags')} inner join ${q('skew_post_tag')} on ${q('skew_post_tag')}.${q('tag_id')} = ${q('skew_tags')}.${q('id')} where ${pivot} and ${q('skew_tags')}.${q('name')} = ${p()})`,
+          postgres: () => `exists (select 1 from ${q('skew_post_tag')} where ${pivot} and ${q('skew_post_tag')}.${q('tag_id')} = ${key()})`,
+          mysql: () => `(select 1 from ${q('skew_post_tag')} where ${pivot} and ${q('skew_post_tag')}.${q('tag_id')} = ${key()} limit 1) is not null`,
+        }[db.name]()
+        const walk = `${select} where (${walking}) ${order} limit ${p()} offset ${p()}`
+        expect(sent.map((query) => query.sql.trim()), tag).to.deep.equal([probe, tag === 'rare' ? page.clone().toSQL().toNative().sql : walk])
+        expect(sent.map((query) => query.bindings), tag).to.deep.equal([[tag], [tag, 3, 2]])
+        expect(rows, tag).to.deep.equal(await page.clone())
+        expect(rows, tag).to.have.length(3)
+      }
+    })
+
+    it('the form is remembered per value for frequencyMemoMs: a later read of the same value sends only the page; another value, or 0, probes again', async () => {
+      const memo = db.knex
+      {
+        const read = async (tag: string, frequencyMemoMs?: number): Promise<string[]> => {
+          const sent: string[] = []
+          const listen = (query: Knex.Sql): void => {
+            sent.push(query.sql.includes('kqp_frequent') ? 'probe' : 'page')
+          }
+          memo.on('query', listen)
+          const page = applyQueryParams(memo('skew_posts'), parseQueryParams(`wheres[0][column]=tags.name&wheres[0][value]=${tag}&orders[0][column]=created_at&orders[0][direction]=desc&limit=3`), skewPlanMap, frequencyMemoMs === undefined ? {} : { frequencyMemoMs })
+          const rows = await page
+          memo.off('query', listen)
+          expect(rows).to.deep.equal(await page.clone())
+          return sent
+        }
+        expect(await read('common')).to.deep.equal(['probe', 'page'])
+        expect(await read('common')).to.deep.equal(['page'])
+        expect(await read('rare')).to.deep.equal(['probe', 'page'])
+        expect(await read('rare')).to.deep.equal(['page'])
+        expect(await read('common', 0)).to.deep.equal(['probe', 'page'])
+        expect(await read('tag 7', 30)).to.deep.equal(['probe', 'page'])
+        await new Promise((resolve) => setTimeout(resolve, 40))
+        expect(await read('tag 7', 30), 'remembered for 30 ms only').to.deep.equal(['probe', 'page'])
+        expect(() => applyQueryParams(memo('skew_posts'), parseQueryParams('limit=3'), skewPlanMap, { frequencyMemoMs: -1 })).to.throw(RangeError, 'frequencyMemoMs must be a number of milliseconds from 0 to 86400000, got -1')
+      }
+    })
+
+    it('the probe runs where the page runs: in the transaction of trx(…), of .transacting(trx), and within a timeout', async () => {
+      const request = parseQueryParams('wheres[0][column]=tags.name&wheres[0][value]=common&orders[0][column]=created_at&orders[0][direction]=desc&limit=3')
+      const plain = (await applyQueryParams(db.knex('skew_posts'), request, skewPlanMap).clone()) as Array<{ id: number }>
+      await db.knex.transaction(async (trx) => {
+        const sent: string[] = []
+        trx.on('query', (query: Knex.Sql) => sent.push(query.sql))
+        expect(await applyQueryParams(trx('skew_posts'), request, skewPlanMap, { frequencyMemoMs: 0 })).to.deep.equal(plain)
+        expect(await applyQueryParams(db.knex('skew_posts'), request, skewPlanMap, { frequencyMemoMs: 0 }).transacting(trx)).to.deep.equal(plain)
+        expect(await applyQueryParams(db.knex('skew_posts'), request, skewPlanMap, { frequencyMemoMs: 0, timeout: 5_000 }).transacting(trx)).to.deep.equal(plain)
+        expect(sent.filter((sql) => sql.includes('kqp_frequent')), sent.join('\n')).to.have.length(3)
+      })
     })
   })
 }
