@@ -103,8 +103,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
-  if (plan.limit !== undefined) builder.limit(plan.limit)
-  if (plan.offset !== undefined) builder.offset(plan.offset)
+  if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
+  if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined

@@ -30,6 +30,7 @@ export const mysql: Dialect<'mysql'> = {
   keyFirstRelation: 'always',
   frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'scalar', orderedPivotServes: true },
   deferredPageOffset: 300,
+  inlinePage: false,
   cutoffJoinedOrder: true,
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,

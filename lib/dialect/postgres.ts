@@ -31,6 +31,7 @@ export const postgres: Dialect<'postgres'> = {
   bareRelation: 'exists',
   keyFirstRelation: 'where-it-orders',
   frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: true },
+  inlinePage: false,
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),

@@ -97,7 +97,8 @@ export async function paginate<T = Record<string, unknown>>(
   if (limit === undefined) {
     limit = positive(request.limit ?? options.defaultLimit ?? APPLY_DEFAULTS.defaultLimit, 'limit')
     if (request.page !== undefined) offset = (positive(request.page, 'page') - 1) * limit
-    query = cloneWithEagerLoading(builder).limit(limit).offset(offset)
+    const { inlinePage } = dialectOf(builder.client)
+    query = cloneWithEagerLoading(builder).limit(limit, { skipBinding: inlinePage }).offset(offset, { skipBinding: inlinePage })
   }
   const bounded = boundedRunOf(builder)
   const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal })

@@ -18,7 +18,7 @@ interface KnexStatement {
 
 interface BuilderInternals {
   _statements: KnexStatement[]
-  _single: { table?: unknown; schema?: unknown; limit?: unknown; offset?: unknown; lock?: unknown }
+  _single: { table?: unknown; schema?: unknown; limit?: unknown; offset?: unknown; lock?: unknown; skipBinding?: Record<string, unknown> }
   _method?: string
   _options?: ReadonlyArray<Readonly<Record<string, unknown>>>
 }
@@ -185,9 +185,14 @@ export function replaceWhereRaw(builder: Knex.QueryBuilder, from: Knex.Raw, to: 
   if (found !== undefined) statements[at] = { ...found, value: to }
 }
 
-/** Sets the builder's limit to a raw expression (knex's `limit()` takes only numbers): `limit case when … end`. */
+/**
+ * Sets the builder's limit to a raw expression (knex's `limit()` takes only numbers): `limit case when … end`, its
+ * bindings bound (a `skipBinding` of the number it replaces would write them into the SQL).
+ */
 export function limitByRaw(builder: Knex.QueryBuilder, limit: Knex.Raw): void {
-  internals(builder)._single.limit = limit
+  const single = internals(builder)._single
+  single.limit = limit
+  if (single.skipBinding !== undefined) single.skipBinding = { ...single.skipBinding, limit: false }
 }
 
 /** Moves the join recorded last in front of the builder's other joins, so that it is the first joined table. */

@@ -32,9 +32,9 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         writeInSubquery(out, condition.relation, condition.inner, ref, scope)
         return
       }
-      openExists(out, condition.inner === null, condition.relation.pivot !== undefined)
+      openExists(out, condition.inner === null, condition.relation.many)
       writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
-      closeExists(out, condition.inner === null, condition.relation.pivot !== undefined)
+      closeExists(out, condition.inner === null, condition.relation.many)
       return
     case 'morphExists': {
       const { relation, branches } = condition

@@ -41,9 +41,9 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
   related.guards?.writeAnd(related, pivot.table, pivotAlias)
   if (form === 'in') out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(')')
   else {
-    openExists(out, false, false)
+    openExists(out, false, relation.many)
     out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
-    closeExists(out, false, false)
+    closeExists(out, false, relation.many)
   }
   if (out.keyLists === undefined) return
   out.keyLists.lists.push(out.fresh().text(`select 1 from ${pivotTable} where `).append(related))

@@ -128,7 +128,7 @@ describe('knex-query-params explain (the CLI)', function () {
     writeFileSync(map, "export const relationMap = { notes: { columns: { id: 'integer', body: 'string' } } }\n")
     const run = await cli('explain', 'columns[0]=body&limit=3', '--table', 'notes', '--map', map, '--client', 'sqlite')
     expect(run.stderr).to.equal('')
-    expect(run.stdout).to.include('  SQL:      select `notes`.`body` from `notes` order by `notes`.`id` asc limit ?\n  Bindings: [3]\n')
+    expect(run.stdout).to.include('  SQL:      select `notes`.`body` from `notes` order by `notes`.`id` asc limit 3\n  Bindings: []\n')
 
     const usage: Array<[string[], string]> = [
       [['explain', '/users?limit=1'], 'Missing --map <file>'],

@@ -54,6 +54,8 @@ type FlagChange = { [Flag in keyof Dialect]?: Dialect[Flag] | undefined }
 /** Each flag value, the request that shows it, and what its SQL looks like. */
 const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?: Dialect['name'] }> = [
   { name: 'deferredPageOffset: 0', change: { deferredPageOffset: 0, cutoffJoinedOrder: false }, cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /kqp_page/ }] },
+  { name: 'inlinePage: true', change: { inlinePage: true }, cases: [{ table: 'pg_posts', request: 'orders[0][column]=id&limit=5&page=3', shows: /order by .* limit 5 offset 10$/ }] },
+  { name: 'inlinePage: false', change: { inlinePage: false }, cases: [{ table: 'pg_posts', request: 'orders[0][column]=id&limit=5&page=3', shows: /order by .* limit (\?|\$\d+) offset (\?|\$\d+)$/ }] },
   { name: 'deferredPageOffset: none', change: { deferredPageOffset: undefined }, cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /offset/, hides: /kqp_page/ }] },
   {
     name: 'cutoffJoinedOrder: true',

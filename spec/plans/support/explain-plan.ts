@@ -21,12 +21,12 @@ function pgLines(node: PgNode, depth = 0): string[] {
 }
 
 /**
- * The plan of `query` on its database: PostgreSQL's `explain (format json)` as node lines
+ * The plan of `query` (a builder, or compiled SQL with knex's `?` placeholders) on its database: PostgreSQL's `explain (format json)` as node lines
  * (`Index Scan (Backward plan_events_created_at)`), MariaDB's `explain` as one line per table with its key
  * and `Extra`, SQLite's `explain query plan` details (`SCAN plan_events USING INDEX …`).
  */
-export async function explainPlan(db: Knex, name: TestDatabaseName, query: Knex.QueryBuilder): Promise<PlanLines> {
-  const { sql, bindings } = query.toSQL()
+export async function explainPlan(db: Knex, name: TestDatabaseName, query: Knex.QueryBuilder | Knex.Sql): Promise<PlanLines> {
+  const { sql, bindings } = 'toSQL' in query ? query.toSQL() : query
   let lines: string[]
   if (name === 'postgres') {
     const result = (await db.raw(`explain (format json) ${sql}`, bindings)) as { rows: Array<Record<string, unknown>> }
