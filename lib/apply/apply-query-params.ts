@@ -163,7 +163,13 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
   const [keyList] = keyLists
   if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql || (guard.orderedPivotServes && listed.keyLists?.served === true)) return undefined
   const probe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
-  return { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
+  const forms: GuardedForms = { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
+  if (guard.fencedList && keyFirst !== undefined) {
+    const fencer = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
+    fencer.fenced = true
+    forms.fenced = clientConditions(plan, ref, fencer).toRaw(client)
+  }
+  return forms
 }
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */

@@ -12,6 +12,11 @@ export interface GuardedForms {
   /** The same conditions with every relation filter a correlated test, for a walk of the page's order (the walking form). */
   walk: Knex.Raw
   /**
+   * The listing form to read once the probe has chosen it, when it differs from `list`: every relation filter key
+   * first in a fenced `in (select … offset 0)` (`fencedList`).
+   */
+  fenced?: Knex.Raw
+  /**
    * The key's `cap`-th related row, NULL when it has fewer: `(select 1 from post_tag where tag_id = (select …)
    * limit 1 offset cap − 1)`, read in an index.
    */

@@ -121,8 +121,13 @@ export function pageRewriteFor(
         const walking = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
         const rewritten = guardedPage(query.clone(), names, ref, keys, guarded, page, walking)
         if (rewritten !== undefined) return rewritten
-      } else if (form === 'list') cut = undefined
-      else {
+      } else if (form === 'list') {
+        cut = undefined
+        if (guarded.fenced !== undefined) {
+          read = query.clone()
+          replaceWhereRaw(read, guarded.list, guarded.fenced)
+        }
+      } else {
         read = query.clone()
         replaceWhereRaw(read, guarded.list, guarded.walk)
       }

@@ -37,6 +37,11 @@ export class SqlWriter {
    * relation filter is a correlated test, `exists (…)` or the scalar probe `(select 1 … limit 1) is not null`.
    */
   walk: FrequencyGuard['walkProbe'] | undefined
+  /**
+   * Set while writing the fenced listing form of a guarded page (`Dialect.frequencyGuard`'s `fencedList`): every
+   * relation filter is an `in (select … offset 0)`, a subquery PostgreSQL plans on its own and reads first.
+   */
+  fenced: boolean
 
   constructor(
     names: Identifiers,
@@ -54,6 +59,7 @@ export class SqlWriter {
     this.keyFirst = keyFirst
     this.keyLists = undefined
     this.walk = undefined
+    this.fenced = false
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -73,6 +79,7 @@ export class SqlWriter {
   fresh(): SqlWriter {
     const fresh = new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm, this.keyFirst)
     fresh.walk = this.walk
+    fresh.fenced = this.fenced
     return fresh
   }
 
