@@ -166,8 +166,9 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
   const forms: GuardedForms = { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
   if (guard.fencedList && keyFirst !== undefined) {
     const fencer = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
-    fencer.fenced = true
-    forms.fenced = clientConditions(plan, ref, fencer).toRaw(client)
+    fencer.fencedBase = ref
+    const fenced = clientConditions(plan, ref, fencer)
+    if (fenced.sql.includes(' offset 0)')) forms.fenced = fenced.toRaw(client)
   }
   return forms
 }

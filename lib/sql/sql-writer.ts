@@ -38,10 +38,11 @@ export class SqlWriter {
    */
   walk: FrequencyGuard['walkProbe'] | undefined
   /**
-   * Set while writing the fenced listing form of a guarded page (`Dialect.frequencyGuard`'s `fencedList`): every
-   * relation filter is an `in (select … offset 0)`, a subquery PostgreSQL plans on its own and reads first.
+   * Set while writing the fenced listing form of a guarded page (`Dialect.frequencyGuard`'s `fencedList`): the
+   * base table's alias, whose relation filters through a pivot written key first become `key in (select … offset
+   * 0)`, a subquery PostgreSQL plans on its own and reads first.
    */
-  fenced: boolean
+  fencedBase: string | undefined
 
   constructor(
     names: Identifiers,
@@ -59,7 +60,7 @@ export class SqlWriter {
     this.keyFirst = keyFirst
     this.keyLists = undefined
     this.walk = undefined
-    this.fenced = false
+    this.fencedBase = undefined
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */
@@ -79,7 +80,7 @@ export class SqlWriter {
   fresh(): SqlWriter {
     const fresh = new SqlWriter(this.names, this.dialect, this.like, this.guards, this.chooseFilterForm, this.keyFirst)
     fresh.walk = this.walk
-    fresh.fenced = this.fenced
+    fresh.fencedBase = this.fencedBase
     return fresh
   }
 

@@ -82,7 +82,6 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
  */
 function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
   if (out.walk !== undefined) return 'exists'
-  if (out.fenced) return 'in'
   const { filteredRelation } = out.dialect
   if (filteredRelation !== 'by-selectivity') return filteredRelation
   return out.chooseFilterForm?.(inner) ?? 'in'
@@ -143,5 +142,5 @@ function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condit
   writeCondition(out, inner, alias, visible)
   out.guards?.writeAnd(out, relation.table, alias)
   if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
-  out.text(out.fenced ? ' offset 0)' : ')')
+  out.text(')')
 }

@@ -39,7 +39,8 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
   const pivotParent = names.column(pivotAlias, pivot.parentColumn)
   const related = out.fresh().text(`${names.column(pivotAlias, pivot.relatedColumn)} = `).append(key)
   related.guards?.writeAnd(related, pivot.table, pivotAlias)
-  if (form === 'in') out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(out.fenced ? ' offset 0)' : ')')
+  const fenced = out.fencedBase === ref
+  if (form === 'in' || fenced) out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(fenced ? ' offset 0)' : ')')
   else {
     openExists(out, false, relation.many)
     out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
