@@ -105,11 +105,13 @@ export interface Dialect<Name extends DialectName = DialectName> {
    * - `orderedPivotServes`: no guard when the listing form reads a pivot's `(related, parent)` index for one
    *   key and the page is ordered by the parent's key: that index yields the page in order whatever the key's
    *   frequency (MariaDB: 0.59 ms for `tag 1` by key; SQLite still builds the whole `in` list, 43 ms).
-   * - `fencedList`: the listing form, when the probe chose it, writes every relation filter as `key in (select …
-   *   offset 0)` with keys first: PostgreSQL plans such a subquery on its own and lists its rows before anything
-   *   else, whatever its estimate (for the average key it would walk the order's index: 1.2 s for `tag 1000`);
-   *   0.97 against 1.14 ms for the join form, planning the three-table join being most of the difference. The
-   *   other databases have no such fence (`offset` needs a `limit` on SQLite and MariaDB).
+   * - `fencedList`: the listing form, when the probe chose it, writes a filter through a pivot of the base table
+   *   as `key in (select pivot.parent from pivot where pivot.related = (select …) offset 0)`: PostgreSQL plans
+   *   such a subquery on its own and lists its rows first, whatever its estimate (unfenced, keys first, it plans
+   *   the average key and walks the order's index: 1.2 s for `tag 1000`); 0.97 against 1.14 ms for the join
+   *   form, whose three-table join costs planning time. Only there: a fenced filter through a belongsTo (`author.team.name`)
+   *   became a hashed filter over a walk of the base table (0.5 s). SQLite and MariaDB have no such fence
+   *   (`offset` needs a `limit` there).
    */
   readonly frequencyGuard?: FrequencyGuard<Name>
   /**
