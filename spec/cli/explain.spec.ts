@@ -204,7 +204,7 @@ describe('knex-query-params explain --db: read-only, the queries that ran', () =
         const { out, error } = await run(relationMap, 'columns[0]=id&columns[1]=name&wheres[0][column]=team.owner.email&wheres[0][value]=alice@EXAMPLE.com&orders[0][column]=name&limit=2')
         expect(error).to.equal(undefined)
         expect(out, out).to.match(/ {2}SQL: {6}select .*union all.*\n {2}Bindings: .*\n {2}\(a frequency-guarded page: this one statement holds both forms/)
-        expect(out, out).to.match(/Queries that ran \(2: the probe of the guarded page, then the page in its listing form, then those that load 'with'\):\n {2}1\. select \(select 1 from .*teams.* limit 1 offset 999\) as kqp_frequent\n {5}Bindings: \["alice@EXAMPLE.com"\]\n {2}2\. select (?!.*union all).*users.*\n/)
+        expect(out, out).to.match(/Queries that ran \(2: the probe of the guarded page, then the page in its listing form, then those that load 'with'\):\n {2}1\. select \(select 1 from .*teams.* limit 1 offset (999|4999)\) as kqp_frequent\n {5}Bindings: \["alice@EXAMPLE.com"\]\n {2}2\. select (?!.*union all).*users.*\n/)
         expect(out).to.match(/Rows \(2\):\n {2}\{"id":\d+,"name":"\w+"\}\n/)
         expect(out).to.match(/Query plan \(EXPLAIN of the page query that ran\):\n {2}\S/)
       })

@@ -127,7 +127,7 @@ for (const db of testDatabases()) {
         const rows = (await page) as Array<{ id: number }>
         db.knex.off('query', listen)
         bound = 0
-        const probe = `select (select 1 from ${q('skew_post_tag')} where ${q('skew_post_tag')}.${q('tag_id')} = ${key()} limit 1 offset 999) as kqp_frequent`
+        const probe = `select (select 1 from ${q('skew_post_tag')} where ${q('skew_post_tag')}.${q('tag_id')} = ${key()} limit 1 offset ${db.name === 'postgres' ? 4999 : 999}) as kqp_frequent`
         bound = 0
         const walking = {
           sqlite: () => `exists (select 1 from ${q('skew_post_tag')} where ${pivot} and ${q('skew_post_tag')}.${q('tag_id')} = ${key()})`,
