@@ -67,7 +67,7 @@ export interface ApplyOptions<Context = unknown> extends BoundOptions, DialectOp
    * How long, in ms, the form of a frequency-guarded page is remembered for the same filter value, per knex
    * instance (1,000 values at most); default 60,000. Such a page (an ordered, limited page with one relation filter
    * by equality on a `unique` column) is read in two statements: a probe of how many rows the value has (an index
-   * read of at most 1,000 entries), then the page in the form that is fast for that many. Within this time the
+   * read of at most 1,000 entries, 5,000 on PostgreSQL), then the page in the form that is fast for that many. Within this time the
    * same value sends only the page. Reads the rows of the plain query either way; `0` probes on every read.
    */
   frequencyMemoMs?: number
