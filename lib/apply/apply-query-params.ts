@@ -168,7 +168,7 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
     const fencer = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
     fencer.fencedBase = ref
     const fenced = clientConditions(plan, ref, fencer)
-    if (fenced.sql.includes(' offset 0)')) forms.fenced = fenced.toRaw(client)
+    if (fenced.fenceWritten) forms.fenced = fenced.toRaw(client)
   }
   return forms
 }

@@ -132,9 +132,10 @@ export function pageRewriteFor(
         replaceWhereRaw(read, guarded.list, guarded.walk)
       }
     }
-    if (cut !== undefined && page.limit > 0) return withOrderCutoff(read === query ? query.clone() : read, cut, page)
-    if (deferFrom !== undefined && page.offset >= deferFrom && ordered) return deferredPage(read === query ? query.clone() : read, names, ref, keys, dialect.deferredPageJoin) ?? (read === query ? undefined : read)
-    return read === query ? undefined : read
+    const changed = read === query ? undefined : read
+    if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
+    if (deferFrom !== undefined && page.offset >= deferFrom && ordered) return deferredPage(changed ?? query.clone(), names, ref, keys, dialect.deferredPageJoin) ?? changed
+    return changed
   }
   if (guarded !== undefined) rewrite.probe = (query, page) => guards(query, page)?.probe
   return rewrite

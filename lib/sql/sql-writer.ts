@@ -43,6 +43,8 @@ export class SqlWriter {
    * 0)`, a subquery PostgreSQL plans on its own and reads first.
    */
   fencedBase: string | undefined
+  /** Whether a fence of {@link fencedBase} was written into this writer. */
+  fenceWritten: boolean
 
   constructor(
     names: Identifiers,
@@ -61,6 +63,7 @@ export class SqlWriter {
     this.keyLists = undefined
     this.walk = undefined
     this.fencedBase = undefined
+    this.fenceWritten = false
   }
 
   /** Appends SQL text: only text the library wrote itself, never a client's value. */

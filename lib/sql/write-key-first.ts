@@ -40,6 +40,7 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
   const related = out.fresh().text(`${names.column(pivotAlias, pivot.relatedColumn)} = `).append(key)
   related.guards?.writeAnd(related, pivot.table, pivotAlias)
   const fenced = out.fencedBase === ref
+  if (fenced) out.fenceWritten = true
   if (form === 'in' || fenced) out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(fenced ? ' offset 0)' : ')')
   else {
     openExists(out, false, relation.many)

@@ -1,10 +1,10 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { guardedFormStatements } from '../../lib/apply/page-rewrite.ts'
+import { guardedFormStatements, type GuardedForm } from '../../lib/apply/page-rewrite.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { testDatabases } from '../support/databases.ts'
-import { explainPlan, guardedBranches, WALK_LIMIT } from './support/explain-plan.ts'
+import { explainPlan, guardedBranches, WALK_LIMIT, type PlanLines } from './support/explain-plan.ts'
 import { createSkewPlanDataSet, dropSkewPlanDataSet, RARE_EVERY, SKEW_POSTS, skewPlanMap } from './support/skewed-plan-data-set.ts'
 
 interface PgNode {
@@ -148,11 +148,16 @@ for (const db of testDatabases()) {
       }
     })
 
+    /** A page of `tag`, newest first, and the plan of the statement it sends in `form` after its probe. */
+    const planOfForm = async (tag: string, form: GuardedForm): Promise<PlanLines & { page: Knex.QueryBuilder }> => {
+      const page = applyQueryParams(db.knex('skew_posts'), parseQueryParams(`wheres[0][column]=tags.name&wheres[0][value]=${tag}&orders[0][column]=created_at&orders[0][direction]=desc&limit=20`), skewPlanMap, { frequencyMemoMs: 0 })
+      const statement = guardedFormStatements(page)?.[form]
+      if (statement === undefined) throw new Error('not a guarded page')
+      return { page, ...(await explainPlan(db.knex, db.name, statement)) }
+    }
+
     it('the common tag, newest first: the page sent after the probe walks the order index and tests the pivot per post (no sort; SQLite, MariaDB)', async () => {
-      const page = applyQueryParams(db.knex('skew_posts'), parseQueryParams('wheres[0][column]=tags.name&wheres[0][value]=common&orders[0][column]=created_at&orders[0][direction]=desc&limit=20'), skewPlanMap, { frequencyMemoMs: 0 })
-      const walk = guardedFormStatements(page)?.walk
-      if (walk === undefined) throw new Error('not a guarded page')
-      const { lines, text } = await explainPlan(db.knex, db.name, walk)
+      const { page, lines, text } = await planOfForm('common', 'walk')
       if (db.name === 'postgres') {
         // PostgreSQL plans the key-first test with the average tag (20 of these 20,000 posts) and lists the 10,000
         // posts, then sorts: right for 20,000 rows. At 2M rows (figure 13 in BENCHMARKS.md) the same form walks.
@@ -170,10 +175,7 @@ for (const db of testDatabases()) {
     })
 
     it('the rare tag, newest first: the page sent after the probe lists the tag\'s posts through the pivot index, then sorts them (no walk of the order index)', async () => {
-      const page = applyQueryParams(db.knex('skew_posts'), parseQueryParams('wheres[0][column]=tags.name&wheres[0][value]=rare&orders[0][column]=created_at&orders[0][direction]=desc&limit=20'), skewPlanMap, { frequencyMemoMs: 0 })
-      const list = guardedFormStatements(page)?.list
-      if (list === undefined) throw new Error('not a guarded page')
-      const { lines, text } = await explainPlan(db.knex, db.name, list)
+      const { page, lines, text } = await planOfForm('rare', 'list')
       if (db.name === 'postgres') {
         expect(lines.some((line) => /(Index Only|Bitmap Index) Scan \((Forward )?skew_post_tag_tag_id\)/.test(line)), text).to.equal(true)
         expect(text, text).to.match(/Sort/)
