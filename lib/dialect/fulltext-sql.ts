@@ -1,0 +1,70 @@
+import type { DialectName } from './dialect.ts'
+
+/** The quoted names a full-text test is written with. */
+export interface FulltextTarget {
+  /** The base table's searched columns, each qualified and quoted (`"posts"."title"`). */
+  columns: string[]
+  /** The base table's primary key, qualified and quoted. */
+  key: string
+  /** PostgreSQL's text search configuration, a plain name the map check allowed. */
+  language: string
+  /** PostgreSQL: the stored `tsvector` column, qualified and quoted. */
+  vector?: string
+  /** SQLite: the FTS5 table, quoted. */
+  fts?: string
+}
+
+/**
+ * How one database writes a `fulltext` search on its own index. `query` turns the terms into the one value bound
+ * (operators of the database's syntax escaped), or `undefined` when no term is left to search, which matches no
+ * row; `match` and `relevance` hold one `?` for it. A higher relevance is a better match on every database.
+ */
+export interface FulltextSql {
+  query(terms: readonly string[]): string | undefined
+  match(target: FulltextTarget): string
+  relevance(target: FulltextTarget): string
+  /** The index a database administrator creates so `match` reads it (`table` and `columns` unquoted). */
+  index(table: string, columns: readonly string[], options: { language: string; vector?: string; fts?: string; key: string }): string
+}
+
+/** PostgreSQL's document: the stored `tsvector`, or the expression an expression GIN index is created on. */
+function postgresDocument(target: Pick<FulltextTarget, 'columns' | 'language' | 'vector'>): string {
+  if (target.vector !== undefined) return target.vector
+  return `to_tsvector('${target.language}'::regconfig, ${target.columns.map((column) => `coalesce(${column}, '')`).join(` || ' ' || `)})`
+}
+
+const MYSQL_OPERATORS = /[+\-<>()~*"@]+/g
+
+/** The full-text SQL of each database. */
+export const FULLTEXT_SQL: Readonly<Record<DialectName, FulltextSql>> = {
+  postgres: {
+    // Every term quoted: websearch_to_tsquery then reads `or`, `-` and quotes inside it as words, never as operators.
+    query: (terms) => (terms.length === 0 ? undefined : terms.map((term) => `"${term.replaceAll('"', ' ')}"`).join(' ')),
+    match: (target) => `${postgresDocument(target)} @@ websearch_to_tsquery('${target.language}'::regconfig, ?)`,
+    relevance: (target) => `ts_rank(${postgresDocument(target)}, websearch_to_tsquery('${target.language}'::regconfig, ?))`,
+    index: (table, columns, { language, vector }) =>
+      vector === undefined
+        ? `create index ${table}_search on ${table} using gin (${postgresDocument({ columns: [...columns], language })})`
+        : `create index ${table}_${vector} on ${table} using gin (${vector})`,
+  },
+  mysql: {
+    query: (terms) => {
+      const required = terms
+        .map((term) => term.replace(MYSQL_OPERATORS, ' ').trim().replace(/\s+/g, ' '))
+        .filter((term) => term !== '')
+        .map((term) => (term.includes(' ') ? `+"${term}"` : `+${term}`))
+      return required.length === 0 ? undefined : required.join(' ')
+    },
+    match: (target) => `match (${target.columns.join(', ')}) against (? in boolean mode)`,
+    relevance: (target) => `match (${target.columns.join(', ')}) against (? in boolean mode)`,
+    index: (table, columns) => `create fulltext index ${table}_search on ${table} (${columns.join(', ')})`,
+  },
+  sqlite: {
+    // Each term an FTS5 string ("…", a quote doubled): a phrase of its tokens, no operator, all terms required.
+    query: (terms) => (terms.length === 0 ? undefined : terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' ')),
+    match: (target) => `${target.key} in (select rowid from ${target.fts ?? ''} where ${target.fts ?? ''} match ?)`,
+    relevance: (target) => `(select -bm25(${target.fts ?? ''}) from ${target.fts ?? ''} where ${target.fts ?? ''} match ? and rowid = ${target.key})`,
+    index: (table, columns, { fts, key }) =>
+      `create virtual table ${fts ?? `${table}_fts`} using fts5(${columns.join(', ')}, content='${table}', content_rowid='${key}')`,
+  },
+}
