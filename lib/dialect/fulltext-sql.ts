@@ -25,6 +25,12 @@ export interface FulltextSql {
   relevance(target: FulltextTarget): string
   /** The index a database administrator creates so `match` reads it (`table` and `columns` unquoted). */
   index(table: string, columns: readonly string[], options: { language: string; vector?: string; fts?: string; key: string }): string
+  /** The index that serves a `contains` search of `column`, or `undefined` where none can (`like '%…%'` reads every row). */
+  containsIndex(table: string, column: string): string | undefined
+  /** A statement that prices table scans out for the transaction, so a plan shows whether an index can serve at all. */
+  readonly avoidScans?: string
+  /** Whether plan lines (`Dialect.explain`) read every row of `table`. */
+  scans(lines: readonly string[], table: string): boolean
 }
 
 /** PostgreSQL's document: the stored `tsvector`, or the expression an expression GIN index is created on. */
@@ -46,6 +52,9 @@ export const FULLTEXT_SQL: Readonly<Record<DialectName, FulltextSql>> = {
       vector === undefined
         ? `create index ${table}_search on ${table} using gin (${postgresDocument({ columns: [...columns], language })})`
         : `create index ${table}_${vector} on ${table} using gin (${vector})`,
+    containsIndex: (table, column) => `create extension pg_trgm; create index ${table}_${column}_trgm on ${table} using gin (${column} gin_trgm_ops)`,
+    avoidScans: 'set local enable_seqscan = off',
+    scans: (lines, table) => lines.some((line) => new RegExp(`Seq Scan on "?${table}"?( |$)`).test(line)),
   },
   mysql: {
     query: (terms) => {
@@ -58,6 +67,8 @@ export const FULLTEXT_SQL: Readonly<Record<DialectName, FulltextSql>> = {
     match: (target) => `match (${target.columns.join(', ')}) against (? in boolean mode)`,
     relevance: (target) => `match (${target.columns.join(', ')}) against (? in boolean mode)`,
     index: (table, columns) => `create fulltext index ${table}_search on ${table} (${columns.join(', ')})`,
+    containsIndex: () => undefined,
+    scans: (lines, table) => lines.some((line) => line.includes(`"table":"${table}"`) && line.includes('"type":"ALL"')),
   },
   sqlite: {
     // Each term an FTS5 string ("…", a quote doubled): a phrase of its tokens, no operator, all terms required.
@@ -66,5 +77,7 @@ export const FULLTEXT_SQL: Readonly<Record<DialectName, FulltextSql>> = {
     relevance: (target) => `(select -bm25(${target.fts ?? ''}) from ${target.fts ?? ''} where ${target.fts ?? ''} match ? and rowid = ${target.key})`,
     index: (table, columns, { fts, key }) =>
       `create virtual table ${fts ?? `${table}_fts`} using fts5(${columns.join(', ')}, content='${table}', content_rowid='${key}')`,
+    containsIndex: () => undefined,
+    scans: (lines, table) => lines.some((line) => line === `SCAN ${table}` || line.startsWith(`SCAN ${table} `)),
   },
 }
