@@ -62,7 +62,7 @@ function checkColumnPath(map: RelationMap, table: string, column: string, at: st
   const spec = Object.hasOwn(columns, name) ? columns[name] : undefined
   if (spec === undefined) throw relationMapError(at, `'${name}' is not a column of ${current}${didYouMean(name, Object.keys(columns))}`)
   const type = typeof spec === 'string' ? spec : spec.type
-  if (type !== 'string') throw relationMapError(at, `'${name}' of ${current} is a ${type} column; only string columns can be searched`)
+  if (type !== 'string') throw relationMapError(at, `'${name}' of ${current} is declared '${type}'; only string columns can be searched`)
   if (typeof spec === 'object' && (spec.filterable === false || (spec.operators !== undefined && !spec.operators.includes('like')))) {
     throw relationMapError(at, `'${name}' of ${current} may not be filtered with 'like'; a searched column must allow it`)
   }
