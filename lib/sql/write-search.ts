@@ -1,6 +1,7 @@
 import { FULLTEXT_SQL, type FulltextTarget } from '../dialect/fulltext-sql.ts'
 import type { PlannedFulltext, PlannedSearch } from '../validate/planned-search.ts'
-import type { SqlWriter } from './sql-writer.ts'
+import { SqlWriter } from './sql-writer.ts'
+import type { Condition } from '../validate/query-plan.ts'
 import { writeCondition } from './write-condition.ts'
 
 /**
@@ -22,12 +23,25 @@ export function writeSearch(out: SqlWriter, search: PlannedSearch, ref: string, 
       out.text(index === 0 ? '(' : ' and (')
       anyOf.forEach((condition, at) => {
         if (at > 0) out.text(' or ')
-        writeCondition(out, condition, ref, scope)
+        writeTest(out, condition, ref, scope)
       })
       out.text(')')
     })
   }
   out.text(')')
+}
+
+/** Writes one test of a term: a relation filter as the dialect's key list where it has one (see `FulltextSql.keyList`). */
+function writeTest(out: SqlWriter, condition: Condition, ref: string, scope: Set<string>): void {
+  const keyList = FULLTEXT_SQL[out.dialect.name].keyList
+  if (keyList === undefined || condition.kind !== 'exists') return writeCondition(out, condition, ref, scope)
+  const listed = new SqlWriter(out.names, { ...out.dialect, filteredRelation: 'in' }, out.like, out.guards)
+  writeCondition(listed, condition, ref, scope)
+  const key = out.names.column(ref, condition.relation.parentKey)
+  const opening = `${key} in (`
+  if (!listed.sql.startsWith(opening) || !listed.sql.endsWith(')')) return writeCondition(out, condition, ref, scope)
+  out.text(keyList(key, listed.sql.slice(opening.length, -1)))
+  for (const binding of listed.bindings) out.bindings.push(binding)
 }
 
 /** Writes how well a row of `ref` matches a `fulltext` search, higher better (`0` when no term is left to search). */
