@@ -24,8 +24,12 @@ export interface FulltextSql {
   match(target: FulltextTarget): string
   relevance(target: FulltextTarget): string
   /** The index a database administrator creates so `match` reads it (`table` and `columns` unquoted). */
-  index(table: string, columns: readonly string[], options: { language: string; vector?: string; fts?: string; key: string }): string
-  /** The index that serves a `contains` search of `column`, or `undefined` where none can (`like '%…%'` reads every row). */
+  index(
+    table: string,
+    columns: readonly string[],
+    options: { language: string; vector?: string; fts?: string; key: string },
+  ): string
+  /** The index serving a `contains` search of `column`, or `undefined` where none can (`like '%…%'` reads all rows). */
   containsIndex(table: string, column: string): string | undefined
   /** A statement that prices table scans out for the transaction, so a plan shows whether an index can serve at all. */
   readonly avoidScans?: string
@@ -43,7 +47,8 @@ export interface FulltextSql {
 /** PostgreSQL's document: the stored `tsvector`, or the expression an expression GIN index is created on. */
 function postgresDocument(target: Pick<FulltextTarget, 'columns' | 'language' | 'vector'>): string {
   if (target.vector !== undefined) return target.vector
-  return `to_tsvector('${target.language}'::regconfig, ${target.columns.map((column) => `coalesce(${column}, '')`).join(` || ' ' || `)})`
+  const text = target.columns.map((column) => `coalesce(${column}, '')`).join(` || ' ' || `)
+  return `to_tsvector('${target.language}'::regconfig, ${text})`
 }
 
 const MYSQL_OPERATORS = /[+\-<>()~*"@]+/g
@@ -52,14 +57,17 @@ const MYSQL_OPERATORS = /[+\-<>()~*"@]+/g
 export const FULLTEXT_SQL: Readonly<Record<DialectName, FulltextSql>> = {
   postgres: {
     // Every term quoted: websearch_to_tsquery then reads `or`, `-` and quotes inside it as words, never as operators.
-    query: (terms) => (terms.length === 0 ? undefined : terms.map((term) => `"${term.replaceAll('"', ' ')}"`).join(' ')),
+    query: (terms) =>
+      terms.length === 0 ? undefined : terms.map((term) => `"${term.replaceAll('"', ' ')}"`).join(' '),
     match: (target) => `${postgresDocument(target)} @@ websearch_to_tsquery('${target.language}'::regconfig, ?)`,
-    relevance: (target) => `ts_rank(${postgresDocument(target)}, websearch_to_tsquery('${target.language}'::regconfig, ?))`,
-    index: (table, columns, { language, vector }) =>
-      vector === undefined
-        ? `create index ${table}_search on ${table} using gin (${postgresDocument({ columns: [...columns], language })})`
-        : `create index ${table}_${vector} on ${table} using gin (${vector})`,
-    containsIndex: (table, column) => `create extension pg_trgm; create index ${table}_${column}_trgm on ${table} using gin (${column} gin_trgm_ops)`,
+    relevance: (target) =>
+      `ts_rank(${postgresDocument(target)}, websearch_to_tsquery('${target.language}'::regconfig, ?))`,
+    index: (table, columns, { language, vector }) => {
+      if (vector !== undefined) return `create index ${table}_${vector} on ${table} using gin (${vector})`
+      return `create index ${table}_search on ${table} using gin (${postgresDocument({ columns: [...columns], language })})`
+    },
+    containsIndex: (table, column) =>
+      `create extension pg_trgm; create index ${table}_${column}_trgm on ${table} using gin (${column} gin_trgm_ops)`,
     avoidScans: 'set local enable_seqscan = off',
     keyList: (key, select) => `${key} = any(array(${select}))`,
     scans: (lines, table) => lines.some((line) => new RegExp(`Seq Scan on "?${table}"?( |$)`).test(line)),
@@ -80,11 +88,17 @@ export const FULLTEXT_SQL: Readonly<Record<DialectName, FulltextSql>> = {
   },
   sqlite: {
     // Each term an FTS5 string ("…", a quote doubled): a phrase of its tokens, no operator, all terms required.
-    query: (terms) => (terms.length === 0 ? undefined : terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' ')),
+    query: (terms) =>
+      terms.length === 0 ? undefined : terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' '),
     match: (target) => `${target.key} in (select rowid from ${target.fts ?? ''} where ${target.fts ?? ''} match ?)`,
-    relevance: (target) => `(select -bm25(${target.fts ?? ''}) from ${target.fts ?? ''} where ${target.fts ?? ''} match ? and rowid = ${target.key})`,
-    index: (table, columns, { fts, key }) =>
-      `create virtual table ${fts ?? `${table}_fts`} using fts5(${columns.join(', ')}, content='${table}', content_rowid='${key}')`,
+    relevance: (target) => {
+      const fts = target.fts ?? ''
+      return `(select -bm25(${fts}) from ${fts} where ${fts} match ? and rowid = ${target.key})`
+    },
+    index: (table, columns, { fts, key }) => {
+      const content = `content='${table}', content_rowid='${key}'`
+      return `create virtual table ${fts ?? `${table}_fts`} using fts5(${columns.join(', ')}, ${content})`
+    },
     containsIndex: () => undefined,
     scans: (lines, table) => lines.some((line) => line === `SCAN ${table}` || line.startsWith(`SCAN ${table} `)),
   },

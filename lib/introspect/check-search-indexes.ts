@@ -17,11 +17,20 @@ export async function checkSearchIndex(db: Knex, map: RelationMap, table: string
   if (search === undefined) return []
   const dialect = dialectOf(db.client)
   const sql = FULLTEXT_SQL[dialect.name]
-  const own = search.columns.filter((column) => !column.includes('.')).map((column) => databaseColumn(map, table, column))
+  const own = search.columns
+    .filter((column) => !column.includes('.'))
+    .map((column) => databaseColumn(map, table, column))
   const create =
     search.mode === 'fulltext'
-      ? sql.index(table, own, { language: search.language ?? 'simple', key: primaryKeyColumns(map, table)[0] ?? 'id', ...pick(search) })
-      : own.map((column) => sql.containsIndex(table, column)).filter((statement) => statement !== undefined).join('; ')
+      ? sql.index(table, own, {
+          language: search.language ?? 'simple',
+          key: primaryKeyColumns(map, table)[0] ?? 'id',
+          ...pick(search),
+        })
+      : own
+          .map((column) => sql.containsIndex(table, column))
+          .filter((statement) => statement !== undefined)
+          .join('; ')
   let scans: boolean
   try {
     scans = await db.transaction(async (trx) => {
@@ -33,7 +42,10 @@ export async function checkSearchIndex(db: Knex, map: RelationMap, table: string
     scans = true
   }
   if (!scans) return []
-  const fix = create === '' ? `no index serves like '%…%' on ${dialect.name}; declare mode: 'fulltext' over an index if the table is large` : `create the index: ${create}`
+  const fix =
+    create === ''
+      ? `no index serves like '%…%' on ${dialect.name}; declare mode: 'fulltext' over an index if the table is large`
+      : `create the index: ${create}`
   const message = `the ${search.mode} search of ${table} reads every row of ${table}; ${fix}`
   return [relationMapProblem('search_without_index', `${table}.search`, message)]
 }

@@ -9,13 +9,20 @@ import { searchTerms } from './search-terms.ts'
  */
 export function parseSearch(value: RawValue, param: string, maxLength: number, maxWords: number): string | undefined {
   if (value === null || value === undefined) return undefined
-  if (typeof value !== 'string') throw new QueryParamsError(`Parameter '${param}' must be a text.`, { code: 'invalid_value', param })
+  if (typeof value !== 'string')
+    throw new QueryParamsError(`Parameter '${param}' must be a text.`, { code: 'invalid_value', param })
   if (value.length > maxLength) {
-    throw new QueryParamsError(`Parameter '${param}' is longer than ${maxLength} characters.`, { code: 'limit_exceeded', param })
+    throw new QueryParamsError(`Parameter '${param}' is longer than ${maxLength} characters.`, {
+      code: 'limit_exceeded',
+      param,
+    })
   }
   const terms = searchTerms(value)
   if (terms.length > maxWords) {
-    throw new QueryParamsError(`Parameter '${param}' has more than ${maxWords} words.`, { code: 'limit_exceeded', param })
+    throw new QueryParamsError(`Parameter '${param}' has more than ${maxWords} words.`, {
+      code: 'limit_exceeded',
+      param,
+    })
   }
   return terms.length === 0 ? undefined : value
 }

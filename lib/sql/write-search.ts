@@ -31,7 +31,7 @@ export function writeSearch(out: SqlWriter, search: PlannedSearch, ref: string, 
   out.text(')')
 }
 
-/** Writes one test of a term: a relation filter as the dialect's key list where it has one (see `FulltextSql.keyList`). */
+/** Writes one test of a term: a relation filter as the dialect's key list where it has one (`FulltextSql.keyList`). */
 function writeTest(out: SqlWriter, condition: Condition, ref: string, scope: Set<string>): void {
   const keyList = FULLTEXT_SQL[out.dialect.name].keyList
   if (keyList === undefined || condition.kind !== 'exists') return writeCondition(out, condition, ref, scope)
@@ -63,7 +63,9 @@ function fulltextTarget(out: SqlWriter, fulltext: PlannedFulltext, ref: string, 
   if (fulltext.fts !== undefined) target.fts = names.table(fulltext.fts, fulltext.fts)
   else if (out.dialect.name === 'sqlite') {
     const create = FULLTEXT_SQL.sqlite.index(table, fulltext.columns, { ...fulltext })
-    throw new Error(`knex-query-params: ${table}.search.fts: a fulltext search on SQLite reads an FTS5 table; declare one (${create})`)
+    throw new Error(
+      `knex-query-params: ${table}.search.fts: a fulltext search on SQLite reads an FTS5 table; declare it (${create})`,
+    )
   }
   return target
 }

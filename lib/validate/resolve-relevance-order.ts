@@ -12,13 +12,27 @@ export const RELEVANCE_ORDER = 'relevance'
  *
  * @throws {QueryParamsError} `invalid_order` without a search text, or when the table's search is `contains`.
  */
-export function resolveRelevanceOrder(map: RelationMap, table: string, name: string, direction: 'asc' | 'desc', search: PlannedSearch | undefined, param: () => string): PlannedOrder | undefined {
+export function resolveRelevanceOrder(
+  map: RelationMap,
+  table: string,
+  name: string,
+  direction: 'asc' | 'desc',
+  search: PlannedSearch | undefined,
+  param: () => string,
+): PlannedOrder | undefined {
   const definition = map[table]
-  if (name !== RELEVANCE_ORDER || definition?.search === undefined || Object.hasOwn(definition.columns, name)) return undefined
+  if (name !== RELEVANCE_ORDER || definition?.search === undefined || Object.hasOwn(definition.columns, name))
+    return undefined
   if (search?.fulltext === undefined) {
     const at = param()
-    const reason = definition.search.mode === 'fulltext' ? 'needs a search text' : `needs a fulltext search, and ${table}'s is contains`
-    throw new QueryParamsError(`Parameter '${at}': an order by relevance ${reason}.`, { code: 'invalid_order', param: at })
+    const reason =
+      definition.search.mode === 'fulltext'
+        ? 'needs a search text'
+        : `needs a fulltext search, and ${table}'s is contains`
+    throw new QueryParamsError(`Parameter '${at}': an order by relevance ${reason}.`, {
+      code: 'invalid_order',
+      param: at,
+    })
   }
   return { via: [], column: '', direction, nullable: false, total: false, relevance: search }
 }

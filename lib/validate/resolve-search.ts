@@ -21,10 +21,14 @@ export function resolveSearch(params: QueryParams, table: string, map: RelationM
   const declared = map[table]?.search
   if (declared === undefined) {
     const param = paramPath(params, 'search')
-    throw new QueryParamsError(`Parameter '${param}': ${table} cannot be searched.`, { code: 'search_not_allowed', param })
+    throw new QueryParamsError(`Parameter '${param}': ${table} cannot be searched.`, {
+      code: 'search_not_allowed',
+      param,
+    })
   }
   const terms = searchTerms(params.search)
-  if (declared.mode === 'contains') return { mode: 'contains', terms, contains: terms.map((term) => findTerm(map, table, declared, term)) }
+  if (declared.mode === 'contains')
+    return { mode: 'contains', terms, contains: terms.map((term) => findTerm(map, table, declared, term)) }
   const fulltext: PlannedSearch['fulltext'] = {
     columns: declared.columns.map((name) => databaseColumn(map, table, name)),
     language: declared.language ?? 'simple',
@@ -39,7 +43,8 @@ export function resolveSearch(params: QueryParams, table: string, map: RelationM
 function findTerm(map: RelationMap, table: string, declared: SearchDefinition, term: string): Condition[] {
   const pattern = `%${likeLiteral(term)}%`
   return declared.columns.map((column) => {
-    if (!column.includes('.')) return { kind: 'test', table, column: databaseColumn(map, table, column), test: { op: 'like', pattern } }
+    if (!column.includes('.'))
+      return { kind: 'test', table, column: databaseColumn(map, table, column), test: { op: 'like', pattern } }
     const paths = { column: 'search', operator: 'search', value: () => 'search' }
     return resolveWhere(map, table, { column, operator: 'like', value: pattern, boolean: 'and' }, paths, DECLARED_DEPTH)
   })
