@@ -5,7 +5,7 @@ import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { paginate } from '../../lib/http/paginate.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { sortedIdsOf } from '../support/apply-query.ts'
+import { idsOf, sortedIdsOf } from '../support/apply-query.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 import { expectSql } from '../support/snapshot.ts'
@@ -61,6 +61,12 @@ for (const db of testDatabases()) {
       expectSql(db.name, 'search/contains/with or wheres', query)
       expect(sortedIdsOf(await query)).to.deep.equal([1, 2, 5, 9, 15, 20])
       expect(sortedIdsOf(await searchPosts(db, `${search('sql')}&scopes[0]=popular`))).to.deep.equal([1, 2, 3, 9, 15])
+    })
+
+    it('composes with a page filtered through a relation by a unique column (the frequency-guarded forms)', async () => {
+      const filter = 'wheres[0][column]=author.email&wheres[0][value]=alice%40EXAMPLE.com&orders[0][column]=created_at&orders[0][direction]=desc&limit=2'
+      expect(idsOf(await searchPosts(db, `${search('sql')}&${filter}`))).to.deep.equal([5, 4])
+      expect(idsOf(await searchPosts(db, `${search('"sql i"')}&${filter}`))).to.deep.equal([5])
     })
 
     it('applies the guard of a related table inside its relation filter', async () => {
