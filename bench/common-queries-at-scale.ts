@@ -87,9 +87,10 @@ async function sides(database: BenchDatabase, scaleCase: ScaleCase): Promise<Sid
   const db = database.knex
   const queryString = clientQueryString(scaleCase.request)
   const table = scaleCase.table ?? 'posts'
-  const builder = (): Knex.QueryBuilder => applyQueryParams(db(table), parseQueryParams(queryString), scaleRelationMap)
+  const map = scaleCase.map ?? scaleRelationMap
+  const builder = (): Knex.QueryBuilder => applyQueryParams(db(table), parseQueryParams(queryString), map)
   const count = scaleCase.count?.(database.dialect)
-  const first = await statementsSent(database, () => applyQueryParams(db(table), parseQueryParams(queryString), scaleRelationMap, { frequencyMemoMs: 0 }))
+  const first = await statementsSent(database, () => applyQueryParams(db(table), parseQueryParams(queryString), map, { frequencyMemoMs: 0 }))
   await builder()
   const page = await statementsSent(database, () => builder())
   const probeSql = first.length > page.length ? first[0] : undefined
@@ -118,7 +119,7 @@ async function sides(database: BenchDatabase, scaleCase: ScaleCase): Promise<Sid
     ours: async () => {
       if (scaleCase.withCount !== true) return { rows: (await builder()) as unknown as Row[] }
       const params = parseQueryParams(queryString)
-      const page = await paginate<Row>(applyQueryParams(db(table), params, scaleRelationMap), params)
+      const page = await paginate<Row>(applyQueryParams(db(table), params, map), params)
       return page.meta.total === undefined ? { rows: page.data } : { rows: page.data, total: page.meta.total }
     },
     expert: async (form) => {

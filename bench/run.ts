@@ -9,6 +9,8 @@ import { aggregatesAtScale } from './aggregates-at-scale.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
 import { skewedCases } from './skewed/skewed-cases.ts'
 import { skewedRecipe } from './skewed/skewed-dataset.ts'
+import { SEARCH_CASES } from './search/search-cases.ts'
+import { searchRecipe } from './search/search-dataset.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { databaseTime, poolUse } from './database-time.ts'
@@ -168,6 +170,18 @@ if (wants(13)) {
         const skewed = await commonQueriesAtScale(database, budgets.skewed, log, { title: '13. relation filters on skewed values', cases: skewedCases(), wholeRequest: false, formTimeoutMs: 3000 })
         results.push(...skewed.results)
         explains.push(...skewed.explains)
+      }),
+    )
+  }
+}
+
+if (wants(14)) {
+  for (const dialect of allDialects) {
+    await figure(`14. the search box (${dialect})`, () =>
+      withDataset(dialect, searchRecipe(), async (database) => {
+        const searched = await commonQueriesAtScale(database, budgets.scale, log, { title: '14. the search box', cases: SEARCH_CASES, wholeRequest: false, formTimeoutMs: 10_000 })
+        results.push(...searched.results)
+        explains.push(...searched.explains)
       }),
     )
   }

@@ -35,6 +35,8 @@ export type {
   RelationTopN,
   RelationType,
   Scope,
+  SearchDefinition,
+  SearchMode,
   TableDefinition,
 } from './relation-map.ts'
 export type { ApplyOptions, ParseOptions } from './options.ts'

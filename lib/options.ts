@@ -23,6 +23,10 @@ export interface ParseOptions {
   maxListItems?: number
   /** Most wildcards (`%` and `_` not escaped by a backslash) in one `like` value; default 10. */
   maxLikeWildcards?: number
+  /** Longest `search` text in characters; default 200. */
+  maxSearchLength?: number
+  /** Most words (a double-quoted phrase counts as one) in a `search` text; default 10. */
+  maxSearchWords?: number
 }
 
 /**
@@ -83,6 +87,8 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
   parameterLimit: 2000,
   maxListItems: 50,
   maxLikeWildcards: 10,
+  maxSearchLength: 200,
+  maxSearchWords: 10,
 }
 
 /** Defaults of {@link ApplyOptions} (all but `table`, `context`, `dialect`, `timeout` and `signal`). */

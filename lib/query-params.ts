@@ -49,6 +49,8 @@ export interface QueryParams {
   offset?: number
   limit?: number
   page?: number
+  /** The search box's text, over the columns the table's `search` declares (see `SearchDefinition`); never blank. */
+  search?: string
 }
 
 /** The top-level keys of {@link QueryParams}. */

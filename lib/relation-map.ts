@@ -197,6 +197,33 @@ export interface GuardInfo<Context = unknown> {
 // Declared as a method so that a map of guards for one context type is still a `RelationMap`.
 export type Guard<Context = unknown> = { guard(query: Knex.QueryBuilder, info: GuardInfo<Context>): void }['guard']
 
+/** How a declared search matches: see {@link SearchDefinition}. */
+export type SearchMode = 'contains' | 'fulltext'
+
+/**
+ * The search box of a table: the request's top-level `search` text filters its rows over `columns` (client names:
+ * own columns and `relation.column` paths through `belongsTo`/`hasOne`/`hasMany`/`belongsToMany`/`morphOne`/
+ * `morphMany`). In `contains` mode every word (a double-quoted phrase is one word) must be found, ignoring case,
+ * in at least one of the columns; `%`, `_` and `\\` are literal. In `fulltext` mode the database's full-text
+ * index of the table's own columns answers (`websearch_to_tsquery` on PostgreSQL, `MATCH … AGAINST` on
+ * MySQL/MariaDB, the FTS5 table `fts` on SQLite), and a client may order by `relevance`. See docs/search.md.
+ *
+ * @example
+ * search: { columns: ['title', 'body', 'author.name'], mode: 'contains' }
+ * search: { columns: ['title', 'body'], mode: 'fulltext', language: 'english', fts: 'posts_fts' }
+ */
+export interface SearchDefinition {
+  /** The searched columns: own columns and `relation.column` paths (`contains` only), in the map's client names; string columns. */
+  columns: readonly string[]
+  mode: SearchMode
+  /** `fulltext` on PostgreSQL: the text search configuration of the index (`'english'`); default `'simple'`. */
+  language?: string
+  /** `fulltext` on PostgreSQL: a stored `tsvector` column (database name) to match instead of the expression over `columns`. */
+  vector?: string
+  /** `fulltext` on SQLite: the FTS5 table indexing `columns` with `content='<table>'` and the primary key as its rowid. */
+  fts?: string
+}
+
 /** What a client may do with one table; `Context` is the type of the guard's `context`. */
 export interface TableDefinition<Context = unknown> {
   /** Primary key column, or its columns in key order for a composite key; default `id`. */
@@ -214,6 +241,8 @@ export interface TableDefinition<Context = unknown> {
   scopes?: Record<string, Scope>
   /** The rows of this table a caller may see, applied on every path (see {@link Guard}). */
   guard?: Guard<Context>
+  /** The columns the request's `search` text filters this table's rows by (see {@link SearchDefinition}). */
+  search?: SearchDefinition
 }
 
 /**

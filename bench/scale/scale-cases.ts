@@ -1,4 +1,5 @@
 import type { BenchDialect } from '../data/bench-servers.ts'
+import type { RelationMap } from '../../lib/relation-map.ts'
 
 /** SQL text with `?` placeholders and its bindings. */
 export interface BoundSql {
@@ -25,6 +26,8 @@ export interface ScaleCase {
   expert(dialect: BenchDialect): ExpertForm[]
   /** The hand-written count, for cases `withCount`. */
   count?(dialect: BenchDialect): BoundSql
+  /** The relation map the request is applied with; figure 6's `scaleRelationMap` when absent. */
+  map?: RelationMap
 }
 
 const COLUMNS = 'p.id, p.user_id, p.title, p.kind, p.published_at, p.views, p.created_at'

@@ -28,6 +28,7 @@ import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
+import { writeSearch } from '../sql/write-search.ts'
 
 /** The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too long. */
 const MAX_MEMO_MS = 86_400_000
@@ -88,6 +89,11 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const list = clientConditions(plan, ref, writer).toRaw(builder.client)
     builder.whereRaw(list)
     if (guard !== undefined && ((writer.keyLists?.lists.length ?? 0) > 0 || guard.walkKeyFirst)) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
+  }
+  if (plan.search !== undefined) {
+    const search = new SqlWriter(names, dialect, 'insensitive', guards)
+    writeSearch(search, plan.search, ref, table)
+    builder.whereRaw(search.toRaw(builder.client))
   }
 
   const ownSelection = plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined

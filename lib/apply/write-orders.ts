@@ -7,6 +7,7 @@ import type { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 import { joinAggregate } from './join-aggregate.ts'
 import { writeAggregate } from '../sql/write-aggregate.ts'
+import { writeRelevance } from '../sql/write-search.ts'
 
 /**
  * Writes the planned orders as the list after `order by`. A column reached through to-one hops is read
@@ -20,7 +21,8 @@ import { writeAggregate } from '../sql/write-aggregate.ts'
 export function writeOrders(out: SqlWriter, ref: string, orders: readonly PlannedOrder[], map: RelationMap, joins?: OrderJoins): void {
   orders.forEach((order, index) => {
     if (index > 0) out.text(', ')
-    if (order.aggregate !== undefined) {
+    if (order.relevance !== undefined) writeRelevance(out, order.relevance, ref)
+    else if (order.aggregate !== undefined) {
       if (joins !== undefined) out.text(joinAggregate(joins, order.aggregate, ref, map))
       else writeAggregate(out, order.aggregate, ref, new Set([ref]), map)
     } else if (order.via.length === 0) out.text(out.names.column(ref, order.column))

@@ -18,6 +18,7 @@ export type QueryParamsErrorCode =
   | 'not_sortable'
   | 'not_filterable'
   | 'operator_not_allowed'
+  | 'search_not_allowed'
 
 /** Details of a {@link QueryParamsError}. */
 export interface QueryParamsErrorDetails {

@@ -9,6 +9,7 @@ import { checkDatetimeStorage } from './check-datetime-storage.ts'
 import { checkGuardCoverage } from './check-guard-coverage.ts'
 import { checkRelationKeys, schemaLookup } from './check-schema-keys.ts'
 import { checkSortIndexes } from './sort-indexes.ts'
+import { checkSearchIndex } from './check-search-indexes.ts'
 import { readCatalog } from './read-schema.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 
@@ -29,7 +30,7 @@ function tablesOf(map: RelationMap): Set<string> {
  * also the default `id`; relation, pivot and morph keys), a NOT NULL or unique claim the database does not
  * keep, a `required` belongsTo whose foreign key is nullable or not enforced, a declared type the column
  * cannot hold, on SQLite sampled `datetime` values that do not have the declared `storage`, and with
- * `options.indexes` each sortable column no index leads (`sortable_without_index`), and in a map where some tables
+ * `options.indexes` each sortable column no index leads (`sortable_without_index`) and each declared search whose plan reads every row (`search_without_index`), and in a map where some tables
  * have a guard each reachable table without one (`unguarded_table`, unless listed in `options.unguarded`). Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
  * `warning`: slower, or not checkable) and the map `path`. An empty list means the map fits the database.
  * Reads the catalog (and, on SQLite, up to 1,000 values of each `datetime` column). A map that is itself broken throws the plain `Error` `defineRelationMap` would.
@@ -52,7 +53,7 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
       continue
     }
     problems.push(...checkColumns(map, name, table), ...checkRelationKeys(map, name, schema))
-    if (options.indexes === true) problems.push(...checkSortIndexes(map, name, table))
+    if (options.indexes === true) problems.push(...checkSortIndexes(map, name, table), ...(await checkSearchIndex(db, map, name)))
   }
   const exists = (table: string, column: string): boolean => schema.table(table)?.columns.some((each) => each.name === column) ?? false
   problems.push(...(await checkDatetimeStorage(db, map, exists)))

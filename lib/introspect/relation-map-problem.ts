@@ -35,6 +35,8 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   unguarded_table: 'warning',
   /** Only with the `indexes` option: a sortable column that leads no index nor the primary key, so an order on it sorts every matching row. */
   sortable_without_index: 'warning',
+  /** Only with the `indexes` option: the plan of a table's declared `search` reads every row; the message names the index to create. */
+  search_without_index: 'warning',
 } as const satisfies Record<string, RelationMapProblemLevel>
 
 /** A stable name for what is wrong; see {@link RELATION_MAP_PROBLEM_LEVELS}. */

@@ -3,10 +3,11 @@ import { describeValue, isObject, didYouMean, relationMapError } from './relatio
 import { databaseColumn, spellingsOf } from './columns.ts'
 import { checkAggregates } from './check-aggregates.ts'
 import { checkRelationKeys } from './check-relation-keys.ts'
+import { checkSearch } from './check-search.ts'
 import { validateColumn } from './validate-column.ts'
 import { validateRelation } from './validate-relation.ts'
 
-const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'aggregates', 'scopes', 'guard']
+const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'aggregates', 'scopes', 'guard', 'search']
 
 /**
  * Checks a whole relation map, table by table: known keys only, `columns` with valid column types,
@@ -27,6 +28,7 @@ export function validateRelationMap(map: unknown): asserts map is RelationMap {
   checkRelationKeys(map as RelationMap)
   checkRelationOrders(map as RelationMap)
   checkAggregates(map as RelationMap)
+  checkSearch(map as RelationMap)
 }
 
 function validateTable(table: string, definition: unknown, tables: ReadonlySet<string>): void {

@@ -8,6 +8,7 @@ import { parseWhere } from './parse-where.ts'
 import type { RawObject } from './raw-value.ts'
 import { readInput, type QueryParamsInput } from './read-input.ts'
 import { readList } from './read-list.ts'
+import { parseSearch } from './parse-search.ts'
 
 type NameKey = 'columns' | 'with' | 'scopes' | 'relationsExists' | 'distinct'
 
@@ -95,6 +96,11 @@ function readKey(
     case 'page':
       params[key] = parseInteger(value, sent, 1)
       return
+    case 'search': {
+      const text = parseSearch(value, sent, settings.maxSearchLength, settings.maxSearchWords)
+      if (text !== undefined) params.search = text
+      return
+    }
     default: {
       const { names, indices } = parseNames(value, sent)
       if (key !== 'with' && key !== 'relationsExists') capList(names.length, settings.maxListItems, sent, 'entries')

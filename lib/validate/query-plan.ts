@@ -2,6 +2,7 @@ import type { ColumnType, Scope } from '../relation-map.ts'
 import type { DirectRelation, MorphTarget, MorphToResolved, ResolvedRelation } from './resolved-relation.ts'
 import type { ExactNumber, UtcInstant } from '../values.ts'
 import type { PlannedOrder } from './resolve-order.ts'
+import type { PlannedSearch } from './planned-search.ts'
 
 /** What an aggregate computes over the related rows: a declared function, or `exists`. */
 export type AggregateKind = 'count' | 'exists' | 'sum' | 'avg' | 'min' | 'max'
@@ -75,4 +76,6 @@ export interface QueryPlan {
   with: WithNode[]
   /** Aggregates of the base row asked for in `with` (`postsCount`), added to the select list. */
   aggregates: PlannedAggregate[]
+  /** The request's `search`, ANDed with the client's conditions. */
+  search?: PlannedSearch
 }

@@ -13,6 +13,8 @@ import { resolveColumn } from './resolve-column.ts'
 import { resolveExists, resolveWhere } from './resolve-condition.ts'
 import { resolveOrder, type PlannedOrder } from './resolve-order.ts'
 import { resolveAggregateOrder, resolveAggregateWhere } from './resolve-aggregate-reference.ts'
+import { resolveSearch } from './resolve-search.ts'
+import { resolveRelevanceOrder } from './resolve-relevance-order.ts'
 
 /**
  * Where the parts of `wheres[index]` were sent, worked out only when asked for — in practice only for
@@ -52,6 +54,7 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
   const definition = map[table]
   if (definition === undefined) throw new Error(`knex-query-params: table '${table}' is not in the relation map`)
   const aggregates: PlannedAggregate[] = []
+  const search = resolveSearch(params, table, map)
   const plan: QueryPlan = {
     table,
     wheres: (params.wheres ?? []).map((where, index) => {
@@ -78,12 +81,14 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     }),
     orders: (params.orders ?? []).map(
       (order, index) =>
+        resolveRelevanceOrder(map, table, order.column, order.direction, search, () => paramPath(params, 'orders', index, 'column')) ??
         resolveAggregateOrder(map, table, order.column, order.direction) ??
         resolveOrder(map, table, order.column, order.direction, paramPath(params, 'orders', index, 'column'), settings.maxRelationDepth),
     ),
     with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings, aggregates),
     aggregates,
   }
+  if (search !== undefined) plan.search = search
   capRelationFilters(plan, params, settings.maxRelationFilters)
   capRelationOrders(plan, params, settings.maxRelationOrders)
   const columns = ownColumns(params, 'columns', table, map)

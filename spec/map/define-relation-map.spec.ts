@@ -93,10 +93,10 @@ describe('defineRelationMap', () => {
 
     it('a table may have only the known keys, with a suggestion for a typo', () => {
       expect(messageFor(mapWith((m) => { m.teams = { column: { id: 'integer' } } }))).to.equal(
-        `teams.column: unknown key (did you mean 'columns'?); a table takes primaryKey, columns, relations, aggregates, scopes, guard`,
+        `teams.column: unknown key (did you mean 'columns'?); a table takes primaryKey, columns, relations, aggregates, scopes, guard, search`,
       )
       expect(messageFor(mapWith((m) => { (m.teams as MapTable).softDeletes = true }))).to.equal(
-        `teams.softDeletes: unknown key; a table takes primaryKey, columns, relations, aggregates, scopes, guard`,
+        `teams.softDeletes: unknown key; a table takes primaryKey, columns, relations, aggregates, scopes, guard, search`,
       )
     })
 
