@@ -49,6 +49,8 @@ export interface QueryParams {
   offset?: number
   limit?: number
   page?: number
+  /** The opaque position of a keyset page, read by `cursorPaginate` (see docs/cursor-pagination.md). */
+  cursor?: string
 }
 
 /** The top-level keys of {@link QueryParams}. */

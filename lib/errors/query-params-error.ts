@@ -18,6 +18,8 @@ export type QueryParamsErrorCode =
   | 'not_sortable'
   | 'not_filterable'
   | 'operator_not_allowed'
+  | 'invalid_cursor'
+  | 'cursor_mismatch'
 
 /** Details of a {@link QueryParamsError}. */
 export interface QueryParamsErrorDetails {

@@ -13,6 +13,7 @@ export const PARAMETER_KEYS: ReadonlyMap<string, QueryParamKey> = new Map<string
   ['offset', 'offset'],
   ['limit', 'limit'],
   ['page', 'page'],
+  ['cursor', 'cursor'],
 ])
 
 /** The name before the first bracket of a key: `wheres` for `wheres[0][column]`, `with` for `[with][0]` (as qs reads it). */

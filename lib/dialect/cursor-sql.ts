@@ -1,0 +1,79 @@
+import type { Knex } from 'knex'
+import type { ColumnType } from '../relation-map.ts'
+import type { Dialect, DialectName } from './dialect.ts'
+
+/**
+ * How a database reads a cursor's position exactly and compares with it: `read` wraps an ordered value (`$` marks
+ * where the value goes, once or more) into text that carries it exactly; `bind` is the placeholder that compares
+ * that text with a value of the order's type; `binding` turns the text back into the value bound. `rowValues`
+ * says whether a row-value comparison `(a, b) > (?, ?)` is written where it is exact (one direction, no NULL):
+ * every database here reads it as a range of a composite index.
+ */
+export interface CursorSql {
+  readonly read: string
+  readonly rowValues: boolean
+  bind(type: ColumnType): string
+  binding(text: string, type: ColumnType): Knex.Value
+}
+
+/**
+ * PostgreSQL: the value's text (`timestamptz` with its microseconds, `numeric` and `bigint` whole) bound as an
+ * untyped parameter, which the server reads as the type of the value it meets.
+ */
+const postgres: CursorSql = {
+  read: '($)::text',
+  rowValues: true,
+  bind: () => '?',
+  binding: (text) => text,
+}
+
+/**
+ * MySQL/MariaDB: the value's text, bound in a cast to the order's type where a text parameter would be compared
+ * as a double (`bigint`, `decimal`) or as text (a date-time read from an expression rather than a column).
+ */
+const mysql = (exact: Dialect['exactNumber']): CursorSql => ({
+  read: 'cast($ as char)',
+  rowValues: true,
+  bind: (type) => {
+    if (type === 'bigint') return exact?.bigint ?? '?'
+    if (type === 'decimal') return exact?.decimal ?? '?'
+    if (type === 'datetime') return 'cast(? as datetime(6))'
+    if (type === 'date') return 'cast(? as date)'
+    return '?'
+  },
+  binding: (text) => text,
+})
+
+/**
+ * SQLite: the value's storage class first (`i` integer, `r` real, `t` text), then its text; an integer is bound as
+ * a `BigInt` (exact past 2^53), a real as the nearest double of its 17 digits, text as text.
+ */
+const sqlite: CursorSql = {
+  read: "case typeof($) when 'integer' then 'i' || ($) when 'real' then 'r' || printf('%.17g', $) when 'text' then 't' || ($) end",
+  rowValues: true,
+  bind: () => '?',
+  binding: (text) => {
+    const rest = text.slice(1)
+    if (text.startsWith('i')) return BigInt(rest) as unknown as Knex.Value
+    if (text.startsWith('r')) return Number(rest)
+    return rest
+  },
+}
+
+/** The {@link CursorSql} of `dialect`. */
+export function cursorSqlOf(dialect: Dialect): CursorSql {
+  const byName: Record<DialectName, () => CursorSql> = {
+    postgres: () => postgres,
+    mysql: () => mysql(dialect.exactNumber),
+    sqlite: () => sqlite,
+  }
+  return byName[dialect.name]()
+}
+
+/** Whether `text` is a position value `dialect` can read back (SQLite's carry their storage class). */
+export function isCursorText(dialect: Dialect, text: string): boolean {
+  if (dialect.name !== 'sqlite') return true
+  if (text.startsWith('i')) return /^i-?\d{1,20}$/.test(text)
+  if (text.startsWith('r')) return Number.isFinite(Number(text.slice(1))) && text.length > 1
+  return text.startsWith('t')
+}
