@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
-import { applyQueryParams, paginate, queryParamsFromRequest, type QueryParams } from '../lib/index.ts'
+import { applyQueryParams, cursorLinks, cursorPaginate, paginate, queryParamsFromRequest, type QueryParams } from '../lib/index.ts'
 import { readAttributes, type DatabaseValue } from './read-attributes.ts'
 import { demoRelationMap as relationMap } from './relation-map.ts'
 import { WRITE_RULES, type ResourceName } from './resources.ts'
@@ -15,7 +15,9 @@ const KEY = /^[1-9]\d{0,14}$/
 
 /**
  * Registers the REST routes of one resource, the way the reference client calls them:
- * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given;
+ * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given, or a keyset page
+ *   `{ data, meta: { per_page, next_cursor, prev_cursor }, links: { next, prev } }` for `limit` without `page` or
+ *   `offset`, and for `cursor` (cursors signed with `cursorSecret`);
  * - `GET /<name>/:id`: `with` and `columns` (and `wheres`, `scopes`…); 404 when missing;
  * - `POST /<name>` (201), `PATCH /<name>/:id`, `DELETE /<name>/:id`: `{ data: record }`. A `DELETE` whose
  *   body carries `deleted_at` (the client's soft delete) sets `deleted_at` to the server's time; one without
@@ -25,9 +27,9 @@ const KEY = /^[1-9]\d{0,14}$/
  * Every read goes through the demo map's guard, so a soft-deleted row is a 404 and is hidden on every path.
  *
  * @example
- * registerResource(app, db, 'posts')
+ * registerResource(app, db, 'posts', cursorSecret)
  */
-export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName): void {
+export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName, cursorSecret: string): void {
   const table = relationMap[name]
   const notFound = (reply: FastifyReply, id: string): FastifyReply => reply.code(404).send({ message: `No ${name} record with id ${id}.` })
 
@@ -42,6 +44,10 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
   app.get(`/${name}`, async (request) => {
     const params = queryParamsFromRequest(request)
     const query = applyQueryParams(db(name), params, relationMap)
+    if (params.cursor !== undefined || (params.limit !== undefined && params.page === undefined && params.offset === undefined)) {
+      const { data, meta } = await cursorPaginate<ApiRecord>(query, params, { secret: cursorSecret })
+      return { data, meta, links: cursorLinks(request.url, meta) }
+    }
     if (params.page === undefined) return { data: (await query) as ApiRecord[] }
     const { data, meta } = await paginate<ApiRecord>(query, params)
     return { data, meta }

@@ -46,6 +46,8 @@ export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, Paginati
 export { cursorPaginate } from './http/cursor-paginate.ts'
 export type { CursorMeta, CursorPaginated, CursorPaginateOptions, CursorRequest } from './http/cursor-paginate.ts'
 export type { CursorSecret } from './cursor/cursor-secrets.ts'
+export { cursorLinks } from './http/cursor-links.ts'
+export type { CursorLinks } from './http/cursor-links.ts'
 export { countQuery, estimatedCount, ESTIMATE_THRESHOLD } from './http/counts.ts'
 export type { CountResult } from './http/counts.ts'
 

@@ -68,7 +68,7 @@ for (const db of testDatabases()) {
       const { result, queries } = await countQueries(db.knex, () => page(`${request}&limit=${LIMIT}&cursor=${start.meta.next_cursor ?? ''}`))
       expect(queries, 'one statement: no count, no position query').to.have.length(1)
       const [ran] = queries
-      return { statement: { sql: (ran?.sql ?? '').replace(/\$\d+/g, '?'), bindings: [...(ran?.bindings ?? [])] } as Knex.Sql, data: result.data }
+      return { statement: { sql: (ran?.sql ?? '').replace(/\$\d+/g, '?'), bindings: [...(ran?.bindings ?? [])] } as unknown as Knex.Sql, data: result.data }
     }
 
     for (const [name, request, index] of [
@@ -97,7 +97,7 @@ for (const db of testDatabases()) {
       if (db.name === 'sqlite') return
       const query = applyQueryParams(db.knex('plan_events'), parseQueryParams(`orders[0][column]=created_at&orders[0][direction]=desc&offset=${DEPTH}&limit=${LIMIT}`), planMap)
       const { sql, bindings } = query.toSQL()
-      const read = await rowsRead(db.knex, db.name, { sql: sql.replace(/\$\d+/g, '?'), bindings } as Knex.Sql, 'plan_events')
+      const read = await rowsRead(db.knex, db.name, { sql: sql.replace(/\$\d+/g, '?'), bindings } as unknown as Knex.Sql, 'plan_events')
       expect(Math.max(...read)).to.be.above(DEPTH).and.at.most(EVENTS)
     })
   })
