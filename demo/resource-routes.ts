@@ -15,9 +15,9 @@ const KEY = /^[1-9]\d{0,14}$/
 
 /**
  * Registers the REST routes of one resource, the way the reference client calls them:
- * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given, or a keyset page
- *   `{ data, meta: { per_page, next_cursor, prev_cursor }, links: { next, prev } }` for `limit` without `page` or
- *   `offset`, and for `cursor` (cursors signed with `cursorSecret`);
+ * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given. `limit` without
+ *   `page` or `offset` reads a keyset page (cursors signed with `cursorSecret`): `{ data }` with a `Link` header
+ *   (`rel="next"`), and with `cursor` `{ data, meta: { per_page, next_cursor, prev_cursor }, links: { next, prev } }`;
  * - `GET /<name>/:id`: `with` and `columns` (and `wheres`, `scopes`…); 404 when missing;
  * - `POST /<name>` (201), `PATCH /<name>/:id`, `DELETE /<name>/:id`: `{ data: record }`. A `DELETE` whose
  *   body carries `deleted_at` (the client's soft delete) sets `deleted_at` to the server's time; one without
@@ -41,12 +41,15 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     return (await query) as ApiRecord | undefined
   }
 
-  app.get(`/${name}`, async (request) => {
+  app.get(`/${name}`, async (request, reply) => {
     const params = queryParamsFromRequest(request)
     const query = applyQueryParams(db(name), params, relationMap)
     if (params.cursor !== undefined || (params.limit !== undefined && params.page === undefined && params.offset === undefined)) {
       const { data, meta } = await cursorPaginate<ApiRecord>(query, params, { secret: cursorSecret })
-      return { data, meta, links: cursorLinks(request.url, meta) }
+      const links = cursorLinks(request.url, meta)
+      const header = [links.next === null ? [] : [`<${links.next}>; rel="next"`], links.prev === null ? [] : [`<${links.prev}>; rel="prev"`]].flat()
+      if (header.length > 0) void reply.header('Link', header.join(', '))
+      return params.cursor === undefined ? { data } : { data, meta, links }
     }
     if (params.page === undefined) return { data: (await query) as ApiRecord[] }
     const { data, meta } = await paginate<ApiRecord>(query, params)
