@@ -22,6 +22,10 @@ class Out implements Fragment {
     this.bindings.push(...order.bindings)
     return this
   }
+  also(bindings: readonly Knex.Value[]): this {
+    this.bindings.push(...bindings)
+    return this
+  }
   bind(value: Knex.Value, placeholder: string): this {
     this.sql += placeholder
     this.bindings.push(value)
@@ -51,11 +55,31 @@ export function orderList(orders: readonly SeekOrder[], dialect: Dialect): Fragm
 
 /**
  * The rows strictly after the position `values` (`null` for NULL, else bound as `sql.binding` makes it) in the
- * order of `orders`. Where it is exact (one direction, no value that can be NULL) a row-value comparison the
- * index reads as a range: `("posts"."created_at", "posts"."id") < (?, ?)`. Elsewhere the expanded form, led by
- * a bound on the first value where one holds (`a >= ? and (a > ? or a = ? and (b > ? or b is null))`), so that
- * the index of the first order is entered at the position rather than walked from its start.
+ * order of `orders`, as one or two conditions whose rows follow each other in that order: the page reads the
+ * first, and the second only when the first has fewer rows than the page. Where it is exact (one direction, no
+ * value that can be NULL) a row-value comparison the index reads as a range: `("posts"."created_at",
+ * "posts"."id") < (?, ?)`. Elsewhere the expanded form, led by a bound on the first value where one holds (`a >= ?
+ * and (a > ? or a = ? and b > ?)`), so that the index of the first order is entered at the position rather than
+ * walked from its start. When the first order can be NULL and the rows after the position are both NULL and not
+ * (descending from a value, or ascending from NULL), each part is a range of its own: `a <= ? and (a < ? or a = ?
+ * and b < ?)`, then `a is null`; one condition with `or a is null` would be read from the index's start.
  */
+export function seekConditions(orders: readonly SeekOrder[], values: readonly (string | null)[], sql: CursorSql): Fragment[] {
+  const [first] = orders
+  const value = values[0] ?? null
+  if (first === undefined || !first.nullable || orders.length < 2) return [seekCondition(orders, values, sql)]
+  if (first.direction === 'desc' && value !== null) {
+    return [seekCondition([{ ...first, nullable: false }, ...orders.slice(1)], values, sql), new Out().value(first).text(' is null')]
+  }
+  if (first.direction === 'asc' && value === null) {
+    const nulls = new Out().value(first).text(' is null and ')
+    const rest = seekCondition(orders.slice(1), values.slice(1), sql)
+    return [nulls.text('(').text(rest.sql).text(')').also(rest.bindings), new Out().value(first).text(' is not null')]
+  }
+  return [seekCondition(orders, values, sql)]
+}
+
+/** {@link seekConditions} as one condition. */
 export function seekCondition(orders: readonly SeekOrder[], values: readonly (string | null)[], sql: CursorSql): Fragment {
   const out = new Out()
   const bound = (order: SeekOrder, text: string): void => {

@@ -8,7 +8,7 @@ import { cursorKeys, type CursorSecret } from '../cursor/cursor-secrets.ts'
 import { decodeCursor, encodeCursor, type CursorDirection, type CursorPayload } from '../cursor/cursor-token.ts'
 import { positionSelect, takePosition } from '../cursor/page-position.ts'
 import { requestBinding } from '../cursor/request-binding.ts'
-import { orderList, pageOrders, seekCondition } from '../cursor/seek-condition.ts'
+import { orderList, pageOrders, seekConditions, type Fragment } from '../cursor/seek-condition.ts'
 import { cursorSqlOf, isCursorText } from '../dialect/cursor-sql.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import type { DialectOptions } from '../dialect/dialect-options.ts'
@@ -92,25 +92,28 @@ export async function cursorPaginate<T = Record<string, unknown>>(
   const direction: CursorDirection = position?.direction ?? 'next'
   const read = pageOrders(orders, direction)
 
-  const query = direction === 'next' ? statementCopy(builder) : builder.clone()
-  carryBoundedRun(query, boundedRunOf(builder))
-  if (direction === 'prev' || orders.some((order) => order.appended)) {
-    const list = orderList(read, dialect)
-    query.clear('order').orderByRaw(list.sql, list.bindings)
+  const parts = position === undefined ? [undefined] : seekConditions(read, position.values, cursorSqlOf(dialect))
+  const reordered = direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
+  const pageOf = (condition: Fragment | undefined, size: number): Knex.QueryBuilder => {
+    const query = direction === 'next' ? statementCopy(builder) : builder.clone()
+    carryBoundedRun(query, boundedRunOf(builder))
+    if (reordered !== undefined) query.clear('order').orderByRaw(reordered.sql, reordered.bindings)
+    if (condition !== undefined) query.whereRaw(condition.sql, condition.bindings)
+    query.select(positionSelect(builder.client, Identifiers.for(builder), orders, dialect))
+    markSeekColumns(query)
+    query.limit(size, { skipBinding: dialect.inlinePage })
+    if (offset > 0) query.offset(offset, { skipBinding: dialect.inlinePage })
+    return query
   }
-  if (position !== undefined) {
-    const condition = seekCondition(read, position.values, cursorSqlOf(dialect))
-    query.whereRaw(condition.sql, condition.bindings)
-  }
-  query.select(positionSelect(builder.client, Identifiers.for(builder), orders, dialect))
-  markSeekColumns(query)
-  query.limit(limit + 1, { skipBinding: dialect.inlinePage })
-  if (offset > 0) query.offset(offset, { skipBinding: dialect.inlinePage })
 
   const bounded = boundedRunOf(builder)
   const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal })
-  const result = await runPage(query, bound)
-  const rows = (Array.isArray(result) ? result : []) as Array<Record<string, unknown>>
+  const rows: Array<Record<string, unknown>> = []
+  for (const part of parts) {
+    if (rows.length > limit) break
+    const result = await runPage(pageOf(part, limit + 1 - rows.length), bound)
+    if (Array.isArray(result)) rows.push(...(result as Array<Record<string, unknown>>))
+  }
   const more = rows.length > limit
   const page = rows.slice(0, limit)
   if (direction === 'prev') page.reverse()

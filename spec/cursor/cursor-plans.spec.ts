@@ -74,6 +74,7 @@ for (const db of testDatabases()) {
     for (const [name, request, index] of [
       ['newest first (a NOT NULL column: the row-value form)', 'orders[0][column]=created_at&orders[0][direction]=desc', 'plan_events_created_at'],
       ['a nullable column ascending (the expanded form, led by its bound)', 'orders[0][column]=published_at', 'plan_events_published_at'],
+      ['a nullable column descending (its non-NULL values first, as a range of their own)', 'orders[0][column]=published_at&orders[0][direction]=desc', 'plan_events_published_at'],
     ] as const) {
       it(`${name}: the page at row ${DEPTH} reads the order's index from the position, limit + 1 rows`, async () => {
         const { statement, data } = await deepPage(request)
