@@ -33,6 +33,9 @@ class Out implements Fragment {
   }
 }
 
+/** The qualifier of a column's SQL (`"users"` of `"users"."name"`), or the whole text of any other value. */
+const tableOf = (sql: string): string => /^([`"][^`"]+[`"])\.[`"][^`"]+[`"]$/.exec(sql)?.[1] ?? sql
+
 const flip = (direction: 'asc' | 'desc'): 'asc' | 'desc' => (direction === 'asc' ? 'desc' : 'asc')
 
 /** The orders as the page reads them: as given for `next`, every direction reversed for `prev`. */
@@ -89,6 +92,12 @@ export function seekCondition(orders: readonly SeekOrder[], values: readonly (st
   const direction = first?.direction
   const exact = orders.length > 1 && sql.rowValues && orders.every((order, index) => order.direction === direction && !order.nullable && values[index] !== null)
   if (exact && first !== undefined) {
+    // Across tables (a joined column, then the key) no index holds the row value: lead with the first value's bound.
+    if (tableOf(first.sql) !== tableOf(orders.at(-1)?.sql ?? '')) {
+      out.value(first).text(first.direction === 'asc' ? ' >= ' : ' <= ')
+      bound(first, values[0] ?? '')
+      out.text(' and ')
+    }
     out.text('(')
     orders.forEach((order, index) => out.text(index === 0 ? '' : ', ').value(order))
     out.text(`) ${first.direction === 'asc' ? '>' : '<'} (`)
