@@ -13,7 +13,7 @@ export function positionSelect(client: Knex.Client, names: Identifiers, orders: 
   const parts: string[] = []
   const bindings: Knex.Value[] = []
   orders.forEach((order, index) => {
-    const pieces = read.split('$')
+    const pieces = read(order.type).split('$')
     for (let piece = 1; piece < pieces.length; piece++) bindings.push(...order.bindings)
     parts.push(names.aliased(pieces.join(order.sql), positionColumn(index)))
   })
@@ -21,13 +21,12 @@ export function positionSelect(client: Knex.Client, names: Identifiers, orders: 
 }
 
 /** The position values of `row` (removing them from it): the text of each order's value, `null` for NULL. */
-export function takePosition(row: Record<string, unknown>, count: number): (string | null)[] {
-  const values: (string | null)[] = []
-  for (let index = 0; index < count; index++) {
+export function takePosition(row: Record<string, unknown>, orders: readonly SeekOrder[], dialect: Dialect): (string | null)[] {
+  const { text } = cursorSqlOf(dialect)
+  return orders.map((order, index) => {
     const name = positionColumn(index)
     const value = row[name]
     delete row[name]
-    values.push(value === null || value === undefined ? null : String(value))
-  }
-  return values
+    return value === null || value === undefined ? null : text(value, order.type)
+  })
 }

@@ -117,7 +117,7 @@ export async function cursorPaginate<T = Record<string, unknown>>(
   const more = rows.length > limit
   const page = rows.slice(0, limit)
   if (direction === 'prev') page.reverse()
-  const positions = page.map((row) => takePosition(row, orders.length))
+  const positions = page.map((row) => takePosition(row, orders, dialect))
   const now = Math.floor(Date.now() / 1000)
   const cursorAt = (values: (string | null)[] | undefined, to: CursorDirection): string | null =>
     values === undefined ? null : encodeCursor({ binding, direction: to, values, issuedAt: now }, keys[0] as Buffer)
