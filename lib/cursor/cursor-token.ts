@@ -44,6 +44,19 @@ export function decodeCursor(cursor: string, keys: readonly Buffer[], param: str
   if (!SIGNATURE.test(signature)) throw invalid()
   const given = Buffer.from(signature, 'base64url')
   if (!keys.some((key) => timingSafeEqual(sign(key, body), given))) throw invalid()
+  return readPayload(body, invalid)
+}
+
+/**
+ * What `cursor` says, without checking its signature: for a tool that shows a cursor (the `explain` CLI), never
+ * to serve a page from. `invalid_cursor` when it is not a cursor's shape.
+ */
+export function readCursorUnverified(cursor: string, param = 'cursor'): CursorPayload {
+  const invalid = (): QueryParamsError => new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, { code: 'invalid_cursor', param })
+  return readPayload(cursor.split('.', 1)[0] ?? '', invalid)
+}
+
+function readPayload(body: string, invalid: () => QueryParamsError): CursorPayload {
   let decoded: unknown
   try {
     decoded = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'))

@@ -8,7 +8,7 @@ import { cursorKeys, type CursorSecret } from '../cursor/cursor-secrets.ts'
 import { decodeCursor, encodeCursor, type CursorDirection, type CursorPayload } from '../cursor/cursor-token.ts'
 import { positionSelect, takePosition } from '../cursor/page-position.ts'
 import { requestBinding } from '../cursor/request-binding.ts'
-import { orderList, pageOrders, seekConditions, type Fragment } from '../cursor/seek-condition.ts'
+import { orderList, pageOrders, seekConditions } from '../cursor/seek-condition.ts'
 import { cursorSqlOf, isCursorText } from '../dialect/cursor-sql.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import type { DialectOptions } from '../dialect/dialect-options.ts'
@@ -90,28 +90,15 @@ export async function cursorPaginate<T = Record<string, unknown>>(
   const offset = offsetOf(builder) ?? 0
   const position = request.cursor === undefined ? undefined : positionOf(request, keys, binding, orders.length, options.maxAge, dialect)
   const direction: CursorDirection = position?.direction ?? 'next'
-  const read = pageOrders(orders, direction)
 
-  const parts = position === undefined ? [undefined] : seekConditions(read, position.values, cursorSqlOf(dialect))
-  const reordered = direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
-  const pageOf = (condition: Fragment | undefined, size: number): Knex.QueryBuilder => {
-    const query = direction === 'next' ? statementCopy(builder) : builder.clone()
-    carryBoundedRun(query, boundedRunOf(builder))
-    if (reordered !== undefined) query.clear('order').orderByRaw(reordered.sql, reordered.bindings)
-    if (condition !== undefined) query.whereRaw(condition.sql, condition.bindings)
-    query.select(positionSelect(builder.client, Identifiers.for(builder), orders, dialect))
-    markSeekColumns(query)
-    query.limit(size, { skipBinding: dialect.inlinePage })
-    if (offset > 0) query.offset(offset, { skipBinding: dialect.inlinePage })
-    return query
-  }
+  const pages = cursorPageQueries(builder, position, limit + 1)
 
   const bounded = boundedRunOf(builder)
   const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal })
   const rows: Array<Record<string, unknown>> = []
-  for (const part of parts) {
+  for (const pageOf of pages) {
     if (rows.length > limit) break
-    const result = await runPage(pageOf(part, limit + 1 - rows.length), bound)
+    const result = await runPage(pageOf(limit + 1 - rows.length), bound)
     if (Array.isArray(result)) rows.push(...(result as Array<Record<string, unknown>>))
   }
   const more = rows.length > limit
@@ -131,6 +118,38 @@ export async function cursorPaginate<T = Record<string, unknown>>(
       prev_cursor: backward ? cursorAt(positions[0], 'prev') : null,
     },
   }
+}
+
+/**
+ * The statements of a keyset page of `builder` (from `applyQueryParams`) at `position` (none: the first page), each
+ * a function of the rows it may read: one, or two for a first order that can be NULL (see `seekConditions`); the
+ * second reads only when the first had fewer rows than the page. Each selects the position values beside the row.
+ */
+export function cursorPageQueries(
+  builder: Knex.QueryBuilder,
+  position: Pick<CursorPayload, 'direction' | 'values'> | undefined,
+  size: number,
+): Array<(size?: number) => Knex.QueryBuilder> {
+  const seek = seekOf(builder)
+  if (seek === undefined) throw new Error('knex-query-params: cursorPaginate needs a builder returned by applyQueryParams')
+  const { dialect } = seek
+  const orders = seek.orders()
+  const direction = position?.direction ?? 'next'
+  const read = pageOrders(orders, direction)
+  const offset = offsetOf(builder) ?? 0
+  const parts = position === undefined ? [undefined] : seekConditions(read, position.values, cursorSqlOf(dialect))
+  const reordered = direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
+  return parts.map((condition) => (rows: number = size): Knex.QueryBuilder => {
+    const query = direction === 'next' ? statementCopy(builder) : builder.clone()
+    carryBoundedRun(query, boundedRunOf(builder))
+    if (reordered !== undefined) query.clear('order').orderByRaw(reordered.sql, reordered.bindings)
+    if (condition !== undefined) query.whereRaw(condition.sql, condition.bindings)
+    query.select(positionSelect(builder.client, Identifiers.for(builder), orders, dialect))
+    markSeekColumns(query)
+    query.limit(rows, { skipBinding: dialect.inlinePage })
+    if (offset > 0) query.offset(offset, { skipBinding: dialect.inlinePage })
+    return query
+  })
 }
 
 function positionOf(request: CursorRequest, keys: readonly Buffer[], binding: string, count: number, maxAge: number | undefined, dialect: ReturnType<typeof dialectOf>): CursorPayload {
