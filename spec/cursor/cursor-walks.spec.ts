@@ -23,6 +23,7 @@ export const ORDER_KINDS: Record<string, { table: string; request: string; map?:
   'a nullable text column, descending': { table: 'cur_items', request: 'orders[0][column]=title&orders[0][direction]=desc' },
   'mixed directions': { table: 'cur_items', request: 'orders[0][column]=rank&orders[1][column]=title&orders[1][direction]=desc&orders[2][column]=id' },
   'a belongsTo column (left join, NULLs)': { table: 'cur_items', request: 'orders[0][column]=group.name&orders[0][direction]=desc' },
+  'a hasOne column (its first row, NULL when none)': { table: 'cur_items', request: 'orders[0][column]=firstNote.weight&orders[0][direction]=desc' },
   'a count': { table: 'cur_items', request: 'orders[0][column]=notesCount&orders[0][direction]=desc' },
   'a declared aggregate (NULL over no rows)': { table: 'cur_items', request: 'orders[0][column]=notesWeightSum' },
   'bigint and decimal, exact': { table: 'cur_items', request: 'orders[0][column]=big&orders[1][column]=score&orders[1][direction]=desc' },

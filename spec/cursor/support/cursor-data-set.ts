@@ -28,6 +28,7 @@ export const cursorMap = {
     relations: {
       group: { type: 'belongsTo', table: 'cur_groups', foreignKey: 'group_id' },
       notes: { type: 'hasMany', table: 'cur_notes', foreignKey: 'item_id' },
+      firstNote: { type: 'hasOne', table: 'cur_notes', foreignKey: 'item_id' },
     },
     aggregates: { notesWeightSum: { relation: 'notes', fn: 'sum', column: 'weight' } },
   },
