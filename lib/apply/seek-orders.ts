@@ -44,7 +44,14 @@ const SEEK_COLUMNS = Symbol('kqp.seekColumns')
 /** Records on `builder` what {@link seekOf} returns; `fresh` gives writers of the query's quoting and guards. */
 export function recordSeek(
   builder: Knex.QueryBuilder,
-  source: { plan: QueryPlan; params: QueryParams; context: unknown; map: RelationMap; ref: string; joins: OrderJoins | undefined },
+  source: {
+    plan: QueryPlan
+    params: QueryParams
+    context: unknown
+    map: RelationMap
+    ref: string
+    joins: OrderJoins | undefined
+  },
   fresh: () => SqlWriter,
 ): void {
   const { plan, map, ref, joins } = source
@@ -56,7 +63,14 @@ export function recordSeek(
     ]
     return written
   }
-  attach(builder, SEEK, { table: plan.table, ref, dialect: fresh().dialect, params: source.params, context: source.context, orders } satisfies Seek)
+  attach(builder, SEEK, {
+    table: plan.table,
+    ref,
+    dialect: fresh().dialect,
+    params: source.params,
+    context: source.context,
+    orders,
+  } satisfies Seek)
 }
 
 /** What `applyQueryParams` recorded on `builder` for a keyset page, or `undefined` for a builder it did not return. */
@@ -76,14 +90,29 @@ export function seekColumnsOf(builder: Knex.QueryBuilder): number {
 
 const DIRECTION_SUFFIX = / (?:asc|desc)(?: nulls (?:first|last))?$/
 
-function seekOrder(out: SqlWriter, order: PlannedOrder, ref: string, map: RelationMap, table: string, joins: OrderJoins | undefined, appended: boolean): SeekOrder {
+function seekOrder(
+  out: SqlWriter,
+  order: PlannedOrder,
+  ref: string,
+  map: RelationMap,
+  table: string,
+  joins: OrderJoins | undefined,
+  appended: boolean,
+): SeekOrder {
   writeOrders(out, ref, [order], map, joins)
   const ordered = order.via.at(-1)?.table ?? table
   const name = clientColumn(map, ordered, order.column)
   const spec = name === undefined ? undefined : map[ordered]?.columns[name]
   const type = order.aggregate?.type ?? (spec === undefined ? 'string' : columnType(spec))
   const nullable = order.aggregate?.nullable ?? order.nullable
-  return { sql: out.sql.replace(DIRECTION_SUFFIX, ''), bindings: [...out.bindings], direction: order.direction, nullable, type, appended }
+  return {
+    sql: out.sql.replace(DIRECTION_SUFFIX, ''),
+    bindings: [...out.bindings],
+    direction: order.direction,
+    nullable,
+    type,
+    appended,
+  }
 }
 
 /**
@@ -93,12 +122,22 @@ function seekOrder(out: SqlWriter, order: PlannedOrder, ref: string, map: Relati
 function tieBreakers(plan: QueryPlan, map: RelationMap): PlannedOrder[] {
   if (plan.limit !== undefined || plan.offset !== undefined) return []
   if (plan.distinct === undefined && plan.orders.some((order) => order.total)) return []
-  const ordered = new Set(plan.orders.filter((order) => order.via.length === 0 && order.aggregate === undefined).map((order) => order.column))
+  const ordered = new Set(
+    plan.orders.filter((order) => order.via.length === 0 && order.aggregate === undefined).map((order) => order.column),
+  )
   const key = primaryKeyColumns(map, plan.table)
-  const selected = [...new Set([...(plan.distinct ?? []), ...(plan.columns ?? [])])].map((name) => databaseColumn(map, plan.table, name))
+  const selected = [...new Set([...(plan.distinct ?? []), ...(plan.columns ?? [])])].map((name) =>
+    databaseColumn(map, plan.table, name),
+  )
   const columns = plan.distinct === undefined || key.every((column) => selected.includes(column)) ? key : selected
   const direction = plan.orders.at(-1)?.direction ?? 'asc'
   return columns
     .filter((column) => !ordered.has(column))
-    .map((column) => ({ via: [], column, direction, nullable: columnFacts(map, plan.table, column).nullable, total: false }))
+    .map((column) => ({
+      via: [],
+      column,
+      direction,
+      nullable: columnFacts(map, plan.table, column).nullable,
+      total: false,
+    }))
 }

@@ -20,16 +20,27 @@ export function printCursorPage(label: string, query: Knex.QueryBuilder, params:
   const payload = readCursorUnverified(params.cursor ?? '')
   const dialect = dialectOf(query.client)
   io.out(`${label}:`)
-  io.out(`  Cursor:   the ${payload.direction === 'next' ? 'rows after' : 'rows before'} ${JSON.stringify(payload.values)}, issued ${new Date(payload.issuedAt * 1000).toISOString()} (signature not checked: explain has no secret)`)
+  io.out(
+    `  Cursor:   the ${payload.direction === 'next' ? 'rows after' : 'rows before'} ` +
+      `${JSON.stringify(payload.values)}, ` +
+      `issued ${new Date(payload.issuedAt * 1000).toISOString()} (signature not checked: explain has no secret)`,
+  )
   if (!payload.values.every((value) => value === null || isCursorText(dialect, value))) {
     io.out(`  (the position's values were not read from this database)`)
     return
   }
   const limit = (limitOf(query) ?? params.limit ?? APPLY_DEFAULTS.defaultLimit) + 1
   cursorPageQueries(query, payload, limit).forEach((page, index, pages) => {
-    printSql(pages.length === 1 ? '  Page' : `  Page, part ${index + 1} of ${pages.length}${index > 0 ? ' (when part 1 has fewer rows than the page)' : ''}`, page(), {
-      ...io,
-      out: (line) => io.out(`  ${line}`),
-    })
+    printSql(
+      pages.length === 1
+        ? '  Page'
+        : `  Page, part ${index + 1} of ${pages.length}` +
+          (index > 0 ? ' (when part 1 has fewer rows than the page)' : ''),
+      page(),
+      {
+        ...io,
+        out: (line) => io.out(`  ${line}`),
+      },
+    )
   })
 }

@@ -27,7 +27,9 @@ const sign = (key: Buffer, text: string): Buffer => createHmac('sha256', key).up
  */
 export function encodeCursor(payload: CursorPayload, key: Buffer): string {
   const { binding, direction, values, issuedAt } = payload
-  const body = Buffer.from(JSON.stringify([VERSION, binding, direction === 'next' ? 'n' : 'p', values, issuedAt])).toString('base64url')
+  const body = Buffer.from(
+    JSON.stringify([VERSION, binding, direction === 'next' ? 'n' : 'p', values, issuedAt]),
+  ).toString('base64url')
   return `${body}.${sign(key, body).toString('base64url')}`
 }
 
@@ -36,7 +38,8 @@ export function encodeCursor(payload: CursorPayload, key: Buffer): string {
  * for anything else: garbage, a cut or changed cursor, another secret's, or an unknown version.
  */
 export function decodeCursor(cursor: string, keys: readonly Buffer[], param: string): CursorPayload {
-  const invalid = (): QueryParamsError => new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, { code: 'invalid_cursor', param })
+  const invalid = (): QueryParamsError =>
+    new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, { code: 'invalid_cursor', param })
   const dot = cursor.indexOf('.')
   if (cursor.length > MAX_CURSOR_LENGTH || dot < 1) throw invalid()
   const body = cursor.slice(0, dot)
@@ -52,7 +55,8 @@ export function decodeCursor(cursor: string, keys: readonly Buffer[], param: str
  * to serve a page from. `invalid_cursor` when it is not a cursor's shape.
  */
 export function readCursorUnverified(cursor: string, param = 'cursor'): CursorPayload {
-  const invalid = (): QueryParamsError => new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, { code: 'invalid_cursor', param })
+  const invalid = (): QueryParamsError =>
+    new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, { code: 'invalid_cursor', param })
   return readPayload(cursor.split('.', 1)[0] ?? '', invalid)
 }
 

@@ -8,7 +8,12 @@ import type { Identifiers } from '../sql/identifiers.ts'
 export const positionColumn = (index: number): string => `kqp_cursor_${index}`
 
 /** The select entry reading each order's value of the row exactly, as `kqp_cursor_<i>` (see `CursorSql.read`). */
-export function positionSelect(client: Knex.Client, names: Identifiers, orders: readonly SeekOrder[], dialect: Dialect): Knex.Raw {
+export function positionSelect(
+  client: Knex.Client,
+  names: Identifiers,
+  orders: readonly SeekOrder[],
+  dialect: Dialect,
+): Knex.Raw {
   const { read } = cursorSqlOf(dialect)
   const parts: string[] = []
   const bindings: Knex.Value[] = []
@@ -21,7 +26,11 @@ export function positionSelect(client: Knex.Client, names: Identifiers, orders: 
 }
 
 /** The position values of `row` (removing them from it): the text of each order's value, `null` for NULL. */
-export function takePosition(row: Record<string, unknown>, orders: readonly SeekOrder[], dialect: Dialect): (string | null)[] {
+export function takePosition(
+  row: Record<string, unknown>,
+  orders: readonly SeekOrder[],
+  dialect: Dialect,
+): (string | null)[] {
   const { text } = cursorSqlOf(dialect)
   return orders.map((order, index) => {
     const name = positionColumn(index)

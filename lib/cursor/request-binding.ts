@@ -11,7 +11,8 @@ const PAGE_KEYS: ReadonlySet<string> = new Set(['cursor', 'limit', 'page', 'offs
  */
 export function requestBinding(table: string, params: QueryParams, context: unknown): string {
   const request: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(params)) if (!PAGE_KEYS.has(key) && value !== undefined) request[key] = value
+  for (const [key, value] of Object.entries(params))
+    if (!PAGE_KEYS.has(key) && value !== undefined) request[key] = value
   const text = canonicalJson(['kqp-cursor', table, request, context ?? null])
   return createHash('sha256').update(text).digest('base64url').slice(0, 22)
 }
@@ -22,7 +23,8 @@ function canonicalJson(value: unknown, seen: Set<object> = new Set()): string {
   if (typeof value === 'function' || typeof value === 'symbol') return 'null'
   if (typeof value !== 'object') return JSON.stringify(value)
   if (value instanceof Date) return JSON.stringify(Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString())
-  if (seen.has(value)) throw new Error('knex-query-params: cursorPaginate cannot bind a cursor to a guard context that refers to itself')
+  if (seen.has(value))
+    throw new Error('knex-query-params: cursorPaginate cannot bind a cursor to a guard context that refers to itself')
   seen.add(value)
   const text = Array.isArray(value)
     ? `[${value.map((item) => canonicalJson(item, seen)).join(',')}]`

@@ -50,7 +50,10 @@ export function pageOrders(orders: readonly SeekOrder[], direction: CursorDirect
 export function orderList(orders: readonly SeekOrder[], dialect: Dialect): Fragment {
   const out = new Out()
   orders.forEach((order, index) => {
-    out.text(index === 0 ? '' : ', ').value(order).text(` ${order.direction}`)
+    out
+      .text(index === 0 ? '' : ', ')
+      .value(order)
+      .text(` ${order.direction}`)
     if (dialect.nullsSortLargest && order.nullable) out.text(order.direction === 'asc' ? ' nulls first' : ' nulls last')
   })
   return out
@@ -67,12 +70,19 @@ export function orderList(orders: readonly SeekOrder[], dialect: Dialect): Fragm
  * (descending from a value, or ascending from NULL), each part is a range of its own: `a <= ? and (a < ? or a = ?
  * and b < ?)`, then `a is null`; one condition with `or a is null` would be read from the index's start.
  */
-export function seekConditions(orders: readonly SeekOrder[], values: readonly (string | null)[], sql: CursorSql): Fragment[] {
+export function seekConditions(
+  orders: readonly SeekOrder[],
+  values: readonly (string | null)[],
+  sql: CursorSql,
+): Fragment[] {
   const [first] = orders
   const value = values[0] ?? null
   if (first === undefined || !first.nullable || orders.length < 2) return [seekCondition(orders, values, sql)]
   if (first.direction === 'desc' && value !== null) {
-    return [seekCondition([{ ...first, nullable: false }, ...orders.slice(1)], values, sql), new Out().value(first).text(' is null')]
+    return [
+      seekCondition([{ ...first, nullable: false }, ...orders.slice(1)], values, sql),
+      new Out().value(first).text(' is null'),
+    ]
   }
   if (first.direction === 'asc' && value === null) {
     const nulls = new Out().value(first).text(' is null and ')
@@ -83,14 +93,21 @@ export function seekConditions(orders: readonly SeekOrder[], values: readonly (s
 }
 
 /** {@link seekConditions} as one condition. */
-export function seekCondition(orders: readonly SeekOrder[], values: readonly (string | null)[], sql: CursorSql): Fragment {
+export function seekCondition(
+  orders: readonly SeekOrder[],
+  values: readonly (string | null)[],
+  sql: CursorSql,
+): Fragment {
   const out = new Out()
   const bound = (order: SeekOrder, text: string): void => {
     out.bind(sql.binding(text, order.type), sql.bind(order.type))
   }
   const [first] = orders
   const direction = first?.direction
-  const exact = orders.length > 1 && sql.rowValues && orders.every((order, index) => order.direction === direction && !order.nullable && values[index] !== null)
+  const exact =
+    orders.length > 1 &&
+    sql.rowValues &&
+    orders.every((order, index) => order.direction === direction && !order.nullable && values[index] !== null)
   if (exact && first !== undefined) {
     // Across tables (a joined column, then the key) no index holds the row value: lead with the first value's bound.
     if (tableOf(first.sql) !== tableOf(orders.at(-1)?.sql ?? '')) {
@@ -108,7 +125,13 @@ export function seekCondition(orders: readonly SeekOrder[], values: readonly (st
     return out.text(')')
   }
   const firstValue = values[0]
-  if (first !== undefined && firstValue !== null && firstValue !== undefined && orders.length > 1 && (first.direction === 'asc' || !first.nullable)) {
+  if (
+    first !== undefined &&
+    firstValue !== null &&
+    firstValue !== undefined &&
+    orders.length > 1 &&
+    (first.direction === 'asc' || !first.nullable)
+  ) {
     out.value(first).text(first.direction === 'asc' ? ' >= ' : ' <= ')
     bound(first, firstValue)
     out.text(' and ')
@@ -125,7 +148,10 @@ export function seekCondition(orders: readonly SeekOrder[], values: readonly (st
         return true
       }
       const nullsAfter = order.direction === 'desc' && order.nullable
-      out.text(nullsAfter ? '(' : '').value(order).text(order.direction === 'asc' ? ' > ' : ' < ')
+      out
+        .text(nullsAfter ? '(' : '')
+        .value(order)
+        .text(order.direction === 'asc' ? ' > ' : ' < ')
       bound(order, value)
       if (nullsAfter) out.text(' or ').value(order).text(' is null)')
       return true

@@ -55,8 +55,17 @@ const mysql = (exact: Dialect['exactNumber']): CursorSql => ({
  * and bound as a `BigInt`. Reading every value through SQL cost ×1.4 on a page of 0.07 ms (figure 14).
  */
 const sqlite: CursorSql = {
-  read: (type) => (type === 'bigint' ? "case typeof($) when 'integer' then 'i' || ($) when 'real' then 'r' || printf('%.17g', $) when 'text' then 't' || ($) end" : '$'),
-  text: (value, type) => (type === 'bigint' ? String(value) : typeof value === 'number' || typeof value === 'bigint' ? `r${value}` : `t${String(value)}`),
+  read: (type) =>
+    type === 'bigint'
+      ? "case typeof($) when 'integer' then 'i' || ($) when 'real' then 'r' || printf('%.17g', $) " +
+        "when 'text' then 't' || ($) end"
+      : '$',
+  text: (value, type) =>
+    type === 'bigint'
+      ? String(value)
+      : typeof value === 'number' || typeof value === 'bigint'
+        ? `r${value}`
+        : `t${String(value)}`,
   rowValues: true,
   bind: () => '?',
   binding: (text) => {

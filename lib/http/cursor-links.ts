@@ -30,6 +30,7 @@ export function cursorLinks(url: string, meta: CursorMeta): CursorLinks {
   const kept = (question === -1 ? '' : bare.slice(question + 1))
     .split('&')
     .filter((pair) => pair !== '' && !REPLACED.has(topLevelName(decodeComponent(pair.split('=', 1)[0] ?? '') ?? '')))
-  const link = (cursor: string | null): string | null => (cursor === null ? null : `${path}?${[...kept, `cursor=${cursor}`].join('&')}`)
+  const link = (cursor: string | null): string | null =>
+    cursor === null ? null : `${path}?${[...kept, `cursor=${cursor}`].join('&')}`
   return { next: link(meta.next_cursor), prev: link(meta.prev_cursor) }
 }

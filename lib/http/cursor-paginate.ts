@@ -82,19 +82,29 @@ export async function cursorPaginate<T = Record<string, unknown>>(
   const keys = cursorKeys(options?.secret)
   const dialect = dialectOf(builder.client, options.dialect)
   const seek = seekOf(builder)
-  if (seek === undefined) throw new Error('knex-query-params: cursorPaginate needs a builder returned by applyQueryParams')
-  if (options.maxAge !== undefined && !(options.maxAge > 0)) throw new RangeError(`knex-query-params: cursorPaginate maxAge must be a number of seconds above 0, got ${options.maxAge}`)
+  if (seek === undefined)
+    throw new Error('knex-query-params: cursorPaginate needs a builder returned by applyQueryParams')
+  if (options.maxAge !== undefined && !(options.maxAge > 0))
+    throw new RangeError(
+      `knex-query-params: cursorPaginate maxAge must be a number of seconds above 0, got ${options.maxAge}`,
+    )
   const orders = seek.orders()
   const binding = requestBinding(seek.table, seek.params, seek.context)
   const limit = limitOf(builder) ?? positive(request.limit ?? options.defaultLimit ?? APPLY_DEFAULTS.defaultLimit)
   const offset = offsetOf(builder) ?? 0
-  const position = request.cursor === undefined ? undefined : positionOf(request, keys, binding, orders.length, options.maxAge, dialect)
+  const position =
+    request.cursor === undefined
+      ? undefined
+      : positionOf(request, keys, binding, orders.length, options.maxAge, dialect)
   const direction: CursorDirection = position?.direction ?? 'next'
 
   const pages = cursorPageQueries(builder, position, limit + 1)
 
   const bounded = boundedRunOf(builder)
-  const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal })
+  const bound = StatementBound.of({
+    timeout: options.timeout ?? bounded?.options.timeout,
+    signal: options.signal ?? bounded?.options.signal,
+  })
   const rows: Array<Record<string, unknown>> = []
   for (const pageOf of pages) {
     if (rows.length > limit) break
@@ -131,14 +141,16 @@ export function cursorPageQueries(
   size: number,
 ): Array<(size?: number) => Knex.QueryBuilder> {
   const seek = seekOf(builder)
-  if (seek === undefined) throw new Error('knex-query-params: cursorPaginate needs a builder returned by applyQueryParams')
+  if (seek === undefined)
+    throw new Error('knex-query-params: cursorPaginate needs a builder returned by applyQueryParams')
   const { dialect } = seek
   const orders = seek.orders()
   const direction = position?.direction ?? 'next'
   const read = pageOrders(orders, direction)
   const offset = offsetOf(builder) ?? 0
   const parts = position === undefined ? [undefined] : seekConditions(read, position.values, cursorSqlOf(dialect))
-  const reordered = direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
+  const reordered =
+    direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
   return parts.map((condition) => (rows: number = size): Knex.QueryBuilder => {
     const query = direction === 'next' ? statementCopy(builder) : builder.clone()
     carryBoundedRun(query, boundedRunOf(builder))
@@ -152,28 +164,52 @@ export function cursorPageQueries(
   })
 }
 
-function positionOf(request: CursorRequest, keys: readonly Buffer[], binding: string, count: number, maxAge: number | undefined, dialect: ReturnType<typeof dialectOf>): CursorPayload {
+function positionOf(
+  request: CursorRequest,
+  keys: readonly Buffer[],
+  binding: string,
+  count: number,
+  maxAge: number | undefined,
+  dialect: ReturnType<typeof dialectOf>,
+): CursorPayload {
   const param = 'cursor'
   for (const key of ['page', 'offset'] as const) {
     if (request[key] !== undefined) {
-      throw new QueryParamsError(`Parameter '${key}' cannot be combined with '${param}': a cursor gives the page's position.`, { code: 'invalid_cursor', param: key })
+      throw new QueryParamsError(
+        `Parameter '${key}' cannot be combined with '${param}': a cursor gives the page's position.`,
+        { code: 'invalid_cursor', param: key },
+      )
     }
   }
   const payload = decodeCursor(request.cursor ?? '', keys, param)
   if (payload.binding !== binding) {
-    throw new QueryParamsError(`Parameter '${param}' was issued for another request: a cursor is valid only with the filters, orders and caller it came from.`, { code: 'cursor_mismatch', param })
+    throw new QueryParamsError(
+      `Parameter '${param}' was issued for another request: ` +
+        'a cursor is valid only with the filters, orders and caller it came from.',
+      { code: 'cursor_mismatch', param },
+    )
   }
-  if (payload.values.length !== count || !payload.values.every((value) => value === null || isCursorText(dialect, value))) {
-    throw new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, { code: 'invalid_cursor', param })
+  if (
+    payload.values.length !== count ||
+    !payload.values.every((value) => value === null || isCursorText(dialect, value))
+  ) {
+    throw new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, {
+      code: 'invalid_cursor',
+      param,
+    })
   }
   if (maxAge !== undefined && Math.floor(Date.now() / 1000) - payload.issuedAt > maxAge) {
-    throw new QueryParamsError(`Parameter '${param}' has expired: request the first page again.`, { code: 'invalid_cursor', param })
+    throw new QueryParamsError(`Parameter '${param}' has expired: request the first page again.`, {
+      code: 'invalid_cursor',
+      param,
+    })
   }
   return payload
 }
 
 function positive(value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`knex-query-params: cursorPaginate limit must be a whole number ≥ 1, got ${value}`)
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`knex-query-params: cursorPaginate limit must be a whole number ≥ 1, got ${value}`)
   return value
 }
 

@@ -12,7 +12,10 @@ const CURSOR_TEXT = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/
  */
 export function parseCursor(value: RawValue, param: string): string {
   if (typeof value !== 'string' || value.length > MAX_CURSOR_LENGTH || !CURSOR_TEXT.test(value)) {
-    throw new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, { code: 'invalid_cursor', param })
+    throw new QueryParamsError(`Parameter '${param}' is not a cursor this server issued.`, {
+      code: 'invalid_cursor',
+      param,
+    })
   }
   return value
 }
