@@ -4,8 +4,8 @@ import { cursorBenchMap } from './cursor/cursor-dataset.ts'
 import { measured, result, type BenchResult } from './result.ts'
 import { compare, measure, type Budget } from './timing.ts'
 
-const FIGURE = '14. keyset pages at depth'
-const SECRET = 'figure 14 signs its cursors with this 32+ byte secret'
+const FIGURE = '15. keyset pages at depth'
+const SECRET = 'figure 15 signs its cursors with this 32+ byte secret'
 const LIMIT = 20
 /** The rows before the page. */
 export const DEPTHS = [10, 10_000, 100_000, 1_000_000] as const
@@ -26,7 +26,7 @@ function rowsOf(database: BenchDatabase, raw: unknown): Row[] {
 const COLUMNS = 'p.id, p.user_id, p.title, p.published_at, p.created_at'
 
 /**
- * One order of figure 14: the request, and the keyset SQL an expert writes for the page after the row whose values
+ * One order of figure 15: the request, and the keyset SQL an expert writes for the page after the row whose values
  * are `at` (the row-value comparison on PostgreSQL and SQLite, the expanded form MariaDB reads as a range).
  */
 interface CursorCase {
@@ -100,7 +100,7 @@ const CASES: CursorCase[] = [
 ]
 
 /**
- * Figure 14: the page of 20 after row 10, 10,000, 100,000 and 1,000,000 of 1,000,100 posts, newest first, by a
+ * Figure 15: the page of 20 after row 10, 10,000, 100,000 and 1,000,000 of 1,000,100 posts, newest first, by a
  * nullable column, by a belongsTo column and by a count: the statements `cursorPaginate` sends, as text, against the
  * keyset SQL an expert writes (the page of 21 rows, so that it knows there is a next one;
  * the nullable order's NULL rows in a second statement when the first has too few), and `offset` (ours) as

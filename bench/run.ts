@@ -255,9 +255,9 @@ if (wants(12)) {
   }
 }
 
-if (wants(14)) {
+if (wants(15)) {
   for (const dialect of allDialects) {
-    await figure(`14. keyset pages at depth (${dialect})`, () =>
+    await figure(`15. keyset pages at depth (${dialect})`, () =>
       withDataset(dialect, cursorRecipe(), async (database) => {
         results.push(...(await cursorPages(database, budgets.cursor, budgets.relationOrders, log)))
       }),

@@ -3,7 +3,7 @@ import type { RelationMap } from '../../lib/relation-map.ts'
 import type { BenchDialect } from '../data/bench-servers.ts'
 import { analyze, bulkLoad, type DatasetRecipe } from '../data/ensure-dataset.ts'
 
-/** Posts of figure 14's data set: a page at depth 1,000,000 needs a million rows before it. */
+/** Posts of figure 15's data set: a page at depth 1,000,000 needs a million rows before it. */
 export const CURSOR_POSTS = 1_000_100
 const USERS = 20_000
 /** Comments on every 10th post. */
@@ -13,7 +13,7 @@ const TABLES = ['cur_users', 'cur_posts', 'cur_comments']
 
 const notNull = { nullable: false } as const
 
-/** The map of figure 14's data set, declared as its owner would (NOT NULL columns, required belongsTo). */
+/** The map of figure 15's data set, declared as its owner would (NOT NULL columns, required belongsTo). */
 export const cursorBenchMap = {
   cur_users: { columns: { id: 'integer', name: { type: 'string', ...notNull } } },
   cur_posts: {
@@ -77,7 +77,7 @@ function indexSql(dialect: BenchDialect): string[] {
   ]
 }
 
-/** Figure 14's data set (`kqp_bench_cursor`): 20,000 users, 1,000,100 posts, 200,000 comments, on every database. */
+/** Figure 15's data set (`kqp_bench_cursor`): 20,000 users, 1,000,100 posts, 200,000 comments, on every database. */
 export function cursorRecipe(): DatasetRecipe {
   return {
     name: 'cursor',

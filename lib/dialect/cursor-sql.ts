@@ -52,7 +52,7 @@ const mysql = (exact: Dialect['exactNumber']): CursorSql => ({
 /**
  * SQLite: the value as the driver reads it, its storage class first (`r` a number, `t` text), bound back as a
  * number or text; a `bigint`, which a JavaScript number would round past 2^53, is read by SQL as its digits (`i`)
- * and bound as a `BigInt`. Reading every value through SQL cost ×1.4 on a page of 0.07 ms (figure 14).
+ * and bound as a `BigInt`. Reading every value through SQL cost ×1.4 on a page of 0.07 ms (figure 15).
  */
 const sqlite: CursorSql = {
   read: (type) =>
