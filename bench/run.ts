@@ -6,6 +6,8 @@ import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers
 import { CACHE_DIRECTORY, demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { aggregatesAtScale } from './aggregates-at-scale.ts'
+import { cursorPages } from './cursor-pages.ts'
+import { cursorRecipe } from './cursor/cursor-dataset.ts'
 import { scaleRecipe } from './scale/scale-dataset.ts'
 import { skewedCases } from './skewed/skewed-cases.ts'
 import { skewedRecipe } from './skewed/skewed-dataset.ts'
@@ -61,6 +63,7 @@ const budgets = {
   skewed: { timeMs: 1500 * scale, warmupMs: 200 * scale, minSamples: quick ? 2 : 5 },
   guards: { timeMs: 4000 * scale, warmupMs: 300 * scale, minSamples: quick ? 2 : 9 },
   relationOrders: { timeMs: 0, warmupMs: 0, sampleMs: 0, minSamples: quick ? 1 : 5 },
+  cursor: { timeMs: 2000 * scale, warmupMs: 200 * scale, minSamples: quick ? 2 : 7 },
 }
 const load = { connections: 10, warmupSeconds: quick ? 1 : 3, roundSeconds: quick ? 1 : 4, rounds: quick ? 2 : 5 }
 
@@ -261,6 +264,16 @@ if (wants(12)) {
     await figure(`12. relation counts at scale (${dialect})`, () =>
       withDataset(dialect, scaleRecipe(), async (database) => {
         results.push(...(await aggregatesAtScale(database, budgets.scale, log)))
+      }),
+    )
+  }
+}
+
+if (wants(15)) {
+  for (const dialect of allDialects) {
+    await figure(`15. keyset pages at depth (${dialect})`, () =>
+      withDataset(dialect, cursorRecipe(), async (database) => {
+        results.push(...(await cursorPages(database, budgets.cursor, budgets.relationOrders, log)))
       }),
     )
   }

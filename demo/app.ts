@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Knex } from 'knex'
 import { registerContentTypes } from './content-types.ts'
@@ -16,6 +17,11 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger']
   /** `Access-Control-Allow-Origin`; default `*`. */
   corsOrigin?: string
+  /**
+   * The secret the list routes sign their cursors with (see `cursorPaginate`); default a random one per process,
+   * so cursors do not outlive a restart. The server passes `CURSOR_SECRET`.
+   */
+  cursorSecret?: string
 }
 
 /**
@@ -33,6 +39,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerContentTypes(app)
   registerErrorHandlers(app)
   app.get('/', async () => ({ resources: RESOURCES.map((name) => `/${name}`) }))
-  for (const name of RESOURCES) registerResource(app, options.db, name)
+  const cursorSecret = options.cursorSecret ?? randomBytes(32).toString('base64url')
+  for (const name of RESOURCES) registerResource(app, options.db, name, cursorSecret)
   return app
 }

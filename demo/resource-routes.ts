@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
-import { applyQueryParams, paginate, queryParamsFromRequest, type QueryParams } from '../lib/index.ts'
+import { applyQueryParams, cursorLinks, cursorPaginate, paginate, queryParamsFromRequest, type QueryParams } from '../lib/index.ts'
 import { readAttributes, type DatabaseValue } from './read-attributes.ts'
 import { demoRelationMap as relationMap } from './relation-map.ts'
 import { WRITE_RULES, type ResourceName } from './resources.ts'
@@ -15,7 +15,9 @@ const KEY = /^[1-9]\d{0,14}$/
 
 /**
  * Registers the REST routes of one resource, the way the reference client calls them:
- * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given;
+ * - `GET /<name>`: every query parameter; `{ data }`, or `{ data, meta }` when `page` is given. `limit` without
+ *   `page` or `offset` reads a keyset page (cursors signed with `cursorSecret`): `{ data }` with a `Link` header
+ *   (`rel="next"`), and with `cursor` `{ data, meta: { per_page, next_cursor, prev_cursor }, links: { next, prev } }`;
  * - `GET /<name>/:id`: `with` and `columns` (and `wheres`, `scopes`…); 404 when missing;
  * - `POST /<name>` (201), `PATCH /<name>/:id`, `DELETE /<name>/:id`: `{ data: record }`. A `DELETE` whose
  *   body carries `deleted_at` (the client's soft delete) sets `deleted_at` to the server's time; one without
@@ -25,9 +27,9 @@ const KEY = /^[1-9]\d{0,14}$/
  * Every read goes through the demo map's guard, so a soft-deleted row is a 404 and is hidden on every path.
  *
  * @example
- * registerResource(app, db, 'posts')
+ * registerResource(app, db, 'posts', cursorSecret)
  */
-export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName): void {
+export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName, cursorSecret: string): void {
   const table = relationMap[name]
   const notFound = (reply: FastifyReply, id: string): FastifyReply => reply.code(404).send({ message: `No ${name} record with id ${id}.` })
 
@@ -39,9 +41,16 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     return (await query) as ApiRecord | undefined
   }
 
-  app.get(`/${name}`, async (request) => {
+  app.get(`/${name}`, async (request, reply) => {
     const params = queryParamsFromRequest(request)
     const query = applyQueryParams(db(name), params, relationMap)
+    if (params.cursor !== undefined || (params.limit !== undefined && params.page === undefined && params.offset === undefined)) {
+      const { data, meta } = await cursorPaginate<ApiRecord>(query, params, { secret: cursorSecret })
+      const links = cursorLinks(request.url, meta)
+      const header = [links.next === null ? [] : [`<${links.next}>; rel="next"`], links.prev === null ? [] : [`<${links.prev}>; rel="prev"`]].flat()
+      if (header.length > 0) void reply.header('Link', header.join(', '))
+      return params.cursor === undefined ? { data } : { data, meta, links }
+    }
     if (params.page === undefined) return { data: (await query) as ApiRecord[] }
     const { data, meta } = await paginate<ApiRecord>(query, params)
     return { data, meta }

@@ -25,7 +25,7 @@ const refuse = async (error: unknown): Promise<never> => {
 }
 const { seeded } = await prepareDatabase(db).catch(refuse)
 const mapWarnings = await checkDemoMap(db, demoRelationMap).catch(refuse)
-const app = buildApp({ db, logger: { level: 'info', stream: logDestination(process.stdout) }, corsOrigin: process.env.CORS_ORIGIN ?? '*' })
+const app = buildApp({ db, logger: { level: 'info', stream: logDestination(process.stdout) }, corsOrigin: process.env.CORS_ORIGIN ?? '*', ...(process.env.CURSOR_SECRET === undefined ? {} : { cursorSecret: process.env.CURSOR_SECRET }) })
 app.addHook('onClose', async () => {
   await db.destroy()
 })

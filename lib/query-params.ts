@@ -51,6 +51,8 @@ export interface QueryParams {
   page?: number
   /** The search box's text, over the columns the table's `search` declares (see `SearchDefinition`); never blank. */
   search?: string
+  /** The opaque position of a keyset page, read by `cursorPaginate` (see docs/cursor-pagination.md). */
+  cursor?: string
 }
 
 /** The top-level keys of {@link QueryParams}. */

@@ -29,6 +29,7 @@ import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { writeSearch } from '../sql/write-search.ts'
+import { recordSeek, seekColumnsOf } from './seek-orders.ts'
 
 /** The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too long. */
 const MAX_MEMO_MS = 86_400_000
@@ -109,6 +110,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
+  recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, () => new SqlWriter(names, dialect, settings.like, guards))
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
@@ -198,6 +200,6 @@ function tablesOf(builder: Knex.QueryBuilder, table: string, ref: string): strin
  */
 function readAsJsonWhileOwn(builder: Knex.QueryBuilder): ReadAs | undefined {
   if (jsonReadOptions(builder.client) === undefined) return undefined
-  const selected = selectedValues(builder)?.length
-  return (self) => (selectedValues(self)?.length === selected ? readAsJson(statementCopy(self)) : undefined)
+  const selected = selectedValues(builder)?.length ?? 0
+  return (self) => ((selectedValues(self)?.length ?? 0) - seekColumnsOf(self) === selected ? readAsJson(statementCopy(self)) : undefined)
 }

@@ -11,6 +11,7 @@ import { describeAggregate, describeEagerLoading } from './describe-eager-loadin
 import { explainOnDatabase } from './explain-on-database.ts'
 import { openDatabase } from './open-database.ts'
 import { printSql } from './print-sql.ts'
+import { printCursorPage } from './print-cursor-page.ts'
 
 /**
  * The base table of a request: `table` when given, else the last segment of the URL's path
@@ -66,7 +67,9 @@ export async function explainRequest(request: string, settings: ExplainSettings,
   for (const name of settings.client === undefined ? CLIENT_NAMES : [settings.client]) {
     const db = knex(compileOnlyConfig(name))
     try {
-      printSql(CLIENT_LABELS[name], applyQueryParams(db(table), params, settings.map, { context: settings.context }), io)
+      const query = applyQueryParams(db(table), params, settings.map, { context: settings.context })
+      if (params.cursor === undefined) printSql(CLIENT_LABELS[name], query, io)
+      else printCursorPage(CLIENT_LABELS[name], query, params, io)
     } finally {
       await db.destroy()
     }

@@ -19,6 +19,8 @@ export type QueryParamsErrorCode =
   | 'not_filterable'
   | 'operator_not_allowed'
   | 'search_not_allowed'
+  | 'invalid_cursor'
+  | 'cursor_mismatch'
 
 /** Details of a {@link QueryParamsError}. */
 export interface QueryParamsErrorDetails {

@@ -14,6 +14,7 @@ export const PARAMETER_KEYS: ReadonlyMap<string, QueryParamKey> = new Map<string
   ['limit', 'limit'],
   ['page', 'page'],
   ['search', 'search'],
+  ['cursor', 'cursor'],
 ])
 
 /** The name before the first bracket of a key: `wheres` for `wheres[0][column]`, `with` for `[with][0]` (as qs reads it). */

@@ -5,6 +5,7 @@ import { attachSource, type ParamSource } from './param-source.ts'
 import { PARAMETER_KEYS } from './parameter-keys.ts'
 import { parseInteger, parseNames, parseOrder } from './parse-values.ts'
 import { parseWhere } from './parse-where.ts'
+import { parseCursor } from './parse-cursor.ts'
 import type { RawObject } from './raw-value.ts'
 import { readInput, type QueryParamsInput } from './read-input.ts'
 import { readList } from './read-list.ts'
@@ -101,6 +102,9 @@ function readKey(
       if (text !== undefined) params.search = text
       return
     }
+    case 'cursor':
+      params.cursor = parseCursor(value, sent)
+      return
     default: {
       const { names, indices } = parseNames(value, sent)
       if (key !== 'with' && key !== 'relationsExists') capList(names.length, settings.maxListItems, sent, 'entries')

@@ -34,6 +34,8 @@ const ROUTE_HANDLER_API = [
   'clientColumn',
   'columnType',
   'countQuery',
+  'cursorLinks',
+  'cursorPaginate',
   'databaseColumn',
   'defineRelationMap',
   'estimatedCount',

@@ -21,6 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['sql'],
   ['eager-load'],
   ['apply'],
+  ['cursor'],
   ['http', 'introspect'],
   ['integrations', 'cli'],
 ]

@@ -76,6 +76,18 @@ describe('examples (each started as a child process)', function () {
     expect(failure).not.to.match(/\n\s+at /)
   })
 
+  it('example fastify serves keyset pages: /posts/feed?limit=3, then links.next to the end', async () => {
+    const ids: number[] = []
+    let next: string | null = `/posts/feed?${encodeClientQuery({ orders: [{ column: 'id', direction: 'desc' }], limit: 3 })}`
+    for (let pages = 0; next !== null && pages < 100; pages++) {
+      const body: { data: Array<{ id: number }>; meta: { prev_cursor: string | null }; links: { next: string | null } } = json(await send(`${example('fastify').url}${next}`, { headers: { ...CLIENT_HEADERS } }))
+      if (pages === 0) expect(body.meta.prev_cursor).to.equal(null)
+      ids.push(...body.data.map((post) => post.id))
+      next = body.links.next
+    }
+    expect(ids).to.deep.equal(demoData.posts.map((post) => post.id).sort((a, b) => b - a))
+  })
+
   for (const name of EXAMPLES) {
     describe(`example ${name}`, () => {
       it('serves a filtered, ordered page with relations, as the client encodes it', async () => {

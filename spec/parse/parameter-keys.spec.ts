@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 
-const ALL_KEYS = ['wheres', 'columns', 'with', 'scopes', 'relationsExists', 'orders', 'distinct', 'offset', 'limit', 'page', 'search']
+const ALL_KEYS = ['wheres', 'columns', 'with', 'scopes', 'relationsExists', 'orders', 'distinct', 'offset', 'limit', 'page', 'search', 'cursor']
 
 describe('parseQueryParams: parameter keys', () => {
   it('accepts relationsExists in camelCase and in snake_case (the client snake_cases keys)', () => {
@@ -13,7 +13,7 @@ describe('parseQueryParams: parameter keys', () => {
   it('accepts every parameter of the format', () => {
     const params = parseQueryParams(
       'wheres[0][column]=id&wheres[0][value]=1&columns[0]=id&with[0]=posts&scopes[0]=admins&relations_exists[0]=posts' +
-        '&orders[0][column]=id&distinct[0]=team_id&offset=2&limit=3&page=4&search=knex',
+        '&orders[0][column]=id&distinct[0]=team_id&offset=2&limit=3&page=4&search=knex&cursor=e30.x',
     )
     expect(Object.keys(params)).to.have.members(ALL_KEYS)
   })

@@ -25,6 +25,7 @@ export type ClientParams = Record<string, unknown>
 export interface DemoResponse<T = unknown> {
   status: number
   contentType: string
+  headers: Headers
   body: T
 }
 
@@ -78,6 +79,7 @@ export class DemoClient {
     return {
       status: response.status,
       contentType: response.headers.get('content-type') ?? '',
+      headers: response.headers,
       body: (text === '' ? undefined : JSON.parse(text)) as T,
     }
   }
