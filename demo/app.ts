@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Knex } from 'knex'
+import { registerApiDocs } from './api-docs.ts'
 import { registerContentTypes } from './content-types.ts'
 import { registerCors } from './cors.ts'
 import { registerErrorHandlers } from './error-handlers.ts'
@@ -33,6 +34,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerContentTypes(app)
   registerErrorHandlers(app)
   app.get('/', async () => ({ resources: RESOURCES.map((name) => `/${name}`) }))
+  registerApiDocs(app)
   for (const name of RESOURCES) registerResource(app, options.db, name)
   return app
 }
