@@ -25,8 +25,38 @@ const PAGE = `<!doctype html>
 </html>
 `
 
-const INIT = `window.ui = SwaggerUIBundle({
+// Swagger UI sends a list or object parameter as JSON (orders=[{"column":"id"}]) or repeats its key; the
+// interceptor re-encodes the query in brackets as the document's x-kqp-encoding says (orders[0][column]=id).
+const INIT = `function encodeQuery(search) {
+  const values = new Map()
+  for (const [key, text] of new URLSearchParams(search)) {
+    let value = text
+    if (/^[[{]/.test(text)) {
+      try { value = JSON.parse(text) } catch (error) { value = text }
+    }
+    // Every bracketed parameter of these routes is a list: one object sent alone is its only item.
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) value = [value]
+    values.set(key, values.has(key) ? [].concat(values.get(key), value) : value)
+  }
+  const parts = []
+  const add = (key, value) => {
+    if (value === null) parts.push(key)
+    else if (Array.isArray(value)) value.forEach((item, index) => add(key + '[' + index + ']', item))
+    else if (typeof value === 'object') for (const name of Object.keys(value)) add(key + '[' + name + ']', value[name])
+    else parts.push(key + '=' + encodeURIComponent(String(value)))
+  }
+  for (const [key, value] of values) add(key, value)
+  return parts.join('&')
+}
+window.ui = SwaggerUIBundle({
   url: '/openapi.json',
+  requestInterceptor: (request) => {
+    const url = new URL(request.url, window.location.href)
+    if (url.search === '') return request
+    const query = encodeQuery(url.search)
+    request.url = url.origin + url.pathname + (query === '' ? '' : '?' + query)
+    return request
+  },
   dom_id: '#swagger-ui',
   deepLinking: true,
   tryItOutEnabled: true,

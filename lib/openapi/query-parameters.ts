@@ -38,7 +38,7 @@ export function queryParameters(properties: Readonly<Record<string, JsonSchema>>
       explode: true,
       ...(description === undefined ? {} : { description }),
       schema: { $ref: `#/components/schemas/${schemaPrefix}.${name}` },
-      ...(nested ? { 'x-kqp-encoding': 'indices' } : {}),
+      ...(nested ? { example: [], 'x-kqp-encoding': 'indices' } : {}),
     }
   })
 }

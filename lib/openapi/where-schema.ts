@@ -50,6 +50,7 @@ export function whereSchema(groups: readonly FilterGroup[], caps: WhereValueCaps
       if (allowed.length === 0) continue
       const list: JsonSchema = { type: 'array', items: { anyOf: [group.value, { type: 'null' }] }, maxItems: caps.maxInValues }
       branches.push({
+        title: `${allowed.join(' ')} on ${group.names.length} columns`,
         type: 'object',
         properties: { column, operator: { type: 'string', enum: allowed }, value: value ?? list, boolean: BOOLEAN },
         required: value === undefined ? ['column', 'operator'] : ['column', 'operator', 'value'],
