@@ -14,7 +14,8 @@ import { requestValueSchema } from './value-schemas.ts'
 export interface OpenApiDocument extends JsonObject {
   readonly openapi: '3.1.0'
   readonly info: JsonObject
-  readonly paths: Readonly<Record<string, JsonObject>>
+  /** Each path's operations by method (`get`, `post`). */
+  readonly paths: Readonly<Record<string, Readonly<Record<string, JsonObject>>>>
   readonly components: { readonly schemas: Readonly<Record<string, JsonSchema>> }
 }
 

@@ -93,6 +93,7 @@ function withPaths(map: RelationMap, table: string, depth: number): string[] {
 }
 
 function nameList(names: readonly string[], maxItems: number, description: string): JsonSchema {
+  if (names.length === 0) return { type: 'array', maxItems: 0, description: `${description} This resource has none.` }
   return { type: 'array', items: { type: 'string', enum: [...names] }, maxItems, description }
 }
 
