@@ -3,6 +3,7 @@ import { applyQueryParams, paginate } from 'knex-query-params'
 import { queryParamsPlugin } from 'knex-query-params/fastify'
 import { relationMap } from '../fixtures/relation-map.ts'
 import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:fastify
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -21,6 +22,8 @@ for (const table of ['users', 'posts'] as const) {
   app.get(`/${table}`, list)
   app.post(`/${table}/search`, list)
 }
+
+app.get('/openapi.json', async () => apiDocument)
 
 app.addHook('onClose', async () => {
   await db.destroy()
