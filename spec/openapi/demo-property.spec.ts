@@ -7,6 +7,7 @@ import type { JsonSchema } from '../../lib/openapi.ts'
 import { testDatabases } from '../support/databases.ts'
 import { encodeClientQuery, startDemo, type RunningDemo } from '../e2e/support/demo-client.ts'
 import { fuzzSettings } from '../reliability/support/fuzz-settings.ts'
+import { send } from '../integrations/support/send.ts'
 import { componentValidators } from './support/document-validator.ts'
 import { arbitraryOf, type Generated } from './support/schema-arbitrary.ts'
 
@@ -110,6 +111,19 @@ for (const db of testDatabases()) {
         )
       })
     }
+
+    it("the demo's 431 (a URL over the header limit) and 413 (a body over bodyLimit) validate against the document's TooLargeProblem", async () => {
+      const validate = validator('TooLargeProblem')
+      const long = await send(`${demo.client.baseUrl}/posts?columns[0]=${'x'.repeat(20_000)}`)
+      expect(long.status).to.equal(431)
+      expect(long.contentType).to.match(/^application\/problem\+json/)
+      expect(validate(JSON.parse(long.text)), JSON.stringify(validate.errors)).to.equal(true)
+      const body = `columns[0]=${'x'.repeat(1_100_000)}`
+      const large = await send(`${demo.client.baseUrl}/posts`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+      expect(large.status).to.equal(413)
+      expect(validate(JSON.parse(large.text)), JSON.stringify(validate.errors)).to.equal(true)
+      expect(validate({ ...JSON.parse(large.text), code: 'too_big' })).to.equal(false)
+    })
 
     it('GET /<name>/{id}: the item route answers its row schema, with relations and aggregates', async () => {
       const validate = validator('users')

@@ -2,7 +2,9 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { expect } from 'chai'
 import knex from 'knex'
 import { demoOpenApiDocument } from '../../demo/openapi.ts'
-import { QueryParamsError, applyQueryParams, defineRelationMap, parseQueryParams } from '../../lib/index.ts'
+import { QueryParamsError, QueryTimeoutError, applyQueryParams, defineRelationMap, parseQueryParams } from '../../lib/index.ts'
+import { errorResponse, serverProblemResponse, tooLargeResponse } from '../../lib/http.ts'
+import { componentValidators } from './support/document-validator.ts'
 import { openApiDocument, QUERY_PARAMS_ERROR_CODES, type JsonSchema, type OpenApiDocument } from '../../lib/openapi.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { queryProperties } from '../../lib/openapi/query-schema.ts'
@@ -186,6 +188,16 @@ describe('openApiDocument', () => {
     expect(Object.keys(responses['400']?.content ?? {})).to.deep.equal(['application/problem+json'])
     const code = (schemaOf(shop, 'QueryProblem')['properties'] as Record<string, JsonSchema>)['code']
     expect(code?.['enum']).to.deep.equal([...QUERY_PARAMS_ERROR_CODES])
+  })
+
+  it("the library's own problem bodies validate against the document's: errorResponse (400), tooLargeResponse (413, 431), serverProblemResponse (503)", () => {
+    const validator = componentValidators(shop)
+    const rejected = errorResponse(new QueryParamsError("Parameter 'limit' must be at most 100.", { code: 'limit_exceeded', param: 'limit' }))
+    expect(validator('QueryProblem')(rejected?.body)).to.equal(true)
+    expect(validator('QueryProblem')({ ...rejected?.body, code: 'made_up' })).to.equal(false)
+    for (const status of [413, 431] as const) expect(validator('TooLargeProblem')(tooLargeResponse(status).body), String(status)).to.equal(true)
+    expect(validator('UnavailableProblem')(serverProblemResponse(new QueryTimeoutError(5000)).body)).to.equal(true)
+    expect(validator('UnavailableProblem')({ message: 'The database is unavailable; try again shortly.', code: 'database_unavailable' }), "the demo's 503").to.equal(true)
   })
 
   it('every where column and operator the document lists is accepted by applyQueryParams, and every other column it names is refused', () => {
