@@ -149,7 +149,13 @@ export function cliArguments(argv: readonly string[]): CliArguments {
   return result
 }
 
-function openApiArguments(rest: readonly string[], values: { map?: string | undefined; out?: string | undefined; tables?: string | undefined }): CliArguments {
+interface OpenApiValues {
+  map?: string | undefined
+  out?: string | undefined
+  tables?: string | undefined
+}
+
+function openApiArguments(rest: readonly string[], values: OpenApiValues): CliArguments {
   if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}': openapi takes options only.`)
   if (values.map === undefined) throw new UsageError('Missing --map <file>: the module that exports the relation map.')
   const result: CliArguments = { command: 'openapi', map: values.map }

@@ -15,14 +15,19 @@ import { loadRelationMap } from './load-relation-map.ts'
 async function optionsOf(args: OpenApiArguments, map: RelationMap, cwd: string): Promise<OpenApiOptions> {
   const exported = (await importModule(args.map, cwd, 'the relation map'))['openApiOptions']
   if (exported !== undefined) {
-    if (typeof exported !== 'object' || exported === null || !Array.isArray((exported as { resources?: unknown }).resources)) {
+    if (
+      typeof exported !== 'object' ||
+      exported === null ||
+      !Array.isArray((exported as { resources?: unknown }).resources)
+    ) {
       throw new UsageError(`The module ${args.map} exports openApiOptions without a resources list.`)
     }
     return exported as OpenApiOptions
   }
   const tables = args.tables ?? Object.keys(map)
   const unknown = tables.find((table) => !Object.hasOwn(map, table))
-  if (unknown !== undefined) throw new UsageError(`--tables names '${unknown}', which is not a table of the relation map.`)
+  if (unknown !== undefined)
+    throw new UsageError(`--tables names '${unknown}', which is not a table of the relation map.`)
   return { resources: tables.map((table) => ({ path: `/${table}`, table, item: true })) }
 }
 
@@ -30,7 +35,8 @@ async function optionsOf(args: OpenApiArguments, map: RelationMap, cwd: string):
  * `knex-query-params openapi`: writes the OpenAPI 3.1 document of a relation map as JSON to `args.out`
  * (relative to `cwd`; a summary line on `io.out`) or, without `out`, to `io.out`.
  *
- * @throws {UsageError} for a module that cannot be loaded, a map or options with a mistake, or a file that cannot be written.
+ * @throws {UsageError} for a module that cannot be loaded, a map or options with a mistake, or a file that cannot
+ * be written.
  * @example
  * await openApiCommand({ map: './relation-map.js', out: 'openapi.json' }, io, process.cwd())
  */

@@ -40,13 +40,19 @@ const PAGE_META: JsonSchema = {
 
 const CURSOR_META: JsonSchema = {
   type: 'object',
-  description: "cursorPaginate's metadata: send `next_cursor` or `prev_cursor` as `cursor` for the next or previous page.",
-  properties: { per_page: { type: 'integer', minimum: 1 }, next_cursor: { type: ['string', 'null'] }, prev_cursor: { type: ['string', 'null'] } },
+  description:
+    "cursorPaginate's metadata: send `next_cursor` or `prev_cursor` as `cursor` for the next or previous page.",
+  properties: {
+    per_page: { type: 'integer', minimum: 1 },
+    next_cursor: { type: ['string', 'null'] },
+    prev_cursor: { type: ['string', 'null'] },
+  },
   required: ['per_page', 'next_cursor', 'prev_cursor'],
   additionalProperties: false,
 }
 
-const pascal = (name: string): string => name.replace(/(^|[_-])([a-z0-9])/gi, (_, __: string, letter: string) => letter.toUpperCase())
+const pascal = (name: string): string =>
+  name.replace(/(^|[_-])([a-z0-9])/gi, (_, __: string, letter: string) => letter.toUpperCase())
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 
 /**
@@ -74,14 +80,19 @@ export function openApiDocument(relationMap: RelationMap, options: OpenApiOption
   const tags: JsonObject[] = []
   const addPath = (path: string, method: string, operation: JsonObject): void => {
     const item = (paths[path] ??= {})
-    if (item[method] !== undefined) throw new Error(`knex-query-params: openApiDocument: ${method.toUpperCase()} ${path} is described twice`)
+    if (item[method] !== undefined)
+      throw new Error(`knex-query-params: openApiDocument: ${method.toUpperCase()} ${path} is described twice`)
     item[method] = operation
   }
   for (const table of Object.keys(relationMap)) schemas[rowSchemaName(table)] = rowSchema(relationMap, table)
   for (const resource of options.resources) {
     const name = resource.name ?? resource.table
-    if (!NAME.test(name)) throw new Error(`knex-query-params: openApiDocument: resource name '${name}' must be letters, digits, _ and - (set name)`)
-    if (names.has(name)) throw new Error(`knex-query-params: openApiDocument: two resources are named '${name}' (set name)`)
+    if (!NAME.test(name))
+      throw new Error(
+        `knex-query-params: openApiDocument: resource name '${name}' must be letters, digits, _ and - (set name)`,
+      )
+    if (names.has(name))
+      throw new Error(`knex-query-params: openApiDocument: two resources are named '${name}' (set name)`)
     names.add(name)
     const settings = routeSettings(resource, options)
     const properties = queryProperties(relationMap, resource.table, settings)
@@ -89,17 +100,27 @@ export function openApiDocument(relationMap: RelationMap, options: OpenApiOption
     schemas[`${name}.query`] = querySchema(name, Object.keys(properties), settings)
     schemas[`${name}.list`] = listSchema(resource, settings, schemas)
     const tag = resource.tag ?? name
-    if (!tags.some((each) => each['name'] === tag)) tags.push({ name: tag, ...(resource.description === undefined ? {} : { description: resource.description }) })
+    if (!tags.some((each) => each['name'] === tag))
+      tags.push({ name: tag, ...(resource.description === undefined ? {} : { description: resource.description }) })
     const list = listOperation(resource, name, tag, settings, queryParameters(properties, `${name}.query`))
     addPath(resource.path, 'get', list)
-    if (resource.formPath !== undefined) addPath(resource.formPath, 'post', formOperation(list, name, Object.keys(properties)))
+    if (resource.formPath !== undefined)
+      addPath(resource.formPath, 'post', formOperation(list, name, Object.keys(properties)))
     if (resource.item !== undefined && resource.item !== false) {
       const itemPath = typeof resource.item === 'string' ? resource.item : `${resource.path.replace(/\/$/, '')}/{id}`
       const itemProperties = Object.fromEntries(Object.entries(properties).filter(([key]) => ITEM_KEYS.includes(key)))
-      addPath(itemPath, 'get', itemOperation(relationMap, resource, name, tag, queryParameters(itemProperties, `${name}.query`)))
+      addPath(
+        itemPath,
+        'get',
+        itemOperation(relationMap, resource, name, tag, queryParameters(itemProperties, `${name}.query`)),
+      )
     }
   }
-  const info = { title: options.title ?? 'API', version: options.version ?? '1.0.0', ...(options.description === undefined ? {} : { description: options.description }) }
+  const info = {
+    title: options.title ?? 'API',
+    version: options.version ?? '1.0.0',
+    ...(options.description === undefined ? {} : { description: options.description }),
+  }
   return {
     openapi: '3.1.0',
     info,
@@ -115,24 +136,37 @@ function querySchema(name: string, keys: readonly string[], settings: RouteSetti
   return {
     type: 'object',
     description:
-      'The query object before it is encoded (x-kqp-encoding), with snake_case keys. relationsExists is the same as relations_exists; ' +
-      (settings.strict ? 'no other key is accepted.' : 'other keys are the application\'s own and are ignored.'),
+      'The query object before it is encoded (x-kqp-encoding), with snake_case keys. ' +
+      'relationsExists is the same as relations_exists; ' +
+      (settings.strict ? 'no other key is accepted.' : "other keys are the application's own and are ignored."),
     properties: { ...properties, relationsExists: ref(`${name}.query.relations_exists`) },
     not: { required: ['relations_exists', 'relationsExists'] },
     ...(settings.strict ? { additionalProperties: false } : {}),
   }
 }
 
-function listSchema(resource: OpenApiResource, settings: RouteSettings, schemas: Record<string, JsonSchema>): JsonSchema {
+function listSchema(
+  resource: OpenApiResource,
+  settings: RouteSettings,
+  schemas: Record<string, JsonSchema>,
+): JsonSchema {
   const data = { type: 'array', items: ref(rowSchemaName(resource.table)) }
-  if (settings.pagination === 'none') return { type: 'object', properties: { data }, required: ['data'], additionalProperties: false }
+  if (settings.pagination === 'none')
+    return { type: 'object', properties: { data }, required: ['data'], additionalProperties: false }
   if (settings.pagination === 'cursor') {
     schemas['CursorMeta'] = CURSOR_META
-    return { type: 'object', properties: { data, meta: ref('CursorMeta') }, required: ['data', 'meta'], additionalProperties: false }
+    return {
+      type: 'object',
+      properties: { data, meta: ref('CursorMeta') },
+      required: ['data', 'meta'],
+      additionalProperties: false,
+    }
   }
   const counted = settings.count !== false
   const metaName = counted ? 'PageMeta' : 'PageMetaUncounted'
-  schemas[metaName] = counted ? { ...PAGE_META, required: [...(PAGE_META['required'] as string[]), 'total', 'last_page'] } : PAGE_META
+  schemas[metaName] = counted
+    ? { ...PAGE_META, required: [...(PAGE_META['required'] as string[]), 'total', 'last_page'] }
+    : PAGE_META
   return {
     type: 'object',
     description: '`meta` comes with `page`.',
@@ -161,13 +195,22 @@ function caps(settings: RouteSettings): JsonObject {
 }
 
 const CONSTRAINTS = [
-  'At most maxRelationFilters relation conditions: wheres on a relation path plus relations_exists entries (limit_exceeded).',
+  'At most maxRelationFilters relation conditions: wheres on a relation path plus relations_exists entries ' +
+    '(limit_exceeded).',
   'At most maxRelationOrders orders through a relation (limit_exceeded).',
-  'With distinct, orders may only name the distinct or selected columns (invalid_order), and with may name no aggregate (invalid_distinct).',
-  'Relation paths are listed up to listedRelationDepth; the server accepts them up to maxRelationDepth (wheres, relations_exists, orders) and maxWithDepth (with).',
+  'With distinct, orders may only name the distinct or selected columns (invalid_order), ' +
+    'and with may name no aggregate (invalid_distinct).',
+  'Relation paths are listed up to listedRelationDepth; the server accepts them up to maxRelationDepth ' +
+    '(wheres, relations_exists, orders) and maxWithDepth (with).',
 ]
 
-function listOperation(resource: OpenApiResource, name: string, tag: string, settings: RouteSettings, parameters: JsonSchema[]): JsonObject {
+function listOperation(
+  resource: OpenApiResource,
+  name: string,
+  tag: string,
+  settings: RouteSettings,
+  parameters: JsonSchema[],
+): JsonObject {
   return {
     operationId: `list${pascal(name)}`,
     tags: [tag],
@@ -206,11 +249,18 @@ function formOperation(list: JsonObject, name: string, keys: readonly string[]):
   }
 }
 
-function itemOperation(map: RelationMap, resource: OpenApiResource, name: string, tag: string, parameters: JsonSchema[]): JsonObject {
+function itemOperation(
+  map: RelationMap,
+  resource: OpenApiResource,
+  name: string,
+  tag: string,
+  parameters: JsonSchema[],
+): JsonObject {
   const key = primaryKeyColumns(map, resource.table)
   const keyName = key.length === 1 && key[0] !== undefined ? clientColumn(map, resource.table, key[0]) : undefined
   const keySpec = keyName === undefined ? undefined : map[resource.table]?.columns[keyName]
-  if (keySpec === undefined) throw new Error(`knex-query-params: openApiDocument: ${name}.item needs a one-column, allow-listed primary key`)
+  if (keySpec === undefined)
+    throw new Error(`knex-query-params: openApiDocument: ${name}.item needs a one-column, allow-listed primary key`)
   const id = columnType(keySpec) === 'integer' ? { type: 'integer', minimum: 1 } : requestValueSchema(keySpec, 1000)
   return {
     operationId: `get${pascal(name)}`,
@@ -220,9 +270,16 @@ function itemOperation(map: RelationMap, resource: OpenApiResource, name: string
     responses: {
       '200': {
         description: 'The row.',
-        content: { 'application/json': { schema: { type: 'object', properties: { data: ref(rowSchemaName(resource.table)) }, required: ['data'] } } },
+        content: {
+          'application/json': {
+            schema: { type: 'object', properties: { data: ref(rowSchemaName(resource.table)) }, required: ['data'] },
+          },
+        },
       },
-      '404': { description: 'No such row.', content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } } },
+      '404': {
+        description: 'No such row.',
+        content: { 'application/json': { schema: { type: 'object', properties: { message: { type: 'string' } } } } },
+      },
       ...PROBLEM_RESPONSES,
     },
     'x-kqp-table': resource.table,

@@ -21,7 +21,7 @@ export interface OpenApiResource {
   path: string
   /** The base table, a table of the relation map. */
   table: string
-  /** The name of the operations and schemas (`listPosts`, `posts.query`); default the table. Letters, digits, `_` and `-`. */
+  /** The name of the operations and schemas (`listPosts`, `posts.query`); default the table. `[A-Za-z0-9_-]`. */
   name?: string
   /** The options the route passes to `parseQueryParams`, `applyQueryParams` and `paginate`. */
   options?: OpenApiRouteOptions

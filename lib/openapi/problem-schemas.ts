@@ -12,7 +12,9 @@ const PROBLEM_FIELDS = {
 export const PROBLEM_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   QueryProblem: {
     type: 'object',
-    description: 'RFC 9457 problem for a rejected query (errorResponse): `param` is the bracket path sent, `allowed` the valid choices where they help.',
+    description:
+      'RFC 9457 problem for a rejected query (errorResponse): `param` is the bracket path sent, ' +
+      '`allowed` the valid choices where they help.',
     properties: {
       ...PROBLEM_FIELDS,
       status: { const: 400 },
@@ -24,14 +26,25 @@ export const PROBLEM_SCHEMAS: Readonly<Record<string, JsonSchema>> = {
   },
   TooLargeProblem: {
     type: 'object',
-    description: 'A body over the server\'s limit (413), or a URL and headers over Node\'s header limit (431): send a long query as a form body.',
-    properties: { ...PROBLEM_FIELDS, status: { enum: [413, 431] }, code: { type: 'string', enum: ['body_too_large', 'headers_too_large'] } },
+    description:
+      "A body over the server's limit (413), or a URL and headers over Node's header limit (431): " +
+      'send a long query as a form body.',
+    properties: {
+      ...PROBLEM_FIELDS,
+      status: { enum: [413, 431] },
+      code: { type: 'string', enum: ['body_too_large', 'headers_too_large'] },
+    },
     required: ['status', 'code'],
   },
   UnavailableProblem: {
     type: 'object',
-    description: 'The query took too long and was cancelled, or the database cannot be reached: retry later (`Retry-After`).',
-    properties: { ...PROBLEM_FIELDS, status: { const: 503 }, code: { type: 'string', enum: ['query_timeout', 'database_unavailable'] } },
+    description:
+      'The query took too long and was cancelled, or the database cannot be reached: retry later (`Retry-After`).',
+    properties: {
+      ...PROBLEM_FIELDS,
+      status: { const: 503 },
+      code: { type: 'string', enum: ['query_timeout', 'database_unavailable'] },
+    },
     required: ['code'],
   },
 }
@@ -46,7 +59,7 @@ function problem(description: string, name: string, json = false): JsonSchema {
 /** The error responses of every operation, by status. */
 export const PROBLEM_RESPONSES: Readonly<Record<string, JsonSchema>> = {
   '400': problem('The query cannot be served: `code` says why, `param` where.', 'QueryProblem'),
-  '413': problem('The body is over the server\'s limit.', 'TooLargeProblem'),
-  '431': problem('The URL and headers are over the server\'s limit: send the query as a form body.', 'TooLargeProblem'),
+  '413': problem("The body is over the server's limit.", 'TooLargeProblem'),
+  '431': problem("The URL and headers are over the server's limit: send the query as a form body.", 'TooLargeProblem'),
   '503': problem('The query timed out, or the database is unavailable: retry later.', 'UnavailableProblem', true),
 }

@@ -11,25 +11,29 @@ export const QUERY_ENCODING: JsonObject = {
   strictNullHandling: true,
   encodeValuesOnly: true,
   description:
-    'Keys in brackets, list items by index from 0, nested objects by key (wheres[0][value][1]=5); values percent-encoded; ' +
+    'Keys in brackets, list items by index from 0, nested objects by key (wheres[0][value][1]=5); ' +
+    'values percent-encoded; ' +
     'a null value is the key without =; an empty list is left out; numbers and booleans as their text. ' +
     'Keys may be snake_case or camelCase (relations_exists or relationsExists), column names too.',
 }
 
 const DESCRIPTIONS: Readonly<Record<string, string>> = {
-  wheres: 'Conditions, AND-ed or OR-ed in order and grouped together: wheres[i][column], [operator], [value], [boolean].',
+  wheres:
+    'Conditions, AND-ed or OR-ed in order and grouped together: wheres[i][column], [operator], [value], [boolean].',
   limit: 'Most rows to return.',
   offset: 'Rows to skip.',
 }
 
 /**
  * The OpenAPI parameter objects of an operation's query: one per key, its schema a `$ref` to the component
- * `<schemaPrefix>.<key>`. Lists and objects are `deepObject` (their brackets described by `x-kqp-encoding`), scalars `form`.
+ * `<schemaPrefix>.<key>`. Lists and objects are `deepObject` (their brackets described by `x-kqp-encoding`),
+ * scalars `form`.
  */
 export function queryParameters(properties: Readonly<Record<string, JsonSchema>>, schemaPrefix: string): JsonSchema[] {
   return Object.entries(properties).map(([name, schema]) => {
     const nested = schema['type'] === 'array' || schema['type'] === 'object'
-    const description = DESCRIPTIONS[name] ?? (typeof schema['description'] === 'string' ? schema['description'] : undefined)
+    const description =
+      DESCRIPTIONS[name] ?? (typeof schema['description'] === 'string' ? schema['description'] : undefined)
     return {
       name,
       in: 'query',

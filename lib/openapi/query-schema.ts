@@ -22,7 +22,7 @@ function namesOf(name: string, prefixes: readonly string[]): string[] {
   return [...new Set(prefixes.flatMap((prefix) => spellings.map((spelling) => `${prefix}${spelling}`)))]
 }
 
-/** The prefixes a column of the table at `path` is named with: `posts.` for a path, `''` and `users.` for the base table. */
+/** The prefixes of a column of the table at `path`: `posts.` for a path, `''` and `users.` for the base table. */
 function prefixesOf(map: RelationMap, table: string, path: string): string[] {
   if (path !== '') return [`${path}.`]
   return relationsOf(map, table).has(table) ? [''] : ['', `${table}.`]
@@ -32,12 +32,18 @@ function prefixesOf(map: RelationMap, table: string, path: string): string[] {
 function columnsAt(map: RelationMap, reached: readonly RelationPath[]): Map<string, ColumnSpec[]> {
   const columns = new Map<string, ColumnSpec[]>()
   for (const { table } of reached) {
-    for (const [name, spec] of Object.entries(map[table]?.columns ?? {})) columns.set(name, [...(columns.get(name) ?? []), spec])
+    for (const [name, spec] of Object.entries(map[table]?.columns ?? {}))
+      columns.set(name, [...(columns.get(name) ?? []), spec])
   }
   return columns
 }
 
-function filterGroups(map: RelationMap, table: string, paths: readonly RelationPath[], settings: RouteSettings): FilterGroup[] {
+function filterGroups(
+  map: RelationMap,
+  table: string,
+  paths: readonly RelationPath[],
+  settings: RouteSettings,
+): FilterGroup[] {
   const groups = new Map<string, FilterGroup>()
   const add = (names: string[], operators: readonly Operator[], value: JsonSchema): void => {
     if (operators.length === 0) return
@@ -48,21 +54,37 @@ function filterGroups(map: RelationMap, table: string, paths: readonly RelationP
   }
   for (const [path, reached] of tablesByPath(paths)) {
     for (const [name, specs] of columnsAt(map, reached)) {
-      const operators = specs.map(columnOperators).reduce((all, each) => all.filter((operator) => each.includes(operator)))
-      const values = [...new Map(specs.map((spec) => [JSON.stringify(requestValueSchema(spec, settings.maxValueLength)), spec])).values()]
-      const value = values.length === 1 && values[0] !== undefined ? requestValueSchema(values[0], settings.maxValueLength) : { anyOf: values.map((spec) => requestValueSchema(spec, settings.maxValueLength)) }
+      const operators = specs
+        .map(columnOperators)
+        .reduce((all, each) => all.filter((operator) => each.includes(operator)))
+      const values = [
+        ...new Map(
+          specs.map((spec) => [JSON.stringify(requestValueSchema(spec, settings.maxValueLength)), spec]),
+        ).values(),
+      ]
+      const value =
+        values.length === 1 && values[0] !== undefined
+          ? requestValueSchema(values[0], settings.maxValueLength)
+          : { anyOf: values.map((spec) => requestValueSchema(spec, settings.maxValueLength)) }
       add(namesOf(name, prefixesOf(map, table, path)), operators, value)
     }
   }
-  for (const aggregate of aggregateNames(map, table)) add(aggregate.names, typeOperators(aggregate.type), requestValueSchema(aggregate.type, settings.maxValueLength))
+  for (const aggregate of aggregateNames(map, table))
+    add(aggregate.names, typeOperators(aggregate.type), requestValueSchema(aggregate.type, settings.maxValueLength))
   return [...groups.values()]
 }
 
-/** The aggregates of the base table a `wheres` or `orders` column may name (by name or snake_case key), unless a column has that name. */
+/**
+ * The aggregates of the base table a `wheres` or `orders` column may name (by name or snake_case key), unless
+ * a column has that name.
+ */
 function aggregateNames(map: RelationMap, table: string): Array<{ names: string[]; type: ColumnType }> {
   const columns = Object.keys(map[table]?.columns ?? {}).flatMap((name) => namesOf(name, ['']))
   return [...aggregatesOf(map, table).bySnakeName.values()]
-    .map((aggregate) => ({ names: [...new Set([aggregate.name, aggregate.key])].filter((name) => !columns.includes(name)), type: aggregate.type }))
+    .map((aggregate) => ({
+      names: [...new Set([aggregate.name, aggregate.key])].filter((name) => !columns.includes(name)),
+      type: aggregate.type,
+    }))
     .filter((aggregate) => aggregate.names.length > 0)
 }
 
@@ -70,7 +92,8 @@ function orderColumns(map: RelationMap, table: string, paths: readonly RelationP
   const names: string[] = []
   for (const [path, reached] of tablesByPath(paths.filter((each) => each.toOne))) {
     if (!reached.every((each) => each.toOne)) continue
-    for (const [name, specs] of columnsAt(map, reached)) if (specs.every(isSortable)) names.push(...namesOf(name, prefixesOf(map, table, path)))
+    for (const [name, specs] of columnsAt(map, reached))
+      if (specs.every(isSortable)) names.push(...namesOf(name, prefixesOf(map, table, path)))
   }
   return [...names, ...aggregateNames(map, table).flatMap((aggregate) => aggregate.names)]
 }
@@ -83,10 +106,11 @@ function withPaths(map: RelationMap, table: string, depth: number): string[] {
     if (path !== '') names.add(path)
     if (reached[0] !== undefined && reached[0].depth < depth) {
       if (reached.some((each) => relationsOf(map, each.table).size > 0)) names.add(`${prefix}*`)
-      for (const each of reached) for (const aggregate of aggregatesOf(map, each.table).bySnakeName.values()) {
-        names.add(`${prefix}${aggregate.name}`)
-        names.add(`${prefix}${aggregate.key}`)
-      }
+      for (const each of reached)
+        for (const aggregate of aggregatesOf(map, each.table).bySnakeName.values()) {
+          names.add(`${prefix}${aggregate.name}`)
+          names.add(`${prefix}${aggregate.key}`)
+        }
     }
   }
   return [...names]
@@ -103,7 +127,8 @@ function nameList(names: readonly string[], maxItems: number, description: strin
  */
 export function queryProperties(map: RelationMap, table: string, settings: RouteSettings): QueryProperties {
   const definition = map[table]
-  if (definition === undefined) throw new Error(`knex-query-params: openApiDocument: table '${table}' is not in the relation map`)
+  if (definition === undefined)
+    throw new Error(`knex-query-params: openApiDocument: table '${table}' is not in the relation map`)
   const depth = Math.min(settings.relationPathDepth, settings.maxRelationDepth)
   const paths = relationPaths(map, table, depth)
   const own = Object.entries(definition.columns)
@@ -111,17 +136,36 @@ export function queryProperties(map: RelationMap, table: string, settings: Route
     own.filter(([, spec]) => filter(spec)).flatMap(([name]) => namesOf(name, prefixesOf(map, table, '')))
   const relationPathNames = [...tablesByPath(paths).keys()].filter((path) => path !== '')
   const properties: QueryProperties = {
-    wheres: { type: 'array', items: whereSchema(filterGroups(map, table, paths, settings), settings), maxItems: settings.maxWheres },
-    columns: nameList(ownNames(() => true), settings.maxListItems, 'The columns to select (default every allow-listed column).'),
-    with: nameList(withPaths(map, table, Math.min(depth, settings.maxWithDepth)), settings.maxWith, 'Relations and aggregates to eager-load; `*` is every relation of its table.'),
+    wheres: {
+      type: 'array',
+      items: whereSchema(filterGroups(map, table, paths, settings), settings),
+      maxItems: settings.maxWheres,
+    },
+    columns: nameList(
+      ownNames(() => true),
+      settings.maxListItems,
+      'The columns to select (default every allow-listed column).',
+    ),
+    with: nameList(
+      withPaths(map, table, Math.min(depth, settings.maxWithDepth)),
+      settings.maxWith,
+      'Relations and aggregates to eager-load; `*` is every relation of its table.',
+    ),
     scopes: nameList(Object.keys(definition.scopes ?? {}), settings.maxListItems, 'Named scopes to apply.'),
-    relations_exists: nameList(relationPathNames, settings.maxRelationFilters, 'Keep rows that have at least one related row on each path.'),
+    relations_exists: nameList(
+      relationPathNames,
+      settings.maxRelationFilters,
+      'Keep rows that have at least one related row on each path.',
+    ),
     orders: {
       type: 'array',
       maxItems: settings.maxListItems,
       items: {
         type: 'object',
-        properties: { column: { type: 'string', enum: orderColumns(map, table, paths) }, direction: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+        properties: {
+          column: { type: 'string', enum: orderColumns(map, table, paths) },
+          direction: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
+        },
         required: ['column'],
         additionalProperties: false,
       },
@@ -130,14 +174,27 @@ export function queryProperties(map: RelationMap, table: string, settings: Route
     limit: { type: 'integer', minimum: 1, maximum: settings.maxLimit },
   }
   if (settings.pagination === 'cursor') {
-    properties['cursor'] = { type: 'string', description: 'The opaque `next_cursor` or `prev_cursor` of the page before.' }
+    properties['cursor'] = {
+      type: 'string',
+      description: 'The opaque `next_cursor` or `prev_cursor` of the page before.',
+    }
   } else {
     properties['offset'] = { type: 'integer', minimum: 0, maximum: MAX_WHOLE }
-    if (settings.pagination === 'page') properties['page'] = { type: 'integer', minimum: 1, maximum: MAX_WHOLE, description: `Answer one page (\`{ data, meta }\`) of \`limit\` rows (default ${settings.defaultLimit}).` }
+    if (settings.pagination === 'page')
+      properties['page'] = {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_WHOLE,
+        description: `Answer one page (\`{ data, meta }\`) of \`limit\` rows (default ${settings.defaultLimit}).`,
+      }
   }
   const search = searchOf(definition)
   if (search !== undefined) {
-    properties['search'] = { type: 'string', maxLength: settings.maxValueLength, description: `Search text, looked for in ${search.columns.join(', ')} (${search.mode}).` }
+    properties['search'] = {
+      type: 'string',
+      maxLength: settings.maxValueLength,
+      description: `Search text, looked for in ${search.columns.join(', ')} (${search.mode}).`,
+    }
   }
   return properties
 }

@@ -8,7 +8,7 @@ export interface RelationPath {
   /** How many relations the path goes through. */
   depth: number
   table: string
-  /** Every relation on the path is a direct to-one relation (belongsTo, hasOne, morphOne): an order may go through it. */
+  /** Every relation on the path is a direct to-one one (belongsTo, hasOne, morphOne): an order may go through it. */
   toOne: boolean
 }
 

@@ -5,7 +5,7 @@ import { relationsOf } from '../validate/relations-of.ts'
 import { schemaRef, type JsonSchema } from './json-schema.ts'
 import { enumOf, responseValueSchema } from './value-schemas.ts'
 
-/** The name of a table's row schema in `components.schemas`: the table name, other characters than `[A-Za-z0-9._-]` as `_`. */
+/** A table's row schema name in `components.schemas`: the table name, characters not in `[A-Za-z0-9._-]` as `_`. */
 export function rowSchemaName(table: string): string {
   return table.replace(/[^A-Za-z0-9._-]/g, '_')
 }
@@ -19,16 +19,20 @@ export function rowSchemaName(table: string): string {
  */
 export function rowSchema(map: RelationMap, table: string): JsonSchema {
   const definition = map[table]
-  if (definition === undefined) throw new Error(`knex-query-params: openApiDocument: table '${table}' is not in the relation map`)
+  if (definition === undefined)
+    throw new Error(`knex-query-params: openApiDocument: table '${table}' is not in the relation map`)
   const key = primaryKeyColumns(map, table)
   const properties: Record<string, JsonSchema> = {}
   for (const [name, spec] of Object.entries(definition.columns)) {
-    const nullable = !key.includes(databaseColumn(map, table, name)) && (typeof spec === 'string' || spec.nullable !== false)
+    const nullable =
+      !key.includes(databaseColumn(map, table, name)) && (typeof spec === 'string' || spec.nullable !== false)
     properties[name] = responseValueSchema(columnType(spec), nullable, enumOf(spec))
   }
   for (const relation of relationsOf(map, table).values()) {
     if (relation.kind === 'morphTo') {
-      properties[relation.name] = { anyOf: [...relation.targets.map((target) => schemaRef(rowSchemaName(target.table))), { type: 'null' }] }
+      properties[relation.name] = {
+        anyOf: [...relation.targets.map((target) => schemaRef(rowSchemaName(target.table))), { type: 'null' }],
+      }
     } else if (relation.many) {
       properties[relation.name] = { type: 'array', items: schemaRef(rowSchemaName(relation.table)) }
     } else {
@@ -36,8 +40,12 @@ export function rowSchema(map: RelationMap, table: string): JsonSchema {
     }
   }
   for (const aggregate of aggregatesOf(map, table).bySnakeName.values()) {
-    const schema = aggregate.kind === 'exists' ? { type: 'boolean' } : responseValueSchema(aggregate.type, aggregate.nullable)
-    properties[aggregate.key] = { ...schema, description: `${aggregate.kind} over ${aggregate.relation.name} (with[]=${aggregate.name})` }
+    const schema =
+      aggregate.kind === 'exists' ? { type: 'boolean' } : responseValueSchema(aggregate.type, aggregate.nullable)
+    properties[aggregate.key] = {
+      ...schema,
+      description: `${aggregate.kind} over ${aggregate.relation.name} (with[]=${aggregate.name})`,
+    }
   }
   return { type: 'object', title: table, properties, additionalProperties: false }
 }

@@ -42,12 +42,14 @@ export function requestValueSchema(spec: ColumnSpec, maxLength: number): JsonSch
   }
 }
 
-/** The JSON Schema of the value a row carries for a column of `type` (see `ColumnValues`); `null` too when `nullable`. */
+/** The JSON Schema of the value a row carries for a column of `type` (`ColumnValues`); `null` too when `nullable`. */
 export function responseValueSchema(type: ColumnType, nullable: boolean, values?: readonly string[]): JsonSchema {
   const schema = values === undefined ? typeSchema(type) : { type: 'string', enum: [...values] }
   if (!nullable) return schema
   const { type: jsonType, ...rest } = schema
-  return values === undefined ? { type: [jsonType ?? 'string', 'null'], ...rest } : { type: ['string', 'null'], enum: [...values, null] }
+  return values === undefined
+    ? { type: [jsonType ?? 'string', 'null'], ...rest }
+    : { type: ['string', 'null'], enum: [...values, null] }
 }
 
 function typeSchema(type: ColumnType): JsonSchema {
@@ -66,6 +68,10 @@ function typeSchema(type: ColumnType): JsonSchema {
       return { type: 'string', format: 'date-time' }
     case 'bigint':
     case 'decimal':
-      return { type: 'string', pattern: type === 'bigint' ? '^-?(0|[1-9][0-9]{0,18})$' : EXACT_PATTERNS[type], 'x-kqp-type': type }
+      return {
+        type: 'string',
+        pattern: type === 'bigint' ? '^-?(0|[1-9][0-9]{0,18})$' : EXACT_PATTERNS[type],
+        'x-kqp-type': type,
+      }
   }
 }

@@ -48,7 +48,11 @@ export function whereSchema(groups: readonly FilterGroup[], caps: WhereValueCaps
     for (const [operators, value] of shapes) {
       const allowed = operators.filter((operator) => group.operators.includes(operator))
       if (allowed.length === 0) continue
-      const list: JsonSchema = { type: 'array', items: { anyOf: [group.value, { type: 'null' }] }, maxItems: caps.maxInValues }
+      const list: JsonSchema = {
+        type: 'array',
+        items: { anyOf: [group.value, { type: 'null' }] },
+        maxItems: caps.maxInValues,
+      }
       branches.push({
         title: `${allowed.join(' ')} on ${group.names.length} columns`,
         type: 'object',
@@ -58,5 +62,7 @@ export function whereSchema(groups: readonly FilterGroup[], caps: WhereValueCaps
       })
     }
   }
-  return branches.length === 0 ? { not: {}, description: 'No column of this resource can be filtered.' } : { anyOf: branches }
+  return branches.length === 0
+    ? { not: {}, description: 'No column of this resource can be filtered.' }
+    : { anyOf: branches }
 }
