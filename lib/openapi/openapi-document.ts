@@ -191,6 +191,7 @@ function caps(settings: RouteSettings): JsonObject {
     maxRelationFilters: settings.maxRelationFilters,
     maxRelationOrders: settings.maxRelationOrders,
     listedRelationDepth: Math.min(settings.relationPathDepth, settings.maxRelationDepth),
+    listedWithDepth: Math.min(settings.relationPathDepth, settings.maxWithDepth),
   }
 }
 
@@ -199,7 +200,7 @@ const CONSTRAINTS = [
     '(limit_exceeded).',
   'At most maxRelationOrders orders through a relation (limit_exceeded).',
   'With distinct, orders may only name the distinct or selected columns (invalid_order), ' +
-    'and with may name no aggregate (invalid_distinct).',
+    'columns only sortable ones (not_sortable), and with may name no aggregate (invalid_distinct).',
   'Relation paths are listed up to listedRelationDepth; the server accepts them up to maxRelationDepth ' +
     '(wheres, relations_exists, orders) and maxWithDepth (with).',
 ]

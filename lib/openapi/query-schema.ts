@@ -147,7 +147,7 @@ export function queryProperties(map: RelationMap, table: string, settings: Route
       'The columns to select (default every allow-listed column).',
     ),
     with: nameList(
-      withPaths(map, table, Math.min(depth, settings.maxWithDepth)),
+      withPaths(map, table, Math.min(settings.relationPathDepth, settings.maxWithDepth)),
       settings.maxWith,
       'Relations and aggregates to eager-load; `*` is every relation of its table.',
     ),

@@ -117,6 +117,24 @@ describe('openApiDocument', () => {
     expect(columns.filter((name) => name.split('.').length > 3), 'relation paths up to the listed depth, 2').to.deep.equal([])
   })
 
+  it("relation paths: listed up to relationPathDepth, never past the route's maxRelationDepth (wheres, relations_exists, orders) or maxWithDepth (with)", () => {
+    const document = openApiDocument(shopMap, {
+      relationPathDepth: 3,
+      resources: [
+        { path: '/a', table: 'products', name: 'deep' },
+        { path: '/b', table: 'products', name: 'capped', options: { maxRelationDepth: 1, maxWithDepth: 2 } },
+      ],
+    })
+    const depth = (names: string[]): number => Math.max(...names.map((name) => name.split('.').length))
+    expect(depth(enumOf(document, 'deep.query.relations_exists'))).to.equal(3)
+    expect(depth(enumOf(document, 'deep.query.with'))).to.equal(3)
+    expect(depth(enumOf(document, 'capped.query.relations_exists'))).to.equal(1)
+    expect(depth(whereBranches(document, 'capped').flatMap((branch) => branch.columns))).to.equal(2)
+    expect(depth(enumOf(document, 'capped.query.with'))).to.equal(2)
+    const caps = document.paths['/b']?.['get']?.['x-kqp-caps']
+    expect(caps).to.deep.include({ maxRelationDepth: 1, maxWithDepth: 2, listedRelationDepth: 1, listedWithDepth: 2 })
+  })
+
   it('values by declared type: date and date-time formats, exact strings for bigint and decimal, null only with = and !=', () => {
     const valueOf = (column: string, operator: string): JsonSchema | undefined =>
       whereBranches(shop, 'products').find((branch) => branch.columns.includes(column) && branch.operators.includes(operator))?.value
@@ -221,6 +239,25 @@ describe('openApiDocument', () => {
       const params = parseQueryParams(`wheres[0][column]=${column}&wheres[0][operator]=${encodeURIComponent(operator)}&wheres[0][value]=1`)
       expect(() => applyQueryParams(db('products'), params, shopMap), `${column} ${operator}`).to.throw(QueryParamsError)
     }
+  })
+
+  it('every with, relations_exists, orders, columns, distinct and scopes value the document lists (to depth 3) is accepted by applyQueryParams', () => {
+    const db = knex({ client: 'pg' })
+    const document = openApiDocument(shopMap, { relationPathDepth: 3, resources: [{ path: '/p', table: 'products' }] })
+    const orders = (schemaOf(document, 'products.query.orders')['items'] as { properties: { column: { enum: string[] } } }).properties.column.enum
+    const lists: Array<[string, string[]]> = [
+      ...(['with', 'relations_exists', 'columns', 'distinct', 'scopes'] as const).map((key): [string, string[]] => [key, enumOf(document, `products.query.${key}`)]),
+      ['orders', orders],
+    ]
+    let accepted = 0
+    for (const [key, values] of lists) {
+      for (const value of values) {
+        const query = key === 'orders' ? `orders[0][column]=${value}&orders[0][direction]=desc` : `${key}[0]=${value}`
+        expect(() => applyQueryParams(db('products'), parseQueryParams(query), shopMap).toSQL(), query).to.not.throw()
+        accepted++
+      }
+    }
+    expect(accepted).to.be.greaterThan(100)
   })
 
   it('refuses a table not in the map and two resources of one name, with a plain Error naming them', () => {
