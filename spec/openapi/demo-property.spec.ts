@@ -83,7 +83,7 @@ for (const db of testDatabases()) {
     })
 
     for (const name of RESOURCES) {
-      const settings = fuzzSettings(20)
+      const settings = fuzzSettings(10)
       it(`GET /${name}: a request built from the document's query schema is answered 200, and its body validates against the response schema (seed ${settings.seed}, ${settings.numRuns} runs)`, async () => {
         const validate = validator(`${name}.list`)
         await fc.assert(

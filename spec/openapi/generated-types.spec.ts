@@ -76,16 +76,15 @@ describe('openapi-typescript types of the demo document', function () {
     rmSync(dir, { recursive: true, force: true })
   })
 
-  it('compile under strict, and each table schema agrees with TableRecord: same keys, same column and aggregate types, a TableRecord is assignable', () => {
+  it('compile under strict, and each table schema agrees with TableRecord: same keys, same column and aggregate types, a TableRecord is assignable; the same check fails on a column typed otherwise', () => {
     writeFileSync(join(dir, 'agreement.ts'), AGREEMENT)
-    expect(compileErrors([join(dir, 'agreement.ts')])).to.deep.equal([])
-  })
-
-  it('the check fails when they disagree (a column typed otherwise)', () => {
     writeFileSync(
       join(dir, 'disagreement.ts'),
       AGREEMENT.replace("type Generated<T extends keyof Map> = components['schemas'][T]", "type Generated<T extends keyof Map> = Omit<components['schemas'][T], 'id'> & { id?: string }"),
     )
-    expect(compileErrors([join(dir, 'disagreement.ts')]).join('\n')).to.match(/does not satisfy the constraint 'true'/)
+    // One program for both files: each file's errors are its own.
+    const errors = compileErrors([join(dir, 'agreement.ts'), join(dir, 'disagreement.ts')])
+    expect(errors.filter((error) => !error.includes('disagreement.ts'))).to.deep.equal([])
+    expect(errors.filter((error) => error.includes('disagreement.ts')).join('\n')).to.match(/does not satisfy the constraint 'true'/)
   })
 })
