@@ -201,6 +201,7 @@ const CONSTRAINTS = [
   'At most maxRelationOrders orders through a relation (limit_exceeded).',
   'With distinct, orders may only name the distinct or selected columns (invalid_order), ' +
     'columns only sortable ones (not_sortable), and with may name no aggregate (invalid_distinct).',
+  'An order by relevance (a fulltext search) needs a search text (invalid_order).',
   'Relation paths are listed up to listedRelationDepth; the server accepts them up to maxRelationDepth ' +
     '(wheres, relations_exists, orders) and maxWithDepth (with).',
 ]

@@ -1,6 +1,6 @@
 import { columnSpellings } from '../map/columns.ts'
 import type { Operator } from '../query-params.ts'
-import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
+import type { ColumnSpec, ColumnType, RelationMap, TableDefinition } from '../relation-map.ts'
 import { aggregatesOf } from '../validate/aggregates-of.ts'
 import { relationsOf } from '../validate/relations-of.ts'
 import { columnOperators, isSortable, typeOperators } from './column-operators.ts'
@@ -88,6 +88,12 @@ function aggregateNames(map: RelationMap, table: string): Array<{ names: string[
     .filter((aggregate) => aggregate.names.length > 0)
 }
 
+/** `relevance`, the order of a `fulltext` search (with a search text only), unless a column has that name. */
+function relevanceOrder(definition: TableDefinition): string[] {
+  const search = searchOf(definition)
+  return search?.mode === 'fulltext' && !Object.hasOwn(definition.columns, 'relevance') ? ['relevance'] : []
+}
+
 function orderColumns(map: RelationMap, table: string, paths: readonly RelationPath[]): string[] {
   const names: string[] = []
   for (const [path, reached] of tablesByPath(paths.filter((each) => each.toOne))) {
@@ -163,7 +169,7 @@ export function queryProperties(map: RelationMap, table: string, settings: Route
       items: {
         type: 'object',
         properties: {
-          column: { type: 'string', enum: orderColumns(map, table, paths) },
+          column: { type: 'string', enum: [...orderColumns(map, table, paths), ...relevanceOrder(definition)] },
           direction: { type: 'string', enum: ['asc', 'desc'], default: 'asc' },
         },
         required: ['column'],
@@ -190,9 +196,11 @@ export function queryProperties(map: RelationMap, table: string, settings: Route
   }
   const search = searchOf(definition)
   if (search !== undefined) {
+    const word = '[^\\s"\\u0000]'
     properties['search'] = {
       type: 'string',
-      maxLength: settings.maxValueLength,
+      maxLength: settings.maxSearchLength,
+      pattern: `^\\s*(?:${word}+\\s+){0,${settings.maxSearchWords - 1}}${word}*\\s*$`,
       description: `Search text, looked for in ${search.columns.join(', ')} (${search.mode}).`,
     }
   }

@@ -16,9 +16,17 @@ export interface RouteSettings {
   readonly maxRelationDepth: number
   readonly maxRelationFilters: number
   readonly maxRelationOrders: number
+  readonly maxSearchLength: number
+  readonly maxSearchWords: number
   readonly relationPathDepth: number
   readonly pagination: 'page' | 'cursor' | 'none'
   readonly count: boolean | 'estimated'
+}
+
+/** A number option read by name: the `search` caps are options of a later version of `ParseOptions`. */
+function numberOption(options: object, name: string): number | undefined {
+  const value = name in options ? (options as Record<string, unknown>)[name] : undefined
+  return typeof value === 'number' ? value : undefined
 }
 
 /** The settings of a resource's route: its options over the library's defaults (`APPLY_DEFAULTS`, `PARSE_DEFAULTS`). */
@@ -40,6 +48,8 @@ export function routeSettings(resource: OpenApiResource, options: OpenApiOptions
     maxRelationDepth: apply.maxRelationDepth,
     maxRelationFilters: apply.maxRelationFilters,
     maxRelationOrders: apply.maxRelationOrders,
+    maxSearchLength: numberOption(given, 'maxSearchLength') ?? numberOption(PARSE_DEFAULTS, 'maxSearchLength') ?? 200,
+    maxSearchWords: numberOption(given, 'maxSearchWords') ?? numberOption(PARSE_DEFAULTS, 'maxSearchWords') ?? 10,
     relationPathDepth: options.relationPathDepth ?? 2,
     pagination: resource.pagination ?? 'page',
     count: given.count ?? true,

@@ -5,7 +5,7 @@ import { demoOpenApiDocument } from '../../demo/openapi.ts'
 import { QueryParamsError, QueryTimeoutError, applyQueryParams, defineRelationMap, parseQueryParams } from '../../lib/index.ts'
 import { errorResponse, serverProblemResponse, tooLargeResponse } from '../../lib/http.ts'
 import { componentValidators } from './support/document-validator.ts'
-import { openApiDocument, QUERY_PARAMS_ERROR_CODES, type JsonSchema, type OpenApiDocument } from '../../lib/openapi.ts'
+import { openApiDocument, QUERY_PARAMS_ERROR_CODES, type JsonSchema, type OpenApiDocument, type OpenApiRouteOptions } from '../../lib/openapi.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { queryProperties } from '../../lib/openapi/query-schema.ts'
 import { routeSettings } from '../../lib/openapi/route-settings.ts'
@@ -182,8 +182,14 @@ describe('openApiDocument', () => {
   it("a table's search declaration gives the search parameter", () => {
     // As for enums: the map check of this version refuses `search`, so the query schema is read on the unchecked map.
     const map = { notes: { columns: { id: 'integer', text: 'string' }, search: { columns: ['text'], mode: 'fulltext' } } } as RelationMap
-    const properties = queryProperties(map, 'notes', routeSettings({ path: '/notes', table: 'notes', options: { maxValueLength: 200 } }, { resources: [] }))
-    expect(properties['search']).to.deep.equal({ type: 'string', maxLength: 200, description: 'Search text, looked for in text (fulltext).' })
+    const options = { maxSearchLength: 150 } as OpenApiRouteOptions
+    const properties = queryProperties(map, 'notes', routeSettings({ path: '/notes', table: 'notes', options }, { resources: [] }))
+    expect(properties['search']).to.deep.include({ type: 'string', maxLength: 150, description: 'Search text, looked for in text (fulltext).' })
+    const words = new RegExp(String(properties['search']?.['pattern']), 'u')
+    expect(['', 'one', ' ten words a b c d e f g h ', 'x'.repeat(50)].map((text) => words.test(text))).to.deep.equal([true, true, true, true])
+    expect(['eleven words a b c d e f g h i', 'nul\u0000', 'a "b c"'].map((text) => words.test(text))).to.deep.equal([false, false, false])
+    const orders = (properties['orders']?.['items'] as { properties: { column: { enum: string[] } } }).properties.column.enum
+    expect(orders).to.include('relevance')
     expect(queryProperties(shopMap, 'vendors', routeSettings({ path: '/v', table: 'vendors' }, { resources: [] }))).to.not.have.property('search')
   })
 
