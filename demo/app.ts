@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Knex } from 'knex'
+import { registerApiDocs } from './api-docs.ts'
 import { registerContentTypes } from './content-types.ts'
 import { registerCors } from './cors.ts'
 import { registerErrorHandlers } from './error-handlers.ts'
@@ -40,6 +41,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   registerErrorHandlers(app)
   app.get('/', async () => ({ resources: RESOURCES.map((name) => `/${name}`) }))
   const cursorSecret = options.cursorSecret ?? randomBytes(32).toString('base64url')
+  registerApiDocs(app)
   for (const name of RESOURCES) registerResource(app, options.db, name, cursorSecret)
   return app
 }

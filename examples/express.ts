@@ -6,6 +6,7 @@ import { maxHeaderSize } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
 import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:express
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -23,6 +24,10 @@ for (const table of ['users', 'posts'] as const) {
   app.get(`/${table}`, queryParams({ timeout: QUERY_TIMEOUT }), list)
   app.post(`/${table}/search`, queryParams({ timeout: QUERY_TIMEOUT }), list)
 }
+
+app.get('/openapi.json', (_req, res) => {
+  res.json(apiDocument)
+})
 
 // problem+json: 400, 413, 503 query_timeout, and a generic 500 (the error logged with console.error).
 app.use(queryParamsErrorHandler())

@@ -4,6 +4,7 @@ import { applyQueryParams, cursorLinks, cursorPaginate, paginate } from 'knex-qu
 import { queryParamsPlugin } from 'knex-query-params/fastify'
 import { relationMap } from '../fixtures/relation-map.ts'
 import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:fastify
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -29,6 +30,8 @@ for (const table of ['users', 'posts'] as const) {
     return { ...page, links: cursorLinks(request.url, page.meta) }
   })
 }
+
+app.get('/openapi.json', async () => apiDocument)
 
 app.addHook('onClose', async () => {
   await db.destroy()

@@ -6,6 +6,7 @@ import { errorToResponse, queryParamsFromFetchRequest, querySignal } from 'knex-
 import { maxHeaderSize, type Server } from 'node:http'
 import { relationMap } from '../fixtures/relation-map.ts'
 import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:hono
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -23,6 +24,8 @@ for (const table of ['users', 'posts'] as const) {
   app.get(`/${table}`, list)
   app.post(`/${table}/search`, list)
 }
+
+app.get('/openapi.json', (c) => c.json(apiDocument))
 
 // problem+json: 400, 413, 503 query_timeout, and a generic 500 (the error logged with console.error);
 // Hono's own HTTP errors keep their answer.

@@ -6,6 +6,7 @@ import { maxHeaderSize } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
 import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:koa
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -24,6 +25,10 @@ const ROUTES = new Map<string, 'users' | 'posts'>([
 // ms); problem+json: 400, 413, 503 query_timeout, and a generic 500 (the error goes to Koa's 'error' event).
 app.use(queryParams({ timeout: QUERY_TIMEOUT }))
 app.use(async (ctx) => {
+  if (ctx.method === 'GET' && ctx.path === '/openapi.json') {
+    ctx.body = apiDocument
+    return
+  }
   const table = ROUTES.get(`${ctx.method} ${ctx.path}`)
   if (table === undefined) {
     ctx.status = 404

@@ -12,6 +12,7 @@ import { createServer, maxHeaderSize, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
 import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:node-http
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
@@ -32,6 +33,7 @@ const sendJson = (res: ServerResponse, status: number, body: unknown, type = 'ap
 const server = createServer(async (req, res) => {
   try {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname
+    if (req.method === 'GET' && path === '/openapi.json') return sendJson(res, 200, apiDocument)
     const table = ROUTES.get(`${req.method ?? 'GET'} ${path}`)
     if (table === undefined) return sendJson(res, 404, { message: `No route ${req.method ?? 'GET'} ${path}.` })
     // node:http leaves the body in the stream: read a form body (on any method but GET, HEAD, TRACE) yourself.

@@ -41,14 +41,29 @@ export interface IntrospectArguments {
   sortableIndexedOnly?: boolean
 }
 
-/** The parsed command line: help, an `explain` or an `introspect` command. */
-export type CliArguments = { command: 'help' } | ({ command: 'explain' } & ExplainArguments) | ({ command: 'introspect' } & IntrospectArguments)
+/** What `knex-query-params openapi` was asked to do. */
+export interface OpenApiArguments {
+  /** The module exporting the relation map (and, optionally, `openApiOptions`). */
+  map: string
+  /** The file to write; standard output when absent. */
+  out?: string
+  /** `--tables users,posts`: only these tables, when the module exports no `openApiOptions`. */
+  tables?: string[]
+}
+
+/** The parsed command line: help, an `explain`, an `introspect` or an `openapi` command. */
+export type CliArguments =
+  | { command: 'help' }
+  | ({ command: 'explain' } & ExplainArguments)
+  | ({ command: 'introspect' } & IntrospectArguments)
+  | ({ command: 'openapi' } & OpenApiArguments)
 
 const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
   explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
   introspect: ['client', 'connection', 'knexfile', 'env', 'dialect', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots', 'sortable-indexed-only'],
+  openapi: ['map', 'out', 'tables'],
 } as const
 
 const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as readonly string[]).includes(name)
@@ -112,7 +127,9 @@ export function cliArguments(argv: readonly string[]): CliArguments {
   const { values, positionals } = parsed
   const [command, ...rest] = positionals
   if (values.help || command === undefined || command === 'help') return { command: 'help' }
-  if (command !== 'explain' && command !== 'introspect') throw new UsageError(`Unknown command '${command}'; the commands are 'explain' and 'introspect'.`)
+  if (command !== 'explain' && command !== 'introspect' && command !== 'openapi') {
+    throw new UsageError(`Unknown command '${command}'; the commands are 'explain', 'introspect' and 'openapi'.`)
+  }
   const allowed: readonly string[] = COMMAND_OPTIONS[command]
   const foreign = Object.keys(values).filter((option) => option !== 'help' && !allowed.includes(option))
   if (foreign.length > 0) throw new UsageError(`--${foreign[0] ?? ''} is not an option of '${command}'.`)
@@ -120,6 +137,7 @@ export function cliArguments(argv: readonly string[]): CliArguments {
     if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}': introspect takes options only.`)
     return { command, ...introspectArguments(values) }
   }
+  if (command === 'openapi') return openApiArguments(rest, values)
   if (rest.length === 0) throw new UsageError("Missing the request to explain, e.g. '/users?limit=2'.")
   if (values.map === undefined) throw new UsageError('Missing --map <file>: the module that exports the relation map.')
   const result: CliArguments = { command, requests: rest, map: values.map, strict: values.strict ?? false }
@@ -128,6 +146,21 @@ export function cliArguments(argv: readonly string[]): CliArguments {
   if (values.client !== undefined) result.client = clientName(values.client)
   if (values.context !== undefined) result.context = values.context
   if (values['context-module'] !== undefined) result.contextModule = values['context-module']
+  return result
+}
+
+interface OpenApiValues {
+  map?: string | undefined
+  out?: string | undefined
+  tables?: string | undefined
+}
+
+function openApiArguments(rest: readonly string[], values: OpenApiValues): CliArguments {
+  if (rest.length > 0) throw new UsageError(`Unexpected argument '${rest[0] ?? ''}': openapi takes options only.`)
+  if (values.map === undefined) throw new UsageError('Missing --map <file>: the module that exports the relation map.')
+  const result: CliArguments = { command: 'openapi', map: values.map }
+  if (values.out !== undefined) result.out = values.out
+  if (values.tables !== undefined) result.tables = tableList(values.tables)
   return result
 }
 

@@ -1,6 +1,7 @@
 /** `knex-query-params --help`. */
 export const HELP_TEXT = `Usage: knex-query-params explain '<url or query string>'... --map <file> [options]
        knex-query-params introspect (--connection <url> | --knexfile <file>) [options]
+       knex-query-params openapi --map <file> [--out <file>] [--tables <a,b>]
 
 explain: shows what a client's list query becomes: the parsed params, the SQL and
 bindings for each database, the eager-loading (with) queries, and with --db the
@@ -57,6 +58,15 @@ Options:
                          sortable: false on every column that no index (nor
                          the primary key) starts with
 
+openapi: writes the OpenAPI 3.1 document (JSON) of the routes that serve the map:
+the module's 'openApiOptions' export when it has one (see docs/openapi.md), else
+GET /<table> and GET /<table>/{id} for every table.
+
+Options:
+  --map <file>           module exporting the relation map, as for explain
+  --out <file>           write the document there (default: standard output)
+  --tables <a,b>         only these tables (without openApiOptions)
+
   -h, --help             this help
 
 Every failure is one line on stderr. Exit codes:
@@ -70,5 +80,6 @@ Every failure is one line on stderr. Exit codes:
 Examples:
   npx knex-query-params explain '/users?with[0]=posts&limit=2' --map ./relation-map.js
   npx knex-query-params explain '/products?limit=2' --map ./relation-map.ts --context '{"tenantId":1}'
+  npx knex-query-params openapi --map ./relation-map.js --out openapi.json
   npx knex-query-params introspect --client pg --connection postgres://localhost/app --naming camel --out relation-map.ts
 `

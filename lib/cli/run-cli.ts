@@ -6,6 +6,7 @@ import { HELP_TEXT } from './help-text.ts'
 import { introspectCommand } from './introspect-database.ts'
 import { loadContext } from './load-context.ts'
 import { loadRelationMap } from './load-relation-map.ts'
+import { openApiCommand } from './openapi-command.ts'
 import { oneLine, UsageError, type CliIo } from './cli-io.ts'
 
 /**
@@ -48,6 +49,10 @@ async function run(args: CliArguments, io: CliIo, cwd: string): Promise<number> 
   }
   if (args.command === 'introspect') {
     await introspectCommand(args, io, cwd)
+    return EXIT.ok
+  }
+  if (args.command === 'openapi') {
+    await openApiCommand(args, io, cwd)
     return EXIT.ok
   }
   const map = await loadRelationMap(args.map, cwd)

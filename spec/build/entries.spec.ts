@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import * as http from '../../lib/http.ts'
 import * as root from '../../lib/index.ts'
 import * as introspect from '../../lib/introspect.ts'
+import * as openapi from '../../lib/openapi.ts'
 
 /** Values of `/http` and `/introspect` the root re-exported before they moved; deprecated for one minor version. */
 const DEPRECATED_AT_ROOT = [
@@ -50,6 +51,12 @@ describe('package entries by reader', () => {
   it('knex-query-params/http and /introspect share no value export', () => {
     const shared = Object.keys(http).filter((name) => name in introspect)
     expect(shared).to.deep.equal([])
+  })
+
+  it('knex-query-params/openapi is its own reader: openApiDocument and the error codes, none of them at the root, /http or /introspect', () => {
+    expect(Object.keys(openapi).sort()).to.deep.equal(['QUERY_PARAMS_ERROR_CODES', 'openApiDocument'])
+    const elsewhere = Object.keys(openapi).filter((name) => name in root || name in http || name in introspect)
+    expect(elsewhere).to.deep.equal([])
   })
 
   it('the root re-exports the values that were there before /http and /introspect, as the same objects (deprecated for one minor version), and no newer one', () => {

@@ -23,9 +23,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['apply'],
   ['cursor'],
   ['http', 'introspect'],
+  ['openapi'],
   ['integrations', 'cli'],
 ]
-const ENTRIES = new Set(['index.ts', 'http.ts', 'introspect.ts'])
+const ENTRIES = new Set(['index.ts', 'http.ts', 'introspect.ts', 'openapi.ts'])
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {

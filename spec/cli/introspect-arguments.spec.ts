@@ -67,7 +67,7 @@ describe('knex-query-params introspect: arguments', () => {
     [['introspect', '--connection', 'a.db', '--map', 'm.ts'], "--map is not an option of 'introspect'."],
     [['introspect', 'extra', '--connection', 'a.db'], "Unexpected argument 'extra': introspect takes options only."],
     [['explain', '/users', '--map', 'm.ts', '--out', 'x'], "--out is not an option of 'explain'."],
-    [['generate'], "Unknown command 'generate'; the commands are 'explain' and 'introspect'."],
+    [['generate'], "Unknown command 'generate'; the commands are 'explain', 'introspect' and 'openapi'."],
   ]
   for (const [argv, message] of usage) {
     it(`rejects ${argv.join(' ')}`, () => {

@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { expect } from 'chai'
 import { mkdtempSync, rmSync } from 'node:fs'
 import knex from 'knex'
@@ -125,6 +126,17 @@ describe('examples (each started as a child process)', function () {
         const page = json<Page>(await send(url, { method: 'POST', headers: { ...CLIENT_HEADERS }, body: MANY_IDS_QUERY }))
         expect(page.meta.total).to.equal(demoData.posts.length)
         expect(page.data.every((post) => post.author === null || typeof post.author?.['name'] === 'string')).to.equal(true)
+      })
+
+      it('serves its OpenAPI 3.1 document at /openapi.json: valid, describing the routes it serves', async () => {
+        const document = json<{ paths: Record<string, Record<string, unknown>> }>(await send(`${example(name).url}/openapi.json`))
+        expect((await new Validator().validate(document)).valid).to.equal(true)
+        expect(Object.entries(document.paths).map(([path, item]) => `${Object.keys(item).join(',')} ${path}`)).to.deep.equal([
+          'get /users',
+          'post /users/search',
+          'get /posts',
+          'post /posts/search',
+        ])
       })
 
       it('answers the same query in the URL with 431 problem+json', async () => {

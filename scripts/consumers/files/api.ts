@@ -17,6 +17,7 @@ import {
 } from 'knex-query-params'
 import { errorResponse, queryParamsFromRequest } from 'knex-query-params/http'
 import { checkRelationMap, type RelationMapProblem } from 'knex-query-params/introspect'
+import { openApiDocument, type OpenApiDocument, type OpenApiOptions } from 'knex-query-params/openapi'
 
 export const relationMap: RelationMap = {
   users: {
@@ -60,4 +61,9 @@ export const operators: readonly string[] = OPERATORS
 
 export async function problemsOf(db: Knex): Promise<RelationMapProblem[]> {
   return checkRelationMap(db, relationMap)
+}
+
+export function apiDocument(): OpenApiDocument {
+  const options: OpenApiOptions = { title: 'Users', resources: [{ path: '/users', table: 'users', options: { maxLimit: 100 }, item: true }] }
+  return openApiDocument(relationMap, options)
 }
