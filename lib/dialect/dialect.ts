@@ -46,11 +46,18 @@ export interface Dialect<Name extends DialectName = DialectName> {
    */
   readonly nullsSortLargest: boolean
   /**
-   * The placeholder (holding one `?`) binding an integer outside the 32-bit range, or `undefined` where such integers bind plainly.
-   * PostgreSQL types a bare parameter after the column it meets, so `int4_column < 3000000000` is a
-   * database error there unless the value is cast (`?::bigint`).
+   * The placeholder (holding one `?`) binding an integer outside the 16-bit range, or `undefined` where such integers bind plainly.
+   * PostgreSQL types a bare parameter after the column it meets, so `int4_column < 3000000000` and
+   * `smallint_column < 40000` are database errors there unless the value is cast (`?::bigint`, which the
+   * integer index still serves).
    */
   readonly wideInteger?: string
+  /**
+   * The placeholder (holding one `?`) binding a number a single-precision float cannot hold (`3.5e38`, `1e-46`),
+   * or `undefined` where such numbers bind plainly. PostgreSQL types the parameter after a `real` column and
+   * refuses it; cast to `float8`, it is compared exactly (the `real` index still serves it).
+   */
+  readonly wideNumber?: string
   /**
    * How a relation filter whose related rows must meet a condition is written: a correlated `exists`,
    * `key in (select …)`, or `by-selectivity`, chosen per condition: `in` when the related condition is

@@ -38,6 +38,7 @@ export const postgres: Dialect<'postgres'> = {
   snapshotTransaction: { isolationLevel: 'repeatable read', readOnly: true },
   nullsSortLargest: true,
   wideInteger: '?::bigint',
+  wideNumber: '?::float8',
   estimateRows: { sql: (query) => `explain (format json) ${query}`, read: planRows },
   bindBoolean: (value) => value,
   bindDatetime: (value) => value.iso,
