@@ -24,6 +24,7 @@ import { statementCopy } from '../knex/builder-methods.ts'
 import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
+import { callerProbe } from '../sql/caller-probe.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './guarded-page.ts'
@@ -162,7 +163,7 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
   const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
   const [keyList] = keyLists
   if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql || (guard.orderedPivotServes && listed.keyLists?.served === true)) return undefined
-  const probe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
+  const probe = callerProbe(keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`), plan.table, ref, guard.cap)
   const forms: GuardedForms = { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
   if (guard.fencedList && keyFirst !== undefined) {
     const fencer = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
