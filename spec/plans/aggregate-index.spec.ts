@@ -91,7 +91,7 @@ for (const db of testDatabases()) {
 
     if (db.name === 'postgres') {
       it('the detector has teeth: the ungrouped max, as the library wrote it before, is a backward scan of the (views) index on PostgreSQL', async () => {
-        const before = { sql: 'select ag_users.id, (select max(ag_posts.views) from ag_posts where ag_posts.user_id = ag_users.id) as m from ag_users order by ag_users.id limit 50 offset 1950', bindings: [] }
+        const before = db.knex.raw('select ag_users.id, (select max(ag_posts.views) from ag_posts where ag_posts.user_id = ag_users.id) as m from ag_users order by ag_users.id limit 50 offset 1950').toSQL()
         const plan = await indexes(before)
         expect(plan.views, plan.text).to.equal(true)
       })
