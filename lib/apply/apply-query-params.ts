@@ -27,6 +27,7 @@ import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sq
 import { callerProbe } from '../sql/caller-probe.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
+import { pageDialect } from './page-dialect.ts'
 import type { GuardedForms } from './guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 
@@ -106,7 +107,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
-  const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
+  const rewrite = pageRewriteFor(pageDialect(dialect, plan), names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {

@@ -32,6 +32,7 @@ export const postgres: Dialect<'postgres'> = {
   keyFirstRelation: 'where-it-orders',
   frequencyGuard: { cap: 5000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: true, fencedList: true },
   inlinePage: false,
+  deferredAggregatePageOffset: 100,
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),

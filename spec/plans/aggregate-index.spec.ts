@@ -89,6 +89,16 @@ for (const db of testDatabases()) {
       expect(rows.map((row) => ({ id: row.id, max: Number(row.posts_views_max), sum: Number(row.posts_views_sum) }))).to.deep.equal(expected)
     })
 
+    it('a deep page of users with a max computes the aggregate for the page only: a deferred page on every database', async () => {
+      const query = apply('with[0]=postsViewsMax&orders[0][column]=id&limit=50&page=40')
+      expectSql(db.name, 'plans/aggregate-index/deep page with max', query)
+      expect(query.toSQL().sql).to.include('kqp_page')
+      const rows = (await query) as Array<{ id: number; posts_views_max: unknown }>
+      expect(rows.map((row) => row.id)).to.deep.equal(Array.from({ length: 50 }, (_, index) => 1951 + index))
+      const shallow = apply('with[0]=postsViewsMax&orders[0][column]=id&limit=50&page=2').toSQL().sql
+      expect(shallow.includes('kqp_page'), 'an offset of 50 keeps the plain page').to.equal(false)
+    })
+
     if (db.name === 'postgres') {
       it('the detector has teeth: the ungrouped max, as the library wrote it before, is a backward scan of the (views) index on PostgreSQL', async () => {
         const before = db.knex.raw('select ag_users.id, (select max(ag_posts.views) from ag_posts where ag_posts.user_id = ag_users.id) as m from ag_users order by ag_users.id limit 50 offset 1950').toSQL()
