@@ -51,6 +51,8 @@ function maxForms(where: (max: string) => string, tail: string): (dialect: Bench
     const forms = [{ name: 'grouped scalar subquery', sql: `select ${USERS}, ${GROUPED_MAX} as posts_views_max from w_users ${where(GROUPED_MAX)} ${tail}` }]
     // PostgreSQL reads the ungrouped max as a backward walk of w_posts(views): minutes for users without posts.
     if (dialect !== 'postgres') forms.push({ name: 'scalar subquery', sql: `select ${USERS}, ${SCALAR_MAX} as posts_views_max from w_users ${where(SCALAR_MAX)} ${tail}` })
+    const deferred = `select ${USERS}, ${GROUPED_MAX} as posts_views_max from (select w_users.id as k from w_users ${where(GROUPED_MAX)} ${tail}) as p`
+    forms.push({ name: 'deferred page (keys first, the max for the page only)', sql: `${deferred} inner join w_users on w_users.id = p.k order by w_users.id` })
     if (dialect === 'postgres') {
       const lateral = 'left join lateral (select max(w_posts.views) as v from w_posts where w_posts.user_id = w_users.id group by w_posts.user_id) as m on true'
       forms.push({ name: 'lateral', sql: `select ${USERS}, m.v as posts_views_max from w_users ${lateral} ${where('m.v')} ${tail}` })
