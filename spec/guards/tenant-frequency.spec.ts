@@ -118,9 +118,9 @@ for (const db of testDatabases()) {
       expect(shapes(other.queries)).to.deep.equal(shapes((await countQueries(db.knex, () => page(2, 'topic-cold', 0))).queries))
     })
 
-    it('times the small tenant\'s two requests (reported, median of 15)', async () => {
+    it('times the small tenant\'s two requests (reported: median and fastest of 31, interleaved)', async () => {
       const times: Record<string, number[]> = { hot: [], cold: [] }
-      for (let run = 0; run < 15; run++) {
+      for (let run = 0; run < 31; run++) {
         for (const [name, slug] of [['hot', 'topic-hot'], ['cold', 'topic-cold']] as const) {
           const start = process.hrtime.bigint()
           await page(2, slug, 0)
@@ -129,7 +129,8 @@ for (const db of testDatabases()) {
       }
       const hot = median(times.hot ?? [])
       const cold = median(times.cold ?? [])
-      console.log(`      tenant 2, ${db.name}: topic-hot ${hot.toFixed(2)} ms, topic-cold ${cold.toFixed(2)} ms (×${(hot / cold).toFixed(2)})`)
+      const [fastHot, fastCold] = [Math.min(...(times.hot ?? [])), Math.min(...(times.cold ?? []))]
+      console.log(`      tenant 2, ${db.name}: topic-hot ${hot.toFixed(2)} ms, topic-cold ${cold.toFixed(2)} ms (×${(hot / cold).toFixed(2)}); fastest ${fastHot.toFixed(2)} / ${fastCold.toFixed(2)} ms (×${(fastHot / fastCold).toFixed(2)})`)
       expect(hot).to.be.greaterThan(0)
     })
   })
