@@ -255,9 +255,9 @@ if (wants(12)) {
   }
 }
 
-if (wants(14)) {
+if (wants(16)) {
   for (const dialect of allDialects) {
-    await figure(`14. the worst valid request (${dialect})`, () =>
+    await figure(`16. the worst valid request (${dialect})`, () =>
       withDataset(dialect, worstRecipe(), async (database) => {
         results.push(...(await aggregateIndexCases(database, budgets.scale, log)))
         results.push(...(await randomRequests(database, quick ? 20 : 150, log)))

@@ -3,13 +3,13 @@ import type { BenchDialect } from '../data/bench-servers.ts'
 import { analyze, bulkLoad, type DatasetRecipe } from '../data/ensure-dataset.ts'
 import { defineRelationMap } from '../../lib/index.ts'
 
-/** Figure 14's rows: users (a third without posts), posts on the other two thirds, comments on every 10th post. */
+/** Figure 16's rows: users (a third without posts), posts on the other two thirds, comments on every 10th post. */
 export const WORST_SPEC = { users: 60_000, usersWithPosts: 40_000, posts: 600_000, comments: 300_000 } as const
 
 const VERSION = '2'
 const TABLES = ['w_users', 'w_posts', 'w_comments']
 
-/** The map of figure 14: declared aggregates over posts, relations both ways, every column filterable and sortable. */
+/** The map of figure 16: declared aggregates over posts, relations both ways, every column filterable and sortable. */
 export const worstRelationMap = defineRelationMap({
   w_users: {
     columns: { id: 'integer', email: { type: 'string', nullable: false, unique: true }, score: 'number', created_at: { type: 'integer', nullable: false } },
@@ -52,7 +52,7 @@ function rowsSql(dialect: BenchDialect): string[] {
 }
 
 /**
- * Figure 14's data set: posts indexed only on `(views)` and `(user_id)` (the case of issue 35 point 3, where a
+ * Figure 16's data set: posts indexed only on `(views)` and `(user_id)` (the case of issue 35 point 3, where a
  * `max(views)` may be read from the wrong one), comments on `(post_id)`, users' unique email.
  */
 export function worstRecipe(): DatasetRecipe {

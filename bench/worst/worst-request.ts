@@ -6,7 +6,7 @@ import { measured, result, type BenchResult } from '../result.ts'
 import { compare, type Budget } from '../timing.ts'
 import { worstRelationMap, WORST_SPEC } from './worst-dataset.ts'
 
-const FIGURE = '14. the worst valid request'
+const FIGURE = '16. the worst valid request'
 
 type Row = Record<string, unknown>
 
@@ -83,7 +83,7 @@ const CASES: readonly AggregateCase[] = [
 ]
 
 /**
- * Figure 14, part 1 (issue 35 point 3): declared `max` aggregates selected and filtered on a page of users, posts
+ * Figure 16, part 1 (issue 35 point 3): declared `max` aggregates selected and filtered on a page of users, posts
  * indexed only on `(views)` and `(user_id)`: the library's SQL against the fastest expert form on the database,
  * each first checked to return the library's rows (target ≤ 1.2).
  */
@@ -218,7 +218,7 @@ export function randomRequest(next: () => number): { table: keyof typeof FIELDS;
 const percentile = (sorted: readonly number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN
 
 /**
- * Figure 14, part 2 (issue 35 point 5): `count` seeded random valid requests (seed 35) under the default caps and a
+ * Figure 16, part 2 (issue 35 point 5): `count` seeded random valid requests (seed 35) under the default caps and a
  * 5 s timeout, each read and eager-loaded as an endpoint does; p50, p99 and the maximum, and the slowest's SQL.
  * Context row: against a plain page of 20 users.
  */
@@ -263,7 +263,7 @@ export async function randomRequests(database: BenchDatabase, count: number, log
 }
 
 /**
- * Figure 14, part 3 (issue 35 point 6, PostgreSQL): what JIT does to deep relation filters and aggregates. Each request
+ * Figure 16, part 3 (issue 35 point 6, PostgreSQL): what JIT does to deep relation filters and aggregates. Each request
  * timed on sessions with `jit = on` (the server's default, `jit_above_cost` 100,000) and with `jit = off`.
  */
 export async function jitCost(database: BenchDatabase, on: Knex, off: Knex, budget: Budget, log: (line: string) => void): Promise<BenchResult[]> {

@@ -107,7 +107,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
-  const rewrite = pageRewriteFor(pageDialect(dialect, plan), names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
+  const keys = primaryKeyColumns(relationMap, table)
+  const rewrite = pageRewriteFor(pageDialect(dialect, plan), names, ref, keys, cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {
@@ -164,7 +165,8 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
   const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
   const [keyList] = keyLists
   if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql || (guard.orderedPivotServes && listed.keyLists?.served === true)) return undefined
-  const probe = callerProbe(keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`), plan.table, ref, guard.cap)
+  const keyProbe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
+  const probe = callerProbe(keyProbe, plan.table, ref, guard.cap)
   const forms: GuardedForms = { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
   if (guard.fencedList && keyFirst !== undefined) {
     const fencer = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)

@@ -8,6 +8,7 @@ import type { QueryPlan } from '../validate/query-plan.ts'
  */
 export function pageDialect(dialect: Dialect, plan: QueryPlan): Dialect {
   const from = dialect.deferredAggregatePageOffset
-  if (from === undefined || plan.aggregates.length === 0 || (dialect.deferredPageOffset ?? Infinity) <= from) return dialect
+  if (from === undefined || plan.aggregates.length === 0) return dialect
+  if ((dialect.deferredPageOffset ?? Infinity) <= from) return dialect
   return { ...dialect, deferredPageOffset: from }
 }

@@ -46,7 +46,8 @@ export interface Dialect<Name extends DialectName = DialectName> {
    */
   readonly nullsSortLargest: boolean
   /**
-   * The placeholder (holding one `?`) binding an integer outside the 16-bit range, or `undefined` where such integers bind plainly.
+   * The placeholder (holding one `?`) binding an integer outside the 16-bit range, or `undefined` where such
+   * integers bind plainly.
    * PostgreSQL types a bare parameter after the column it meets, so `int4_column < 3000000000` and
    * `smallint_column < 40000` are database errors there unless the value is cast (`?::bigint`, which the
    * integer index still serves).
@@ -139,7 +140,7 @@ export interface Dialect<Name extends DialectName = DialectName> {
    * The offset from which a page that selects a correlated aggregate (`with[0]=postsViewsMax`) is read as a
    * deferred page, where {@link deferredPageOffset} does not already apply. PostgreSQL computes the select list of
    * every row an offset skips: page 810 of 50 users with a `max` took 3.6 s plain against a few ms deferred, the
-   * aggregate then computed for the page's 50 rows only (figure 14).
+   * aggregate then computed for the page's 50 rows only (figure 16).
    */
   readonly deferredAggregatePageOffset?: number
   /**

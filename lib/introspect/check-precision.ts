@@ -8,13 +8,19 @@ import { relationMapProblem, type RelationMapProblem } from './relation-map-prob
  * 0.1 depending on the database), a column declared `'single'` that the database holds as a double an error
  * (client values would be rounded before they are compared).
  */
-export function checkPrecision(path: string, spec: ColumnSpec, column: SchemaColumn, where: string): RelationMapProblem[] {
+export function checkPrecision(
+  path: string,
+  spec: ColumnSpec,
+  column: SchemaColumn,
+  where: string,
+): RelationMapProblem[] {
   if (typeof spec === 'string' ? spec !== 'number' : spec.type !== 'number') return []
   const declared = typeof spec === 'object' && spec.precision === 'single'
   const stored = column.precision === 'single'
   if (stored && !declared) {
     const fix = `declare { type: 'number', precision: 'single' } so values compare as it holds them`
-    return [relationMapProblem('single_precision_undeclared', path, `${where} is ${column.dataType}, a single-precision float: ${fix}`)]
+    const what = `${where} is ${column.dataType}, a single-precision float: ${fix}`
+    return [relationMapProblem('single_precision_undeclared', path, what)]
   }
   if (declared && !stored && column.type === 'number') {
     const what = `${where} is ${column.dataType}, a double: client values would be rounded to single precision`

@@ -25,7 +25,7 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   required_foreign_key_not_enforced: 'error',
   /** The declared type is not one the database column can hold: a client's value would become a database error. */
   type_mismatch: 'error',
-  /** A `number` column declared `precision: 'single'` that the database stores in double precision: values would be rounded. */
+  /** A `number` column declared `precision: 'single'` that the database stores as a double: values would be rounded. */
   single_precision_not_stored: 'error',
   /** The column is NOT NULL in the database but declared nullable: orders on it get a NULL-ordering clause they do not need. */
   not_null_undeclared: 'warning',
