@@ -1,3 +1,4 @@
+import knex, { type Knex } from 'knex'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { buildingCost } from './building-cost.ts'
@@ -13,6 +14,8 @@ import { skewedCases } from './skewed/skewed-cases.ts'
 import { skewedRecipe } from './skewed/skewed-dataset.ts'
 import { SEARCH_CASES } from './search/search-cases.ts'
 import { searchRecipe } from './search/search-dataset.ts'
+import { worstRecipe } from './worst/worst-dataset.ts'
+import { aggregateIndexCases, jitCost, randomRequests } from './worst/worst-request.ts'
 import { eagerLoading } from './eager-loading.ts'
 import { guardCost } from './guard-cost.ts'
 import { databaseTime, poolUse } from './database-time.ts'
@@ -274,6 +277,26 @@ if (wants(15)) {
     await figure(`15. keyset pages at depth (${dialect})`, () =>
       withDataset(dialect, cursorRecipe(), async (database) => {
         results.push(...(await cursorPages(database, budgets.cursor, budgets.relationOrders, log)))
+      }),
+    )
+  }
+}
+
+if (wants(16)) {
+  for (const dialect of allDialects) {
+    await figure(`16. the worst valid request (${dialect})`, () =>
+      withDataset(dialect, worstRecipe(), async (database) => {
+        results.push(...(await aggregateIndexCases(database, budgets.scale, log)))
+        results.push(...(await randomRequests(database, quick ? 20 : 150, log)))
+        if (dialect !== 'postgres') return
+        const session = (jit: 'on' | 'off'): Knex =>
+          knex({ ...database.knex.client.config, pool: { min: 1, max: 1, afterCreate: (connection: { query: (sql: string, done: (error: Error | null) => void) => void }, done: (error: Error | null) => void) => connection.query(`set jit = ${jit}`, done) } })
+        const [on, off] = [session('on'), session('off')]
+        try {
+          results.push(...(await jitCost(database, on, off, budgets.scale, log)))
+        } finally {
+          await Promise.all([on.destroy(), off.destroy()])
+        }
       }),
     )
   }

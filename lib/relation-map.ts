@@ -40,6 +40,15 @@ export interface ColumnDefinition {
   /** On SQLite, how a `datetime` column stores its values (see {@link DatetimeStorage}); default `'text'`. */
   storage?: DatetimeStorage
   /**
+   * How a `number` column stores its values: `'double'` (default; PostgreSQL `double precision`, MySQL `DOUBLE`,
+   * SQLite `REAL`) or `'single'` (PostgreSQL `real`/`float4`, MySQL/MariaDB `FLOAT`, about 7 digits). A client's
+   * value for a `'single'` column is compared as the column holds it (rounded to single precision), so `<=` and
+   * `=` on the value a row came back with agree on every database. A value beyond the single range is compared
+   * as a double (exactly, as the mathematics says) whatever is declared. `checkRelationMap` reports a
+   * single-precision column declared otherwise, and the map generator declares it.
+   */
+  precision?: 'single' | 'double'
+  /**
    * Whether a client may order by the column, directly or through a relation, and name it in a `distinct`
    * request (`not_sortable` otherwise); default `true`. Say `false` for a column no index serves as an order.
    */

@@ -24,8 +24,10 @@ import { statementCopy } from '../knex/builder-methods.ts'
 import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
+import { callerProbe } from '../sql/caller-probe.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
+import { pageDialect } from './page-dialect.ts'
 import type { GuardedForms } from './guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { writeSearch } from '../sql/write-search.ts'
@@ -113,7 +115,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, () => new SqlWriter(names, dialect, settings.like, guards))
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
-  const rewrite = pageRewriteFor(dialect, names, ref, primaryKeyColumns(relationMap, table), cutoff, guarded)
+  const keys = primaryKeyColumns(relationMap, table)
+  const rewrite = pageRewriteFor(pageDialect(dialect, plan), names, ref, keys, cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {
@@ -170,7 +173,8 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
   const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
   const [keyList] = keyLists
   if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql || (guard.orderedPivotServes && listed.keyLists?.served === true)) return undefined
-  const probe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
+  const keyProbe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
+  const probe = callerProbe(keyProbe, plan.table, ref, guard.cap)
   const forms: GuardedForms = { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
   if (guard.fencedList && keyFirst !== undefined) {
     const fencer = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)

@@ -1,5 +1,6 @@
 import type { ColumnType, ColumnSpec, RelationMap } from '../relation-map.ts'
 import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
+import { checkPrecision } from './check-precision.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
@@ -37,6 +38,7 @@ function checkColumn(path: string, spec: ColumnSpec, column: SchemaColumn, table
   } else if (!columnTypeFits(type, column.type)) {
     problems.push(relationMapProblem('type_mismatch', path, `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would be a database error or compare wrongly`))
   }
+  problems.push(...checkPrecision(path, spec, column, where))
   if (!declared.nullable && column.nullable) {
     problems.push(relationMapProblem('not_null_not_enforced', path, `declared nullable: false, but ${where} may hold NULL: orders would leave its NULL rows out of order`))
   } else if (declared.nullable && !column.nullable && !isKey) {

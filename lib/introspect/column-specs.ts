@@ -25,6 +25,7 @@ function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable
   if (column.type === undefined) return undefined
   const definition: ColumnDefinition = { type: exactNumbers ? column.type : (INEXACT[column.type] ?? column.type) }
   if (clientName !== column.name) definition.column = column.name
+  if (column.precision === 'single' && definition.type === 'number') definition.precision = 'single'
   const soleKey = key.length === 1 && key[0] === column.name
   if (!soleKey) {
     if (!column.nullable) definition.nullable = false

@@ -25,10 +25,14 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   required_foreign_key_not_enforced: 'error',
   /** The declared type is not one the database column can hold: a client's value would become a database error. */
   type_mismatch: 'error',
+  /** A `number` column declared `precision: 'single'` that the database stores as a double: values would be rounded. */
+  single_precision_not_stored: 'error',
   /** The column is NOT NULL in the database but declared nullable: orders on it get a NULL-ordering clause they do not need. */
   not_null_undeclared: 'warning',
   /** The database column's type has no map type (json, arrays, binary…), so the declared type cannot be checked. */
   type_unknown: 'warning',
+  /** A single-precision `number` column (PostgreSQL `real`, MySQL `FLOAT`) not declared `precision: 'single'`. */
+  single_precision_undeclared: 'warning',
   /** On SQLite, sampled values of a `datetime` column do not have the form its `storage` declares. */
   datetime_storage_mismatch: 'warning',
   /** Some tables of the map have a guard and this one, reachable through a relation, has none (and is not listed in `unguarded`). */

@@ -5,7 +5,9 @@ import { describeValue, isObject, didYouMean, relationMapError } from './relatio
 /** The column types, in the order error messages list them. */
 export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'bigint', 'decimal']
 
-const DEFINITION_KEYS = ['type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators']
+const DEFINITION_KEYS = [
+  'type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators', 'precision',
+]
 const STORAGES = ['text', 'iso', 'epoch_ms']
 
 /**
@@ -37,6 +39,10 @@ export function validateColumn(path: string, spec: unknown): void {
   }
   if (spec.storage !== undefined && (spec.type !== 'datetime' || typeof spec.storage !== 'string' || !STORAGES.includes(spec.storage))) {
     throw relationMapError(`${path}.storage`, `expected ${STORAGES.join(', ')} on a datetime column, got ${describeValue(spec.storage)}`)
+  }
+  const { precision } = spec
+  if (precision !== undefined && (spec.type !== 'number' || (precision !== 'single' && precision !== 'double'))) {
+    throw relationMapError(`${path}.precision`, `expected 'single' or 'double' on a number column, got ${describeValue(precision)}`)
   }
   if (spec.operators !== undefined) checkOperators(`${path}.operators`, spec.operators, spec.type, spec.filterable)
 }

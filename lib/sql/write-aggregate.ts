@@ -18,7 +18,10 @@ import type { SqlWriter } from './sql-writer.ts'
  * ```
  *
  * The form for selected aggregates and for filters: per row, through the foreign key's index, it costs a page
- * of 20 or 1,000 rows next to nothing (figure 12). Orders use a grouped join instead (`joinAggregate`).
+ * of 20 or 1,000 rows next to nothing (figure 12). Orders use a grouped join instead (`joinAggregate`). A `min` or
+ * `max` is grouped by the key (`… where posts.user_id = users.id group by posts.user_id`), which gives the same
+ * value (no group, no row: NULL) but keeps PostgreSQL from reading it as the first row of an index on the column
+ * filtered by the key (`order by views desc limit 1`: for a user without posts, the whole `posts(views)` index).
  */
 export function writeAggregate(out: SqlWriter, aggregate: PlannedAggregate, ref: string, scope: AliasScope, map: RelationMap, client?: Knex.Client): void {
   const rows = aggregateRows(out, aggregate, scope, map, client)
@@ -27,5 +30,6 @@ export function writeAggregate(out: SqlWriter, aggregate: PlannedAggregate, ref:
   out.text(exists ? `(${test.open}` : '(')
   out.text(`select ${rows.value} from ${rows.from} where ${rows.key} = ${out.names.column(ref, aggregate.relation.parentKey)}`)
   if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
+  if (aggregate.kind === 'min' || aggregate.kind === 'max') out.text(` group by ${rows.key}`)
   out.text(exists ? `${test.close})` : ')')
 }

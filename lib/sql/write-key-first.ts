@@ -1,6 +1,7 @@
 import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
+import { guardKeyList } from './guard-key-list.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeTest } from './write-test.ts'
@@ -31,7 +32,8 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
   if (pivot === undefined) {
     out.text(`${parentKey} = `).append(key)
     if (out.keyLists !== undefined && out.keyLists.base !== ref) {
-      out.keyLists.lists.push(out.fresh().text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `).append(key))
+      const list = out.fresh().text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `).append(key)
+      out.keyLists.lists.push(guardKeyList(list, relation, ref, pivotAlias, scope))
     }
     return
   }
@@ -48,6 +50,6 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
     closeExists(out, false, relation.many)
   }
   if (out.keyLists === undefined) return
-  out.keyLists.lists.push(out.fresh().text(`select 1 from ${pivotTable} where `).append(related))
+  out.keyLists.lists.push(guardKeyList(out.fresh().text(`select 1 from ${pivotTable} where `).append(related), relation, ref, pivotAlias, scope))
   if (out.keyLists.base === ref && out.keyLists.orderedBy === relation.parentKey) out.keyLists.served = true
 }

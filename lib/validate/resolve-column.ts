@@ -10,6 +10,8 @@ export interface ResolvedColumn {
   type: ColumnType
   /** How a `datetime` column stores instants on SQLite; `'text'` unless declared. */
   storage: DatetimeStorage
+  /** Whether a `number` column is declared single precision (`precision: 'single'`). */
+  single?: boolean
 }
 
 /**
@@ -22,7 +24,9 @@ export function resolveColumn(map: RelationMap, table: string, name: string, par
   const key = Object.hasOwn(columns, name) ? name : columnBySpelling(map, table, name)
   if (key !== undefined && Object.hasOwn(columns, key)) {
     const spec = columns[key] as ColumnSpec
-    return { name: key, column: databaseColumn(map, table, key), type: columnType(spec), storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text' }
+    const resolved: ResolvedColumn = { name: key, column: databaseColumn(map, table, key), type: columnType(spec), storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text' }
+    if (typeof spec === 'object' && spec.precision === 'single') resolved.single = true
+    return resolved
   }
   throw new QueryParamsError(`Parameter '${param}': '${name}' is not a column of ${table} that can be used here.`, {
     code: 'unknown_column',

@@ -85,7 +85,8 @@ export const mysqlCatalog: CatalogReader = {
         columns: (columns.get(name) ?? []).map((row) => {
           const dataType = json.has(`${name}.${row.name}`) ? 'json' : row.data_type.toLowerCase()
           const type = row.column_type.toLowerCase().startsWith('tinyint(1)') ? 'boolean' : columnTypeOf(dataType)
-          return { name: row.name, dataType, type, nullable: row.is_nullable === 'YES' }
+          const single = dataType === 'float' ? { precision: 'single' as const } : {}
+          return { name: row.name, dataType, type, nullable: row.is_nullable === 'YES', ...single }
         }),
         primaryKey: [...(byIndex.find(([index]) => index === 'PRIMARY')?.[1] ?? [])],
         uniques: byIndex.filter(([index, , rows]) => index !== 'PRIMARY' && Number(rows[0]?.non_unique) === 0).map(([, columns]) => [...columns]),

@@ -82,6 +82,7 @@ export const postgresCatalog: CatalogReader = {
           dataType: row.data_type,
           type: row.is_enum ? 'string' : columnTypeOf(row.data_type),
           nullable: row.nullable,
+          ...(row.data_type === 'real' ? { precision: 'single' as const } : {}),
         })),
         primaryKey: columnsOf(byIndex.find((rows) => rows[0]?.is_primary === true) ?? []),
         uniques: byIndex.filter((rows) => rows[0]?.is_unique === true && rows[0].is_primary !== true).map(columnsOf),

@@ -10,6 +10,8 @@ export interface SchemaColumn {
   type: ColumnType | undefined
   /** Whether the column may hold NULL. */
   nullable: boolean
+  /** `'single'` for a single-precision float (PostgreSQL `real`, MySQL/MariaDB `FLOAT`; SQLite has none). */
+  precision?: 'single'
 }
 
 /** A foreign key: `columns` of this table reference `referencedColumns` of `referencedTable`. */

@@ -1,0 +1,110 @@
+import { expect } from 'chai'
+import type { Knex } from 'knex'
+import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { testDatabases } from '../support/databases.ts'
+import { expectSql } from '../support/snapshot.ts'
+import { explainPlan } from './support/explain-plan.ts'
+
+/**
+ * Users, half of them without posts, and posts indexed only on `(views)` and `(user_id)`: a declared `max(views)`
+ * could be read as the first row of the `(views)` index filtered by user (for a user without posts, the whole index).
+ */
+const map = defineRelationMap({
+  ag_users: {
+    columns: { id: 'integer' },
+    relations: { posts: { type: 'hasMany', table: 'ag_posts', foreignKey: 'user_id' } },
+    aggregates: {
+      postsViewsMax: { relation: 'posts', fn: 'max', column: 'views' },
+      postsViewsMin: { relation: 'posts', fn: 'min', column: 'views' },
+      postsViewsSum: { relation: 'posts', fn: 'sum', column: 'views' },
+    },
+  },
+  ag_posts: { columns: { id: 'integer', user_id: 'integer', views: { type: 'integer', nullable: false } } },
+})
+
+const USERS = 4_000
+const WITH_POSTS = 1_000
+const POSTS_EACH = 40
+
+const views = (post: number): number => (post * 7919) % 100_000
+
+for (const db of testDatabases()) {
+  describe(`declared min and max read through the foreign key's index, not another index of the column (${db.name})`, function () {
+    this.timeout(120_000)
+    const apply = (request: string): Knex.QueryBuilder => applyQueryParams(db.knex('ag_users'), parseQueryParams(request), map)
+    /** Whether the plan reads the `(views)` index, and whether it reads the `(user_id)` one. */
+    const indexes = async (query: Knex.QueryBuilder | Knex.Sql): Promise<{ views: boolean; userId: boolean; text: string }> => {
+      const { text } = await explainPlan(db.knex, db.name, query)
+      return { views: /ag_posts_views\b/.test(text), userId: /ag_posts_user_id\b/.test(text), text }
+    }
+
+    before(async () => {
+      await db.knex.schema.dropTableIfExists('ag_posts')
+      await db.knex.schema.dropTableIfExists('ag_users')
+      await db.knex.schema.createTable('ag_users', (table) => {
+        table.increments('id')
+      })
+      await db.knex.schema.createTable('ag_posts', (table) => {
+        table.increments('id')
+        table.integer('user_id').notNullable()
+        table.integer('views').notNullable()
+        table.index(['views'], 'ag_posts_views')
+        table.index(['user_id'], 'ag_posts_user_id')
+      })
+      await db.knex.batchInsert('ag_users', Array.from({ length: USERS }, (_, index) => ({ id: index + 1 })), 400)
+      const posts = Array.from({ length: WITH_POSTS * POSTS_EACH }, (_, index) => ({ user_id: (index % WITH_POSTS) + 1, views: views(index + 1) }))
+      await db.knex.batchInsert('ag_posts', posts, 300)
+      await db.knex.raw(db.name === 'mysql' ? 'analyze table ag_users, ag_posts' : 'analyze')
+    })
+
+    after(async () => {
+      await db.knex.schema.dropTableIfExists('ag_posts')
+      await db.knex.schema.dropTableIfExists('ag_users')
+    })
+
+    it('a selected max, a page of users without posts: grouped by the key, the (user_id) index, never the (views) one', async () => {
+      const query = apply('with[0]=postsViewsMax&with[1]=postsViewsMin&limit=50&page=40')
+      expectSql(db.name, 'plans/aggregate-index/selected max and min', query)
+      const plan = await indexes(query)
+      expect(plan.views, plan.text).to.equal(false)
+      const rows = (await query) as Array<{ id: number; posts_views_max: unknown; posts_views_min: unknown }>
+      expect(rows.map((row) => row.id)).to.deep.equal(Array.from({ length: 50 }, (_, index) => 1951 + index))
+      expect(rows.every((row) => row.posts_views_max === null && row.posts_views_min === null)).to.equal(true)
+    })
+
+    it('a filter and a selected max on users with posts give what the mathematics gives', async () => {
+      const query = apply('wheres[0][column]=posts_views_max&wheres[0][operator]=%3E%3D&wheres[0][value]=99000&with[0]=postsViewsMax&with[1]=postsViewsSum&limit=1000')
+      expectSql(db.name, 'plans/aggregate-index/filtered max', query)
+      const plan = await indexes(query)
+      expect(plan.views, plan.text).to.equal(false)
+      const byUser = new Map<number, number[]>()
+      for (let post = 1; post <= WITH_POSTS * POSTS_EACH; post++) {
+        const user = ((post - 1) % WITH_POSTS) + 1
+        byUser.set(user, [...(byUser.get(user) ?? []), views(post)])
+      }
+      const expected = [...byUser].filter(([, values]) => Math.max(...values) >= 99000).map(([user, values]) => ({ id: user, max: Math.max(...values), sum: values.reduce((a, b) => a + b, 0) }))
+      const rows = (await query) as Array<{ id: number; posts_views_max: unknown; posts_views_sum: unknown }>
+      expect(rows.map((row) => ({ id: row.id, max: Number(row.posts_views_max), sum: Number(row.posts_views_sum) }))).to.deep.equal(expected)
+    })
+
+    it('a deep page of users with a max computes the aggregate for the page only: a deferred page on every database', async () => {
+      const query = apply('with[0]=postsViewsMax&orders[0][column]=id&limit=50&page=40')
+      expectSql(db.name, 'plans/aggregate-index/deep page with max', query)
+      expect(query.toSQL().sql).to.include('kqp_page')
+      const rows = (await query) as Array<{ id: number; posts_views_max: unknown }>
+      expect(rows.map((row) => row.id)).to.deep.equal(Array.from({ length: 50 }, (_, index) => 1951 + index))
+      const shallow = apply('with[0]=postsViewsMax&orders[0][column]=id&limit=50&page=2').toSQL().sql
+      expect(shallow.includes('kqp_page'), 'an offset of 50 keeps the plain page').to.equal(false)
+    })
+
+    if (db.name === 'postgres') {
+      it('the detector has teeth: the ungrouped max, as the library wrote it before, is a backward scan of the (views) index on PostgreSQL', async () => {
+        const before = db.knex.raw('select ag_users.id, (select max(ag_posts.views) from ag_posts where ag_posts.user_id = ag_users.id) as m from ag_users order by ag_users.id limit 50 offset 1950').toSQL()
+        const plan = await indexes(before)
+        expect(plan.views, plan.text).to.equal(true)
+      })
+    }
+  })
+}
