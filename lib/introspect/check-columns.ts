@@ -75,7 +75,7 @@ export function checkColumns(map: RelationMap, name: string, table: SchemaTable)
     const actual = table.primaryKey.length === 0 ? 'it has no primary key: set primaryKey to a unique column' : `its primary key is ${table.primaryKey.join(', ')}: set primaryKey to that`
     const implied = definition.primaryKey === undefined ? ` (the default primaryKey); ${actual}` : ''
     problems.push(relationMapProblem('missing_key', path, `${name} has no column ${missing.map((column) => `'${column}'`).join(', ')}${implied}`))
-  } else if (!isUnique(table, key)) {
+  } else if (table.kind !== 'view' && !isUnique(table, key)) {
     problems.push(relationMapProblem('key_not_unique', path, `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading would mix rows up`))
   }
   return problems

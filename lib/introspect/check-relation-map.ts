@@ -43,7 +43,7 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
   if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   validateRelationMap(map)
   const wanted = tablesOf(map)
-  const schema = schemaLookup(await readCatalog(db, options.schema, (table) => wanted.has(table)))
+  const schema = schemaLookup(await readCatalog(db, options.schema, (table) => wanted.has(table), 'every'))
   const problems: RelationMapProblem[] = []
   for (const name of Object.keys(map)) {
     const table = schema.table(name)

@@ -11,6 +11,8 @@ export interface ReadSchemaOptions extends DialectOptions {
    * read. Default: the connection's own (`current_schema()`, `database()`, `main`).
    */
   schema?: string
+  /** Read views too, as tables of `kind: 'view'` (columns and types; no keys or relations but those declared). Default `false`. */
+  views?: boolean
 }
 
 /** Where {@link checkRelationMap} reads the schema, and which optional checks it runs; `dialect` declares the database of a knex client the library does not list. */

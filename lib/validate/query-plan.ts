@@ -2,6 +2,7 @@ import type { ColumnType, Scope } from '../relation-map.ts'
 import type { DirectRelation, MorphTarget, MorphToResolved, ResolvedRelation } from './resolved-relation.ts'
 import type { ExactNumber, UtcInstant } from '../values.ts'
 import type { PlannedOrder } from './resolve-order.ts'
+import type { TextColumnKind } from './text-column.ts'
 
 /** What an aggregate computes over the related rows: a declared function, or `exists`. */
 export type AggregateKind = 'count' | 'exists' | 'sum' | 'avg' | 'min' | 'max'
@@ -43,7 +44,7 @@ export type Test =
  * check per target table. An `aggregate` condition tests an aggregate of the base row (`postsCount >= 5`).
  */
 export type Condition =
-  | { kind: 'test'; table: string; column: string; test: Test }
+  | { kind: 'test'; table: string; column: string; test: Test; text?: TextColumnKind }
   | { kind: 'exists'; relation: DirectRelation; inner: Condition | null }
   | { kind: 'morphExists'; relation: MorphToResolved; branches: Array<{ target: MorphTarget; inner: Condition | null }> }
   | { kind: 'aggregate'; aggregate: PlannedAggregate; test: Test }

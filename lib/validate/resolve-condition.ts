@@ -9,6 +9,7 @@ import { CAPABILITY_CODES, checkFilterable } from './column-capabilities.ts'
 import type { Condition } from './query-plan.ts'
 import type { MorphTarget, MorphToResolved } from './resolved-relation.ts'
 import { resolveColumn } from './resolve-column.ts'
+import { checkEnumValues, textColumnOf } from './text-column.ts'
 
 /**
  * Resolves a where's `column` — `name`, `table.name` for the base table's own column, or a relation
@@ -35,7 +36,10 @@ export function resolveWhere(
 function columnTest(map: RelationMap, table: string, name: string, where: WhereDescription, params: WhereParams): Condition {
   const resolved = resolveColumn(map, table, name, params.column)
   checkFilterable(map, table, resolved.name, where.operator, params)
-  return { kind: 'test', table, column: resolved.column, test: buildTest(where, resolved.type, params, resolved.storage) }
+  const test = buildTest(where, resolved.type, params, resolved.storage)
+  const text = textColumnOf(map, table, resolved.name)
+  if (text?.values !== undefined) checkEnumValues(test, text.values, params)
+  return text === undefined ? { kind: 'test', table, column: resolved.column, test } : { kind: 'test', table, column: resolved.column, test, text: text.kind }
 }
 
 /** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */

@@ -1,0 +1,33 @@
+import { QueryParamsError } from '../errors/query-params-error.ts'
+import type { RelationMap } from '../relation-map.ts'
+import type { WhereParams } from './build-test.ts'
+import type { Test } from './query-plan.ts'
+
+/**
+ * How a test reads a `string` column that is not plain text: `enum`, a column declared with `values`;
+ * `padded`, a `CHAR(n)` column declared `padded: true`. The dialect decides what each needs (see
+ * `Dialect.textColumn`).
+ */
+export type TextColumnKind = 'enum' | 'padded'
+
+/** The {@link TextColumnKind} of the map's column `name` of `table`, and its declared values; `undefined` for plain columns. */
+export function textColumnOf(map: RelationMap, table: string, name: string): { kind: TextColumnKind; values?: readonly string[] } | undefined {
+  const spec = map[table]?.columns[name]
+  if (spec === undefined || typeof spec === 'string' || spec.type !== 'string') return undefined
+  if (spec.values !== undefined) return { kind: 'enum', values: spec.values }
+  return spec.padded === true ? { kind: 'padded' } : undefined
+}
+
+/**
+ * Checks that an equality test (`=`, `!=`, `in`, `notIn`) on an enum column names only its declared `values`:
+ * any other value is `invalid_value` with the allowed list, where the database would match nothing (MySQL,
+ * SQLite) or fail (PostgreSQL: `invalid input value for enum`).
+ */
+export function checkEnumValues(test: Test, values: readonly string[], params: WhereParams): void {
+  const check = (value: unknown, param: string): void => {
+    if (typeof value === 'string' && values.includes(value)) return
+    throw new QueryParamsError(`Parameter '${param}' must be one of the column's values.`, { code: 'invalid_value', param, allowed: values })
+  }
+  if (test.op === 'compare' && (test.operator === '=' || test.operator === '!=')) check(test.value, params.value())
+  if (test.op === 'in') test.values.forEach((value, index) => check(value, params.value(index)))
+}
