@@ -2,6 +2,7 @@ import type { Knex } from 'knex'
 import { statementOptionsOf } from '../knex/builder-state.ts'
 import { driverOf } from '../knex/client.ts'
 import { isDatetimeShape, isDigits, isoOfWallClock } from './utc-text.ts'
+import { knexClientName, PGLITE_CLIENT } from './dialect-of.ts'
 
 type TextParser = (text: string) => unknown
 
@@ -65,7 +66,8 @@ const byClient = new WeakMap<Knex.Client, StatementOptions | null>()
  * as their `YYYY-MM-DD` text, `timestamp without time zone` values as the ISO 8601 text of their wall clock read
  * as UTC, and `timestamptz` values in a UTC session as ISO 8601 text, instead of `Date`s
  * that normalizing would format again (the driver's own parser still reads every other form, and every other
- * type). Only where the driver's own date parser is in place: a parser the caller installed is kept.
+ * type). Only where the driver's own date parser is in place: a parser the caller installed is kept. PGlite:
+ * `timestamp without time zone` values as node-postgres gives them (a statement's own `parsers` are kept).
  */
 export function jsonReadOptions(client: Knex.Client): StatementOptions | undefined {
   let options = byClient.get(client)
@@ -73,7 +75,11 @@ export function jsonReadOptions(client: Knex.Client): StatementOptions | undefin
   return options ?? undefined
 }
 
+/** PGlite builds a `Date` in the process's time zone from `timestamp` text: its statements take their own parser. */
+const PGLITE_OPTIONS: StatementOptions = { parsers: { [TIMESTAMP_OID]: (text: string): string => wallClockOfPostgresText(text) ?? text } }
+
 function optionsOf(client: Knex.Client): StatementOptions | undefined {
+  if (knexClientName(client) === PGLITE_CLIENT) return PGLITE_OPTIONS
   // node-postgres itself (its module has `types`), not another client on knex's PostgreSQL dialect such as PGlite.
   const { name, module, connectionSettings: settings } = driverOf(client)
   const driver = (module as { types?: Partial<TypeParsers> } | undefined)?.types
@@ -91,12 +97,12 @@ function optionsOf(client: Knex.Client): StatementOptions | undefined {
 }
 
 /**
- * Sets {@link jsonReadOptions} on `query` (unless the caller gave the statement its own `types`), and returns it.
+ * Sets {@link jsonReadOptions} on `query` (unless the caller gave the statement its own `types` or `parsers`), and returns it.
  */
 export function readAsJson<Q extends Knex.QueryBuilder>(query: Q): Q {
   const options = jsonReadOptions(query.client)
   if (options === undefined) return query
-  if (statementOptionsOf(query).some((option) => 'types' in option)) return query
+  if (statementOptionsOf(query).some((option) => 'types' in option || 'parsers' in option)) return query
   query.options(options)
   return query
 }

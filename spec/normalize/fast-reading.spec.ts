@@ -55,7 +55,7 @@ describe('reading date-times close to their JSON form', () => {
     expect(isoOfWallClock('2024-03-01 12:00:00.123', 3)).to.equal('2024-03-01T12:00:00.123Z')
   })
 
-  it('gives node-postgres statements type parsers for date and timestamptz only, keeping every other parser of the connection', () => {
+  it('gives node-postgres statements type parsers for date, timestamp (its wall clock as UTC, in any process zone) and timestamptz only, keeping every other parser of the connection', () => {
     const own = { getTypeParser: (oid: number, format?: string): unknown => (oid === 20 ? Number : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text')) }
     const db = knex({ client: 'pg', connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own } })
     try {
@@ -64,7 +64,10 @@ describe('reading date-times close to their JSON form', () => {
       expect(types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)('2024-03-01 13:00:00+01')).to.deep.equal(new Date('2024-03-01T12:00:00.000Z'))
       expect(types.getTypeParser(pg.types.builtins.DATE)('2024-03-01')).to.equal('2024-03-01')
       expect(types.getTypeParser(pg.types.builtins.DATE)('infinity')).to.equal(pgDate('infinity'))
-      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)).to.equal(pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, 'text'))
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00.123456')).to.equal('2024-03-01T12:00:00.123Z')
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00')).to.equal('2024-03-01T12:00:00.000Z')
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('infinity')).to.equal(pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, 'text')('infinity'))
+      expect(types.getTypeParser(pg.types.builtins.TIME)).to.equal(pg.types.getTypeParser(pg.types.builtins.TIME, 'text'))
       expect(types.getTypeParser(20)).to.equal(Number)
       expect(jsonReadOptions(db.client)).to.equal(jsonReadOptions(db.client))
     } finally {
