@@ -2,6 +2,7 @@ import type { ColumnType, ColumnSpec, RelationMap } from '../relation-map.ts'
 import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
+import { yieldsNonScalar } from './non-scalar-types.ts'
 
 /** The map types whose columns can hold every value a column of the key type holds. */
 const WIDER: Readonly<Partial<Record<ColumnType, readonly ColumnType[]>>> = {
@@ -32,7 +33,9 @@ function checkColumn(path: string, spec: ColumnSpec, column: SchemaColumn, table
   const type = declared.type
   const where = `${table.name}.${column.name}`
   const problems: RelationMapProblem[] = []
-  if (column.type === undefined) {
+  if (column.type === undefined && yieldsNonScalar(column.dataType)) {
+    problems.push(relationMapProblem('type_mismatch', path, `declared '${type}', but ${where} is ${column.dataType}, whose values are not scalars (an array, bytes or a geometry): rows would carry an array, a Buffer or an object`))
+  } else if (column.type === undefined) {
     problems.push(relationMapProblem('type_unknown', path, `${where} is ${column.dataType}, which no map type holds; '${type}' cannot be checked against it`))
   } else if (!columnTypeFits(type, column.type)) {
     problems.push(relationMapProblem('type_mismatch', path, `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would be a database error or compare wrongly`))
