@@ -8,7 +8,9 @@ export interface ReadSchemaOptions extends DialectOptions {
   exclude?: readonly string[]
   /**
    * The PostgreSQL schema, MySQL/MariaDB database or SQLite schema (`main`, or an attached database's name) to
-   * read. Default: the connection's own (`current_schema()`, `database()`, `main`).
+   * read. Default: the connection's own (`current_schema()`, `database()`, `main`). Several, comma-separated
+   * (`'public,analytics'`): the first one's tables by their names, the others' as `schema.table`, with the foreign
+   * keys between them.
    */
   schema?: string
   /** Read views too, as tables of `kind: 'view'` (columns and types; no keys or relations but those declared). Default `false`. */

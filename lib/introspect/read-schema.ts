@@ -4,6 +4,7 @@ import { catalogReaderOf } from '../dialect/schema/catalog-reader-of.ts'
 import { sortTables } from '../dialect/schema/sort-table.ts'
 import type { SchemaTable, SchemaSnapshot } from '../dialect/schema/schema-snapshot.ts'
 import type { ReadSchemaOptions } from './options.ts'
+import { readSchemas, schemaList } from './read-schemas.ts'
 
 /**
  * The tables of `schema` (default: the connection's own) that `includes` accepts, as a snapshot gives them; with
@@ -34,7 +35,7 @@ export async function readSchema(db: Knex, options: ReadSchemaOptions = {}): Pro
   const excluded = new Set(exclude)
   const includes = (table: string): boolean =>
     !excluded.has(table) && (wanted === undefined ? !MIGRATION_TABLES.test(table) : wanted.has(table))
-  const read = await readCatalog(db, schema, includes, options.views === true ? 'views' : undefined)
+  const read = await readSchemas(db, schemaList(schema), includes, options.views === true ? 'views' : undefined)
   if (wanted !== undefined) {
     const found = new Set(read.map((table) => table.name))
     const missing = [...wanted].filter((table) => !found.has(table) && !excluded.has(table))

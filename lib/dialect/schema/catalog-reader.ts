@@ -14,4 +14,6 @@ export interface CatalogScope {
 /** Reads tables, columns, keys, uniques, indexes and foreign keys from one database's catalog. */
 export interface CatalogReader {
   read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]>
+  /** The schema read when none is named: `current_schema()` (PostgreSQL), `database()` (MySQL), `main` (SQLite). */
+  defaultSchema(db: Knex): Promise<string>
 }

@@ -67,6 +67,7 @@ function jsonColumns(checks: readonly CheckRow[]): Set<string> {
  * Foreign keys are enforced on InnoDB tables while the session's `foreign_key_checks` is on.
  */
 export const mysqlCatalog: CatalogReader = {
+  defaultSchema: async (db) => (await query<{ schema: string | null }>(db, 'select database() as `schema`', []))[0]?.schema ?? '',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const bound = [scope.schema ?? null]
     const [current] = await query<{ schema: string; checks: number | string }>(db, 'select coalesce(?, database()) as `schema`, @@foreign_key_checks as checks', bound)

@@ -78,6 +78,7 @@ const FOREIGN_KEYS = `select c.relname as table_name, con.conname as name, fn.ns
  * its table `schema.table`.
  */
 export const postgresCatalog: CatalogReader = {
+  defaultSchema: async (db) => (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const schema = scope.schema ?? (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public'
     const kinds = (await query<TableRow>(db, TABLES, [schema])).filter((row) => scope.includes(row.name) && kindRead(row, scope))

@@ -87,6 +87,7 @@ async function readTable(db: Knex, table: TableRow, schema: string, enforced: bo
  * have no names SQLite reports.
  */
 export const sqliteCatalog: CatalogReader = {
+  defaultSchema: () => Promise.resolve('main'),
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const schema = scope.schema ?? 'main'
     const types = scope.kinds === undefined ? `type = 'table'` : `type in ('table', 'view')`
