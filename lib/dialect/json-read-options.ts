@@ -76,7 +76,9 @@ export function jsonReadOptions(client: Knex.Client): StatementOptions | undefin
 }
 
 /** PGlite builds a `Date` in the process's time zone from `timestamp` text: its statements take their own parser. */
-const PGLITE_OPTIONS: StatementOptions = { parsers: { [TIMESTAMP_OID]: (text: string): string => wallClockOfPostgresText(text) ?? text } }
+const PGLITE_OPTIONS: StatementOptions = {
+  parsers: { [TIMESTAMP_OID]: (text: string): string => wallClockOfPostgresText(text) ?? text },
+}
 
 function optionsOf(client: Knex.Client): StatementOptions | undefined {
   if (knexClientName(client) === PGLITE_CLIENT) return PGLITE_OPTIONS
@@ -97,7 +99,8 @@ function optionsOf(client: Knex.Client): StatementOptions | undefined {
 }
 
 /**
- * Sets {@link jsonReadOptions} on `query` (unless the caller gave the statement its own `types` or `parsers`), and returns it.
+ * Sets {@link jsonReadOptions} on `query` (unless the caller gave the statement its own `types` or `parsers`),
+ * and returns it.
  */
 export function readAsJson<Q extends Knex.QueryBuilder>(query: Q): Q {
   const options = jsonReadOptions(query.client)

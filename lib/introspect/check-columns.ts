@@ -34,7 +34,10 @@ function checkColumn(path: string, spec: ColumnSpec, column: SchemaColumn, table
   const where = `${table.name}.${column.name}`
   const problems: RelationMapProblem[] = []
   if (column.type === undefined && yieldsNonScalar(column.dataType)) {
-    problems.push(relationMapProblem('type_mismatch', path, `declared '${type}', but ${where} is ${column.dataType}, whose values are not scalars (an array, bytes or a geometry): rows would carry an array, a Buffer or an object`))
+    const message =
+      `declared '${type}', but ${where} is ${column.dataType}, whose values are not scalars` +
+      ' (an array, bytes or a geometry): rows would carry an array, a Buffer or an object'
+    problems.push(relationMapProblem('type_mismatch', path, message))
   } else if (column.type === undefined) {
     problems.push(relationMapProblem('type_unknown', path, `${where} is ${column.dataType}, which no map type holds; '${type}' cannot be checked against it`))
   } else if (!columnTypeFits(type, column.type)) {

@@ -43,7 +43,8 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
   if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   validateRelationMap(map)
   const wanted = tablesOf(map)
-  const schema = schemaLookup(await readSchemas(db, schemasOf(wanted, options.schema), (table) => wanted.has(table), 'every'))
+  const read = await readSchemas(db, schemasOf(wanted, options.schema), (table) => wanted.has(table), 'every')
+  const schema = schemaLookup(read)
   const problems: RelationMapProblem[] = []
   for (const name of Object.keys(map)) {
     const table = schema.table(name)

@@ -8,6 +8,8 @@ export function foldedPartitions(tables: readonly SchemaTable[]): IntrospectionN
     .map((table) => ({
       kind: 'partition',
       table: table.name,
-      message: `${table.name}: its partitions or INHERITS children (${(table.partitions ?? []).join(', ')}) are folded into it, not resources of their own`,
+      message:
+        `${table.name}: its partitions or INHERITS children (${(table.partitions ?? []).join(', ')})` +
+        ' are folded into it, not resources of their own',
     }))
 }

@@ -1,5 +1,5 @@
 const BYTES = /^(bytea|(tiny|medium|long)?blob|binary|varbinary)$/
-const GEOMETRY = /^(geometry|geography|point|linestring|polygon|multipoint|multilinestring|multipolygon|geometrycollection|box|circle|line|lseg|path)$/
+const GEOMETRY = /^(geo(metry|graphy|metrycollection)|(multi)?(point|linestring|polygon)|box|circle|line|lseg|path)$/
 
 /**
  * Whether a database type (lower case, without length; see `SchemaColumn.dataType`) reads as something no map type

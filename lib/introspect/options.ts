@@ -13,7 +13,7 @@ export interface ReadSchemaOptions extends DialectOptions {
    * keys between them.
    */
   schema?: string
-  /** Read views too, as tables of `kind: 'view'` (columns and types; no keys or relations but those declared). Default `false`. */
+  /** Read views too, as tables of `kind: 'view'` (columns and types; no keys, no relations). Default `false`. */
   views?: boolean
 }
 

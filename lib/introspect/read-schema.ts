@@ -10,8 +10,14 @@ import { readSchemas, schemaList } from './read-schemas.ts'
  * The tables of `schema` (default: the connection's own) that `includes` accepts, as a snapshot gives them; with
  * `kinds`, views (`'views'`), or views, partitions and `INHERITS` children (`'every'`) too.
  */
-export async function readCatalog(db: Knex, schema: string | undefined, includes: (table: string) => boolean, kinds?: 'views' | 'every'): Promise<SchemaTable[]> {
-  return sortTables(await catalogReaderOf(db.client).read(db, kinds === undefined ? { schema, includes } : { schema, includes, kinds }))
+export async function readCatalog(
+  db: Knex,
+  schema: string | undefined,
+  includes: (table: string) => boolean,
+  kinds?: 'views' | 'every',
+): Promise<SchemaTable[]> {
+  const scope = kinds === undefined ? { schema, includes } : { schema, includes, kinds }
+  return sortTables(await catalogReaderOf(db.client).read(db, scope))
 }
 
 const MIGRATION_TABLES = /^knex_migrations/

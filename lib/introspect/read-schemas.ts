@@ -25,7 +25,8 @@ export async function readSchemas(
   const [named, ...others] = schemas
   if (others.length === 0) return readCatalog(db, named, includes, kinds)
   const first = named ?? (await catalogReaderOf(db.client).defaultSchema(db))
-  const qualified = (schema: string | undefined, table: string): string => (schema === first || schema === undefined ? table : `${schema}.${table}`)
+  const qualified = (schema: string | undefined, table: string): string =>
+    schema === first || schema === undefined ? table : `${schema}.${table}`
   const tables: SchemaTable[] = []
   for (const schema of [first, ...others]) {
     const read = await readCatalog(db, schema, (name) => includes(qualified(schema, name)), kinds)
@@ -35,8 +36,8 @@ export async function readSchemas(
         name: qualified(schema, table.name),
         foreignKeys: table.foreignKeys.map((key) => {
           const dot = key.referencedTable.indexOf('.')
-          const referenced = dot === -1 ? qualified(schema, key.referencedTable) : qualified(key.referencedTable.slice(0, dot), key.referencedTable.slice(dot + 1))
-          return { ...key, referencedTable: referenced }
+          const owner = dot === -1 ? schema : key.referencedTable.slice(0, dot)
+          return { ...key, referencedTable: qualified(owner, key.referencedTable.slice(dot + 1)) }
         }),
       })
     }

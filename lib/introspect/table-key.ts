@@ -20,7 +20,10 @@ export function tableKey(table: SchemaTable, notices: IntrospectionNotice[]): re
   }
   const viewKey = table.kind === 'view' ? table.columns.find((column) => /id$/i.test(column.name)) : undefined
   if (viewKey !== undefined) {
-    notices.push({ kind: 'no-primary-key', table: table.name, message: `${table.name}: a view; its first column named like a key, ${viewKey.name}, serves as its key (check that it is unique)` })
+    const message =
+      `${table.name}: a view; its first column named like a key, ${viewKey.name}, serves as its key` +
+      ' (check that it is unique)'
+    notices.push({ kind: 'no-primary-key', table: table.name, message })
     return [viewKey.name]
   }
   notices.push({ kind: 'no-primary-key', table: table.name, message: `${table.name}: left out, it has no primary key and no unique NOT NULL columns to identify its rows` })

@@ -6,7 +6,9 @@ import { checkTextOnly } from './check-text-only.ts'
 /** The column types, in the order error messages list them. */
 export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'bigint', 'decimal']
 
-const DEFINITION_KEYS = ['type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators', 'values', 'padded']
+const DEFINITION_KEYS = [
+  'type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators', 'values', 'padded',
+]
 const STORAGES = ['text', 'iso', 'epoch_ms']
 
 /**

@@ -39,7 +39,8 @@ function columnTest(map: RelationMap, table: string, name: string, where: WhereD
   const test = buildTest(where, resolved.type, params, resolved.storage)
   const text = textColumnOf(map, table, resolved.name)
   if (text?.values !== undefined) checkEnumValues(test, text.values, params)
-  return text === undefined ? { kind: 'test', table, column: resolved.column, test } : { kind: 'test', table, column: resolved.column, test, text: text.kind }
+  const condition: Condition = { kind: 'test', table, column: resolved.column, test }
+  return text === undefined ? condition : { ...condition, text: text.kind }
 }
 
 /** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */

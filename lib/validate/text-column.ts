@@ -10,8 +10,14 @@ import type { Test } from './query-plan.ts'
  */
 export type TextColumnKind = 'enum' | 'padded'
 
-/** The {@link TextColumnKind} of the map's column `name` of `table`, and its declared values; `undefined` for plain columns. */
-export function textColumnOf(map: RelationMap, table: string, name: string): { kind: TextColumnKind; values?: readonly string[] } | undefined {
+/** A column that is not plain text: its {@link TextColumnKind}, and an enum's declared values. */
+export interface TextColumn {
+  kind: TextColumnKind
+  values?: readonly string[]
+}
+
+/** The {@link TextColumn} of the map's column `name` of `table`; `undefined` for plain columns. */
+export function textColumnOf(map: RelationMap, table: string, name: string): TextColumn | undefined {
   const spec = map[table]?.columns[name]
   if (spec === undefined || typeof spec === 'string' || spec.type !== 'string') return undefined
   if (spec.values !== undefined) return { kind: 'enum', values: spec.values }
@@ -26,7 +32,8 @@ export function textColumnOf(map: RelationMap, table: string, name: string): { k
 export function checkEnumValues(test: Test, values: readonly string[], params: WhereParams): void {
   const check = (value: unknown, param: string): void => {
     if (typeof value === 'string' && values.includes(value)) return
-    throw new QueryParamsError(`Parameter '${param}' must be one of the column's values.`, { code: 'invalid_value', param, allowed: values })
+    const message = `Parameter '${param}' must be one of the column's values.`
+    throw new QueryParamsError(message, { code: 'invalid_value', param, allowed: values })
   }
   if (test.op === 'compare' && (test.operator === '=' || test.operator === '!=')) check(test.value, params.value())
   if (test.op === 'in') test.values.forEach((value, index) => check(value, params.value(index)))

@@ -67,12 +67,15 @@ function jsonColumns(checks: readonly CheckRow[]): Set<string> {
  * Foreign keys are enforced on InnoDB tables while the session's `foreign_key_checks` is on.
  */
 export const mysqlCatalog: CatalogReader = {
-  defaultSchema: async (db) => (await query<{ schema: string | null }>(db, 'select database() as `schema`', []))[0]?.schema ?? '',
+  defaultSchema: async (db) =>
+    (await query<{ schema: string | null }>(db, 'select database() as `schema`', []))[0]?.schema ?? '',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const bound = [scope.schema ?? null]
     const [current] = await query<{ schema: string; checks: number | string }>(db, 'select coalesce(?, database()) as `schema`, @@foreign_key_checks as checks', bound)
     const schema = current?.schema ?? ''
-    const tables = (await query<TableRow>(db, TABLES, bound)).filter((table) => scope.includes(table.name) && (table.table_type !== 'VIEW' || scope.kinds !== undefined))
+    const kindRead = (table: TableRow): boolean => table.table_type !== 'VIEW' || scope.kinds !== undefined
+    const tableRows = await query<TableRow>(db, TABLES, bound)
+    const tables = tableRows.filter((table) => scope.includes(table.name) && kindRead(table))
     const columns = groupRows(await query<ColumnRow>(db, COLUMNS, bound), (row) => row.table_name)
     const indexes = groupRows(await query<IndexRow>(db, INDEXES, bound), (row) => row.table_name)
     const json = jsonColumns(await query<CheckRow>(db, CHECKS, bound))
@@ -88,8 +91,10 @@ export const mysqlCatalog: CatalogReader = {
         columns: (columns.get(name) ?? []).map((row) => {
           const dataType = json.has(`${name}.${row.name}`) ? 'json' : row.data_type.toLowerCase()
           const columnType = row.column_type.toLowerCase()
-          const type = columnType.startsWith('tinyint(1)') || columnType === 'bit(1)' ? 'boolean' : dataType === 'set' ? 'string' : columnTypeOf(dataType)
-          return textFacts(dataType, dataType === 'enum' ? mysqlEnumValues(row.column_type) : null, { name: row.name, dataType, type, nullable: row.is_nullable === 'YES' })
+          const boolean = columnType.startsWith('tinyint(1)') || columnType === 'bit(1)'
+          const type = boolean ? 'boolean' : dataType === 'set' ? 'string' : columnTypeOf(dataType)
+          const values = dataType === 'enum' ? mysqlEnumValues(row.column_type) : null
+          return textFacts(dataType, values, { name: row.name, dataType, type, nullable: row.is_nullable === 'YES' })
         }),
         primaryKey: [...(byIndex.find(([index]) => index === 'PRIMARY')?.[1] ?? [])],
         uniques: byIndex.filter(([index, , rows]) => index !== 'PRIMARY' && Number(rows[0]?.non_unique) === 0).map(([, columns]) => [...columns]),

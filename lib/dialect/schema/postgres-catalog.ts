@@ -6,7 +6,9 @@ import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
 import { textFacts } from './text-facts.ts'
 
-interface ColumnRow { table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean; enum_values: string[] | null }
+interface ColumnRow {
+  table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean; enum_values: string[] | null
+}
 interface IndexRow { table_name: string; index_name: string; is_primary: boolean; is_unique: boolean; can_order: boolean; column_name: string | null }
 interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
@@ -78,10 +80,12 @@ const FOREIGN_KEYS = `select c.relname as table_name, con.conname as name, fn.ns
  * its table `schema.table`.
  */
 export const postgresCatalog: CatalogReader = {
-  defaultSchema: async (db) => (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public',
+  defaultSchema: async (db) =>
+    (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const schema = scope.schema ?? (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public'
-    const kinds = (await query<TableRow>(db, TABLES, [schema])).filter((row) => scope.includes(row.name) && kindRead(row, scope))
+    const tableRows = await query<TableRow>(db, TABLES, [schema])
+    const kinds = tableRows.filter((row) => scope.includes(row.name) && kindRead(row, scope))
     const names = kinds.map((row) => row.name)
     const byName = new Map(kinds.map((row) => [row.name, row]))
     const columns = groupRows(await query<ColumnRow>(db, COLUMNS, [schema]), (row) => row.table_name)
@@ -94,7 +98,8 @@ export const postgresCatalog: CatalogReader = {
       const row = byName.get(name)
       return {
         name,
-        ...(row?.is_view === true ? { kind: 'view' as const } : row?.is_child === true ? { kind: 'partition' as const } : {}),
+        ...(row?.is_view === true ? { kind: 'view' as const } : {}),
+        ...(row?.is_child === true ? { kind: 'partition' as const } : {}),
         ...(row?.children !== null && row?.children !== undefined ? { partitions: row.children } : {}),
         columns: (columns.get(name) ?? []).map((row) => textFacts(row.data_type, row.enum_values, {
           name: row.name,

@@ -21,7 +21,12 @@ async function columnRows(db: Knex, table: string, schema: string): Promise<Colu
 const primaryKeyOf = (rows: readonly ColumnRow[]): string[] =>
   rows.filter((row) => row.pk > 0).sort((a, b) => a.pk - b.pk).map((row) => row.name)
 
-function columnOf(row: ColumnRow, rowidAlias: boolean, withoutRowid: boolean, checked: ReadonlyMap<string, string[]>): SchemaColumn {
+function columnOf(
+  row: ColumnRow,
+  rowidAlias: boolean,
+  withoutRowid: boolean,
+  checked: ReadonlyMap<string, string[]>,
+): SchemaColumn {
   const dataType = bareTypeName(row.type)
   // An INTEGER PRIMARY KEY is the rowid, and a WITHOUT ROWID table's key is NOT NULL; other keys of a rowid table may hold NULL.
   const keyNotNull = row.pk > 0 && (rowidAlias || withoutRowid)
@@ -32,7 +37,8 @@ function columnOf(row: ColumnRow, rowidAlias: boolean, withoutRowid: boolean, ch
 
 async function checkedValues(db: Knex, table: string, schema: string): Promise<Map<string, string[]>> {
   const master = `"${schema.replace(/"/g, '""')}".sqlite_master`
-  const [row] = await query<{ sql: string | null }>(db, `select sql from ${master} where type = 'table' and name = ?`, [table])
+  const sql = `select sql from ${master} where type = 'table' and name = ?`
+  const [row] = await query<{ sql: string | null }>(db, sql, [table])
   return sqliteCheckedValues(row?.sql ?? '')
 }
 
@@ -91,7 +97,8 @@ export const sqliteCatalog: CatalogReader = {
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const schema = scope.schema ?? 'main'
     const types = scope.kinds === undefined ? `type = 'table'` : `type in ('table', 'view')`
-    const tables = await query<TableRow>(db, `select name, wr, type from pragma_table_list where schema = ? and ${types} and name not like 'sqlite\\_%' escape '\\'`, [schema])
+    const list = `select name, wr, type from pragma_table_list where schema = ? and ${types}`
+    const tables = await query<TableRow>(db, `${list} and name not like 'sqlite\\_%' escape '\\'`, [schema])
     const [setting] = await query<{ foreign_keys: number }>(db, 'select foreign_keys from pragma_foreign_keys', [])
     const enforced = setting?.foreign_keys === 1
     const read: SchemaTable[] = []

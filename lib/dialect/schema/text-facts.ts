@@ -13,7 +13,8 @@ export function textFacts(dataType: string, values: readonly string[] | null, co
 /** The values of a MySQL `COLUMN_TYPE` such as `enum('G','PG-13','it''s')`, in declaration order. */
 export function mysqlEnumValues(columnType: string): string[] {
   const list = /^enum\((.*)\)$/is.exec(columnType.trim())?.[1] ?? ''
-  return [...list.matchAll(/'((?:[^'\\]|''|\\.)*)'/g)].map((match) => (match[1] ?? '').replace(/''/g, "'").replace(/\\(.)/g, '$1'))
+  const quoted = [...list.matchAll(/'((?:[^'\\]|''|\\.)*)'/g)]
+  return quoted.map((match) => (match[1] ?? '').replace(/''/g, "'").replace(/\\(.)/g, '$1'))
 }
 
 /**
@@ -24,7 +25,8 @@ export function sqliteCheckedValues(createTable: string): Map<string, string[]> 
   const found = new Map<string, string[]>()
   const pattern = /check\s*\(\s*["`[]?(\w+)["`\]]?\s+in\s*\(((?:\s*'(?:[^']|'')*'\s*,?)+)\)\s*\)/gi
   for (const match of createTable.matchAll(pattern)) {
-    const values = [...(match[2] ?? '').matchAll(/'((?:[^']|'')*)'/g)].map((value) => (value[1] ?? '').replace(/''/g, "'"))
+    const quoted = [...(match[2] ?? '').matchAll(/'((?:[^']|'')*)'/g)]
+    const values = quoted.map((value) => (value[1] ?? '').replace(/''/g, "'"))
     if (match[1] !== undefined && values.length > 0) found.set(match[1], values)
   }
   return found
