@@ -75,7 +75,7 @@ describe('reading date-times close to their JSON form', () => {
     }
   })
 
-  it("keeps a caller's own date parser and a statement's own types; other drivers get no options", () => {
+  it("keeps a caller's own date parser and a statement's own types or parsers; PGlite gets a timestamp parser, other drivers no options", () => {
     const keepText = (text: string): string => text
     const own = { getTypeParser: (oid: number, format?: string): unknown => (oid === pg.types.builtins.DATE ? keepText : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text')) }
     const pgDb = knex({ client: 'pg', connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own } })
@@ -88,7 +88,14 @@ describe('reading date-times close to their JSON form', () => {
       expect(readAsJson(pgDb('t')).toSQL().options).to.have.property('types')
       expect(jsonReadOptions(sqlite.client)).to.equal(undefined)
       const pglite = testDatabases().find((db) => db.engine === 'pglite')
-      if (pglite !== undefined) expect(jsonReadOptions(pglite.knex.client)).to.equal(undefined)
+      if (pglite !== undefined) {
+        // PGlite builds a timestamp's Date in the process's zone: its statements get a parser for that type alone.
+        const parsers = (jsonReadOptions(pglite.knex.client)?.parsers ?? {}) as Record<number, (text: string) => unknown>
+        expect(Object.keys(parsers)).to.deep.equal([String(pg.types.builtins.TIMESTAMP)])
+        expect(parsers[pg.types.builtins.TIMESTAMP]?.('2024-03-01 12:00:00.5')).to.equal('2024-03-01T12:00:00.500Z')
+        const own = { parsers: { [pg.types.builtins.TIMESTAMP]: keepText } }
+        expect(readAsJson(pglite.knex('t').options(own)).toSQL().options).to.deep.equal(own)
+      }
       expect(readAsJson(sqlite('t')).toSQL().options).to.deep.equal({})
     } finally {
       void pgDb.destroy()
