@@ -60,6 +60,17 @@ export interface ColumnDefinition {
    * operator its type takes. `['=', 'in']` keeps an unindexed text column to lookups its index can serve.
    */
   operators?: readonly Operator[]
+  /**
+   * The only values a `string` column holds (an enum: a PostgreSQL enum type, a MySQL `ENUM`, a checked text
+   * column). `=`, `!=`, `in` and `notIn` take only these (`invalid_value` with the list otherwise); `like` and
+   * comparisons read the column as text on every database (PostgreSQL compares an enum in declaration order).
+   */
+  values?: readonly string[]
+  /**
+   * A fixed-length `CHAR(n)` `string` column: its values come back without trailing spaces on every database,
+   * and `=`, `in` and `like` ignore them (as MySQL and the SQL standard compare `CHAR`).
+   */
+  padded?: boolean
 }
 
 /** How a column is declared in `columns`: its type alone (nullable, not unique), or a {@link ColumnDefinition}. */

@@ -39,6 +39,8 @@ export interface IntrospectArguments {
   exposePivots: boolean
   /** `--sortable-indexed-only`: `sortable: false` on every column no index leads; absent when not given. */
   sortableIndexedOnly?: boolean
+  /** `--views`: views read as resources too; absent when not given. */
+  views?: boolean
 }
 
 /** What `knex-query-params openapi` was asked to do. */
@@ -62,7 +64,7 @@ const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
   explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
-  introspect: ['client', 'connection', 'knexfile', 'env', 'dialect', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots', 'sortable-indexed-only'],
+  introspect: ['client', 'connection', 'knexfile', 'env', 'dialect', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots', 'sortable-indexed-only', 'views'],
   openapi: ['map', 'out', 'tables'],
 } as const
 
@@ -117,6 +119,7 @@ export function cliArguments(argv: readonly string[]): CliArguments {
         'no-inverse': { type: 'string' },
         schema: { type: 'string' },
         'expose-pivots': { type: 'boolean' },
+        views: { type: 'boolean' },
         'sortable-indexed-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -179,6 +182,7 @@ interface IntrospectValues {
   schema?: string | undefined
   'expose-pivots'?: boolean | undefined
   'sortable-indexed-only'?: boolean | undefined
+  views?: boolean | undefined
 }
 
 function introspectArguments(values: IntrospectValues): IntrospectArguments {
@@ -207,5 +211,6 @@ function introspectArguments(values: IntrospectValues): IntrospectArguments {
   if (values['no-inverse'] !== undefined) result.noInverse = tableList(values['no-inverse'])
   if (values.schema !== undefined) result.schema = values.schema
   if (values['sortable-indexed-only'] === true) result.sortableIndexedOnly = true
+  if (values.views === true) result.views = true
   return result
 }

@@ -54,6 +54,8 @@ Options:
   --schema <name>        the PostgreSQL schema (or MySQL database) to read
                          (default: the connection's own)
   --expose-pivots        also expose pivot tables as tables of their own
+  --views                read views as resources too (their key: the first
+                         column whose name ends in id)
   --sortable-indexed-only
                          sortable: false on every column that no index (nor
                          the primary key) starts with

@@ -38,6 +38,7 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   if (args.excludeColumns !== undefined) options.excludeColumns = args.excludeColumns
   if (args.noInverse !== undefined) options.noInverse = args.noInverse
   if (args.sortableIndexedOnly === true) options.sortableIndexedOnly = true
+  if (args.views === true) options.views = true
   if ('knexfile' in args.source && args.source.dialect !== undefined) options.dialect = args.source.dialect
   const { map, notices } = await introspectRelationMapWithNotices(db, options).catch((error: unknown) => {
     // The CLI writes its own `knex-query-params: ` before the line.

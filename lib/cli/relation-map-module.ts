@@ -28,6 +28,7 @@ function settings(options: IntrospectOptions): string {
   if (options.noInverse !== undefined) parts.push(`no inverse: ${options.noInverse.join(', ')}`)
   if (options.exposePivots === true) parts.push('pivots exposed')
   if (options.sortableIndexedOnly === true) parts.push('sortable: indexed columns only')
+  if (options.views === true) parts.push('views read')
   return parts.join('; ')
 }
 

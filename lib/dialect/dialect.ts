@@ -211,4 +211,11 @@ export interface Dialect<Name extends DialectName = DialectName> {
    * has no date-time type), so that `checkRelationMap` samples its values; other databases have date-time types.
    */
   readonly datetimeStorage: boolean
+  /**
+   * How a test reads a `string` column that is not plain text (an enum declared with `values`, a `CHAR(n)` declared
+   * `padded`), by use: `equal` (`=`, `!=`, `in`), `compare` (`<`, `between`…) or `like`; `undefined` where the column
+   * itself already compares as text. PostgreSQL has no `like` on an enum and compares it in declaration order, and
+   * its `like` on `char(n)` sees the padding; SQLite keeps whatever spaces were written.
+   */
+  readonly textColumn?: (column: string, kind: 'enum' | 'padded', use: 'equal' | 'compare' | 'like') => string
 }

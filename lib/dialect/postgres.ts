@@ -48,4 +48,6 @@ export const postgres: Dialect<'postgres'> = {
   explain: { sql: (query) => `explain ${query}`, lines: planLines },
   explainTransaction: { readOnly: true },
   datetimeStorage: false,
+  textColumn: (column, kind, use) =>
+    use === 'like' || (kind === 'enum' && use === 'compare') ? `${column}::text` : column,
 }

@@ -61,4 +61,5 @@ export const sqlite: Dialect<'sqlite'> = {
   explain: { sql: (query) => `explain query plan ${query}`, lines: planLines },
   explainTransaction: {},
   datetimeStorage: true,
+  textColumn: (column, kind) => (kind === 'padded' ? `rtrim(${column}, ' ')` : column),
 }

@@ -3,6 +3,7 @@ import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import { checkPrecision } from './check-precision.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
+import { yieldsNonScalar } from './non-scalar-types.ts'
 
 /** The map types whose columns can hold every value a column of the key type holds. */
 const WIDER: Readonly<Partial<Record<ColumnType, readonly ColumnType[]>>> = {
@@ -33,7 +34,12 @@ function checkColumn(path: string, spec: ColumnSpec, column: SchemaColumn, table
   const type = declared.type
   const where = `${table.name}.${column.name}`
   const problems: RelationMapProblem[] = []
-  if (column.type === undefined) {
+  if (column.type === undefined && yieldsNonScalar(column.dataType)) {
+    const message =
+      `declared '${type}', but ${where} is ${column.dataType}, whose values are not scalars` +
+      ' (an array, bytes or a geometry): rows would carry an array, a Buffer or an object'
+    problems.push(relationMapProblem('type_mismatch', path, message))
+  } else if (column.type === undefined) {
     problems.push(relationMapProblem('type_unknown', path, `${where} is ${column.dataType}, which no map type holds; '${type}' cannot be checked against it`))
   } else if (!columnTypeFits(type, column.type)) {
     problems.push(relationMapProblem('type_mismatch', path, `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would be a database error or compare wrongly`))
@@ -77,7 +83,7 @@ export function checkColumns(map: RelationMap, name: string, table: SchemaTable)
     const actual = table.primaryKey.length === 0 ? 'it has no primary key: set primaryKey to a unique column' : `its primary key is ${table.primaryKey.join(', ')}: set primaryKey to that`
     const implied = definition.primaryKey === undefined ? ` (the default primaryKey); ${actual}` : ''
     problems.push(relationMapProblem('missing_key', path, `${name} has no column ${missing.map((column) => `'${column}'`).join(', ')}${implied}`))
-  } else if (!isUnique(table, key)) {
+  } else if (table.kind !== 'view' && !isUnique(table, key)) {
     problems.push(relationMapProblem('key_not_unique', path, `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading would mix rows up`))
   }
   return problems

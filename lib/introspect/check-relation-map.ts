@@ -10,7 +10,7 @@ import { checkGuardCoverage } from './check-guard-coverage.ts'
 import { checkRelationKeys, schemaLookup } from './check-schema-keys.ts'
 import { checkSortIndexes } from './sort-indexes.ts'
 import { checkSearchIndex } from './check-search-indexes.ts'
-import { readCatalog } from './read-schema.ts'
+import { readSchemas, schemasOf } from './read-schemas.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 
 /** The map's tables and every table its relations' keys live in (pivot tables). */
@@ -44,7 +44,8 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
   if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   validateRelationMap(map)
   const wanted = tablesOf(map)
-  const schema = schemaLookup(await readCatalog(db, options.schema, (table) => wanted.has(table)))
+  const read = await readSchemas(db, schemasOf(wanted, options.schema), (table) => wanted.has(table), 'every')
+  const schema = schemaLookup(read)
   const problems: RelationMapProblem[] = []
   for (const name of Object.keys(map)) {
     const table = schema.table(name)

@@ -3,6 +3,7 @@ import type { ColumnDefinition, ColumnSpec, ColumnType } from '../relation-map.t
 import type { ColumnPatterns } from './column-patterns.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { nameWords, styledName } from './name-words.ts'
+import { textDeclarations } from './text-declarations.ts'
 import type { Naming } from './options.ts'
 import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
@@ -26,6 +27,7 @@ function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable
   const definition: ColumnDefinition = { type: exactNumbers ? column.type : (INEXACT[column.type] ?? column.type) }
   if (clientName !== column.name) definition.column = column.name
   if (column.precision === 'single' && definition.type === 'number') definition.precision = 'single'
+  if (column.type === 'string') Object.assign(definition, textDeclarations(column))
   const soleKey = key.length === 1 && key[0] === column.name
   if (!soleKey) {
     if (!column.nullable) definition.nullable = false

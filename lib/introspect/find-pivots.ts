@@ -1,5 +1,4 @@
 import { compareText } from './compare-text.ts'
-import { nameWords } from './name-words.ts'
 import type { SchemaForeignKey, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 
 /** A pivot table: two single-column foreign keys that together identify its rows, and nothing else but timestamps. */
@@ -9,13 +8,12 @@ export interface Pivot {
   keys: readonly [SchemaForeignKey, SchemaForeignKey]
 }
 
-const TIMESTAMP_WORDS = new Set(['created', 'updated', 'modified', 'inserted'])
-
-/** `created_at`, `updatedAt`, `ModifiedOn`…: a datetime column that only records when the link was written. */
+/**
+ * `created_at`, `updatedAt`, `last_update`, `ModifiedOn`…: a datetime column, whatever its name, which on a table
+ * keyed by its two foreign keys only records when the link was written.
+ */
 function isTimestamp(table: SchemaTable, column: string): boolean {
-  const words = nameWords(column).map((word) => word.toLowerCase())
-  const type = table.columns.find((candidate) => candidate.name === column)?.type
-  return type === 'datetime' && words.length === 2 && TIMESTAMP_WORDS.has(words[0] ?? '') && (words[1] === 'at' || words[1] === 'on')
+  return table.columns.find((candidate) => candidate.name === column)?.type === 'datetime'
 }
 
 const sameColumns = (left: readonly string[], right: readonly string[]): boolean =>
@@ -24,7 +22,7 @@ const sameColumns = (left: readonly string[], right: readonly string[]): boolean
 /**
  * The pivot that `table` is, or `undefined`: exactly two foreign keys, each over one column, both to tables
  * for which `linkable` is true; its primary key or one of its unique constraints is exactly those two
- * columns; every other column is a timestamp (`created_at`, `updated_at`, …).
+ * columns; every other column is a datetime (`created_at`, `last_update`, …), whatever its name.
  *
  * @example
  * pivotOf(postTag, (name) => map.has(name)) // { table: postTag, keys: [post_id → posts, tag_id → tags] }

@@ -4,6 +4,7 @@ import type { RelationMap } from '../relation-map.ts'
 import { readSchema } from './read-schema.ts'
 import type { ReadSchemaOptions, RelationMapFromSchemaOptions } from './options.ts'
 import { relationMapFromSchema, type GeneratedRelationMap } from './relation-map-from-schema.ts'
+import { sampleDatetimeStorage } from './sample-datetime-storage.ts'
 
 /**
  * What {@link introspectRelationMap} reads and generates: the builder's options, which schema to read, and the
@@ -12,6 +13,8 @@ import { relationMapFromSchema, type GeneratedRelationMap } from './relation-map
 export interface IntrospectOptions extends RelationMapFromSchemaOptions, DialectOptions {
   /** The PostgreSQL schema or MySQL database to read (see `ReadSchemaOptions.schema`); default the connection's own. */
   schema?: string
+  /** Read views as resources too (see `ReadSchemaOptions.views`); default `false`. */
+  views?: boolean
 }
 
 /**
@@ -24,13 +27,16 @@ export interface IntrospectOptions extends RelationMapFromSchemaOptions, Dialect
  * for (const notice of notices) console.warn(notice.message)
  */
 export async function introspectRelationMapWithNotices(db: Knex, options: IntrospectOptions = {}): Promise<GeneratedRelationMap> {
-  const { schema, dialect, ...builderOptions } = options
+  const { schema, dialect, views, ...builderOptions } = options
   const read: ReadSchemaOptions = {}
+  if (views === true) read.views = true
   if (schema !== undefined) read.schema = schema
   if (dialect !== undefined) read.dialect = dialect
   // knex's migration tables are read only when asked for by name; `exclude` is applied (and reported) by the builder.
   if (options.tables !== undefined) read.tables = options.tables.filter((table) => !(options.exclude ?? []).includes(table))
-  return relationMapFromSchema(await readSchema(db, read), builderOptions)
+  const generated = relationMapFromSchema(await readSchema(db, read), builderOptions)
+  await sampleDatetimeStorage(db, generated.map, generated.notices)
+  return generated
 }
 
 /**

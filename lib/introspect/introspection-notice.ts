@@ -26,6 +26,10 @@ export type IntrospectionNoticeKind =
   | 'excluded-table'
   /** With `sortableIndexedOnly`: columns declared `sortable: false`, since no index leads with them. */
   | 'unindexed-sort'
+  /** On SQLite, the storage of a `datetime` column declared from a sample of its values (or why it could not be). */
+  | 'datetime-storage'
+  /** A table's partitions or `INHERITS` children, folded into it: the parent's queries read their rows. */
+  | 'partition'
 
 /**
  * One thing the generated map leaves out or decides on its own, for the developer to review.

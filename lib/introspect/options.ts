@@ -8,9 +8,13 @@ export interface ReadSchemaOptions extends DialectOptions {
   exclude?: readonly string[]
   /**
    * The PostgreSQL schema, MySQL/MariaDB database or SQLite schema (`main`, or an attached database's name) to
-   * read. Default: the connection's own (`current_schema()`, `database()`, `main`).
+   * read. Default: the connection's own (`current_schema()`, `database()`, `main`). Several, comma-separated
+   * (`'public,analytics'`): the first one's tables by their names, the others' as `schema.table`, with the foreign
+   * keys between them.
    */
   schema?: string
+  /** Read views too, as tables of `kind: 'view'` (columns and types; no keys, no relations). Default `false`. */
+  views?: boolean
 }
 
 /** Where {@link checkRelationMap} reads the schema, and which optional checks it runs; `dialect` declares the database of a knex client the library does not list. */

@@ -4,10 +4,20 @@ import { catalogReaderOf } from '../dialect/schema/catalog-reader-of.ts'
 import { sortTables } from '../dialect/schema/sort-table.ts'
 import type { SchemaTable, SchemaSnapshot } from '../dialect/schema/schema-snapshot.ts'
 import type { ReadSchemaOptions } from './options.ts'
+import { readSchemas, schemaList } from './read-schemas.ts'
 
-/** The tables of `schema` (default: the connection's own) that `includes` accepts, as a snapshot gives them. */
-export async function readCatalog(db: Knex, schema: string | undefined, includes: (table: string) => boolean): Promise<SchemaTable[]> {
-  return sortTables(await catalogReaderOf(db.client).read(db, { schema, includes }))
+/**
+ * The tables of `schema` (default: the connection's own) that `includes` accepts, as a snapshot gives them; with
+ * `kinds`, views (`'views'`), or views, partitions and `INHERITS` children (`'every'`) too.
+ */
+export async function readCatalog(
+  db: Knex,
+  schema: string | undefined,
+  includes: (table: string) => boolean,
+  kinds?: 'views' | 'every',
+): Promise<SchemaTable[]> {
+  const scope = kinds === undefined ? { schema, includes } : { schema, includes, kinds }
+  return sortTables(await catalogReaderOf(db.client).read(db, scope))
 }
 
 const MIGRATION_TABLES = /^knex_migrations/
@@ -31,7 +41,7 @@ export async function readSchema(db: Knex, options: ReadSchemaOptions = {}): Pro
   const excluded = new Set(exclude)
   const includes = (table: string): boolean =>
     !excluded.has(table) && (wanted === undefined ? !MIGRATION_TABLES.test(table) : wanted.has(table))
-  const read = await readCatalog(db, schema, includes)
+  const read = await readSchemas(db, schemaList(schema), includes, options.views === true ? 'views' : undefined)
   if (wanted !== undefined) {
     const found = new Set(read.map((table) => table.name))
     const missing = [...wanted].filter((table) => !found.has(table) && !excluded.has(table))

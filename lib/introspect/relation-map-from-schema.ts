@@ -2,6 +2,7 @@ import type { RelationDefinition, RelationMap, TableDefinition } from '../relati
 import { tableColumns } from './column-specs.ts'
 import { compareText } from './compare-text.ts'
 import { pivotOf, type Pivot } from './find-pivots.ts'
+import { foldedPartitions } from './folded-partitions.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 import { foreignKeyStem, inflectedWords, pickName, qualifiedWords } from './relation-names.ts'
 import { DEFAULT_SECRET_COLUMNS, type Naming, type RelationMapFromSchemaOptions } from './options.ts'
@@ -65,6 +66,7 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
     if (key !== undefined) keys.set(table.name, key)
   }
   const tables = snapshot.tables.filter((table) => keys.has(table.name))
+  notices.push(...foldedPartitions(tables))
   const pivots = new Map<string, Pivot>()
   for (const table of tables) {
     const pivot = pivotOf(table, (name) => keys.has(name) && name !== table.name)

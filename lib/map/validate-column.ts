@@ -1,12 +1,14 @@
 import { OPERATORS } from '../query-params.ts'
 import type { ColumnType } from '../relation-map.ts'
 import { describeValue, isObject, didYouMean, relationMapError } from './relation-map-error.ts'
+import { checkTextOnly } from './check-text-only.ts'
 
 /** The column types, in the order error messages list them. */
 export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'bigint', 'decimal']
 
 const DEFINITION_KEYS = [
-  'type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators', 'precision',
+  'type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators', 'precision', 'values',
+  'padded',
 ]
 const STORAGES = ['text', 'iso', 'epoch_ms']
 
@@ -30,7 +32,7 @@ export function validateColumn(path: string, spec: unknown): void {
   }
   if (spec.type === undefined) throw relationMapError(`${path}.type`, `missing; a column definition needs its type (${COLUMN_TYPES.join(', ')})`)
   checkType(`${path}.type`, spec.type)
-  for (const flag of ['nullable', 'unique', 'sortable', 'filterable']) {
+  for (const flag of ['nullable', 'unique', 'sortable', 'filterable', 'padded']) {
     const value = spec[flag]
     if (value !== undefined && typeof value !== 'boolean') throw relationMapError(`${path}.${flag}`, `expected true or false, got ${describeValue(value)}`)
   }
@@ -45,6 +47,7 @@ export function validateColumn(path: string, spec: unknown): void {
     throw relationMapError(`${path}.precision`, `expected 'single' or 'double' on a number column, got ${describeValue(precision)}`)
   }
   if (spec.operators !== undefined) checkOperators(`${path}.operators`, spec.operators, spec.type, spec.filterable)
+  checkTextOnly(path, spec)
 }
 
 /** `operators`: a non-empty list of operators from the client's list, `like` only on a `string` column, not with `filterable: false`. */

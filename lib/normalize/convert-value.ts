@@ -73,6 +73,7 @@ const toBoolean: Convert = (value) => {
   if (typeof value === 'boolean') return value
   if (typeof value === 'number') return value !== 0
   if (typeof value === 'bigint') return value !== 0n
+  if (value instanceof Uint8Array) return value.some((byte) => byte !== 0)
   if (typeof value === 'string') {
     const text = value.trim().toLowerCase()
     return !(text === '' || text === '0' || text === 'f' || text === 'false' || text === 'n' || text === 'no' || text === 'off')

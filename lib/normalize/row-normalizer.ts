@@ -1,8 +1,9 @@
 import type { DriverReading } from '../dialect/driver-reading.ts'
 import type { Row } from './row-values.ts'
-import type { ColumnType, RelationMap } from '../relation-map.ts'
+import type { ColumnSpec, ColumnType, RelationMap } from '../relation-map.ts'
 import { columnType } from '../map/columns.ts'
 import { convertersFor, type Convert } from './convert-value.ts'
+import { isPadded, toUnpadded } from './unpadded-text.ts'
 
 /** Rewrites, in place, the values of the known columns of rows of one table into their JSON values. */
 export type NormalizeRows = (rows: readonly Row[]) => void
@@ -42,14 +43,18 @@ export function rowNormalizer(map: RelationMap, table: string, reading: DriverRe
   return normalize
 }
 
-function columnTypes(map: RelationMap, table: string, computed: Readonly<Record<string, ColumnType>> = {}): Array<[string, ColumnType]> {
-  const declared = Object.entries(map[table]?.columns ?? {}).map(([name, spec]): [string, ColumnType] => [name, columnType(spec)])
+/** A column's name and how it is normalized: its type's converter, or `padded` for a `CHAR(n)` one. */
+type Typed = readonly [string, ColumnType | 'padded']
+
+function columnTypes(map: RelationMap, table: string, computed: Readonly<Record<string, ColumnType>> = {}): Typed[] {
+  const typed = ([name, spec]: [string, ColumnSpec]): Typed => [name, isPadded(spec) ? 'padded' : columnType(spec)]
+  const declared = Object.entries(map[table]?.columns ?? {}).map(typed)
   return [...declared.filter(([name]) => !Object.hasOwn(computed, name)), ...Object.entries(computed)]
 }
 
-function compile(columns: ReadonlyArray<readonly [string, ColumnType]>, reading: DriverReading): NormalizeRows {
+function compile(columns: readonly Typed[], reading: DriverReading): NormalizeRows {
   const converters = convertersFor(reading)
-  const converts = columns.map(([, type]) => converters[type])
+  const converts = columns.map(([, type]) => (type === 'padded' ? toUnpadded : converters[type]))
   return unrolled(columns, converts) ?? looped(columns, converts)
 }
 
@@ -60,11 +65,11 @@ function compile(columns: ReadonlyArray<readonly [string, ColumnType]>, reading:
  * code is built from the column names as JSON string literals and the converters passed in, nothing else.
  * `undefined` where the runtime does not compile code (a Content Security Policy, some edge runtimes).
  */
-function unrolled(columns: ReadonlyArray<readonly [string, ColumnType]>, converts: readonly Convert[]): NormalizeRows | undefined {
+function unrolled(columns: readonly Typed[], converts: readonly Convert[]): NormalizeRows | undefined {
   let body = ''
   columns.forEach(([name, type], index) => {
     const key = JSON.stringify(name)
-    const final = FINAL[type]
+    const final = type === 'padded' ? undefined : FINAL[type]
     const skip = final === undefined ? '' : ` && typeof value !== '${final}'`
     body += `value = row[${key}]; if (value !== null && value !== undefined${skip}) { json = convert[${index}](value); if (json !== value) row[${key}] = json }\n`
   })
@@ -76,9 +81,9 @@ function unrolled(columns: ReadonlyArray<readonly [string, ColumnType]>, convert
   }
 }
 
-function looped(columns: ReadonlyArray<readonly [string, ColumnType]>, converts: readonly Convert[]): NormalizeRows {
+function looped(columns: readonly Typed[], converts: readonly Convert[]): NormalizeRows {
   const keys = columns.map(([name]) => name)
-  const finals = columns.map(([, type]) => FINAL[type])
+  const finals = columns.map(([, type]) => (type === 'padded' ? undefined : FINAL[type]))
   const count = keys.length
   return (rows) => {
     for (let r = 0; r < rows.length; r++) {

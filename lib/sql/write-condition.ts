@@ -6,6 +6,7 @@ import { writeAggregateTest } from './write-aggregate-test.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeKeyFirst } from './write-key-first.ts'
 import { writeTest } from './write-test.ts'
+import { testedColumn } from './tested-column.ts'
 import { closeExists, openExists } from './write-exists.ts'
 
 /**
@@ -18,7 +19,7 @@ import { closeExists, openExists } from './write-exists.ts'
 export function writeCondition(out: SqlWriter, condition: Condition, ref: string, scope: AliasScope): void {
   switch (condition.kind) {
     case 'test':
-      writeTest(out, out.names.column(ref, condition.column), condition.test)
+      writeTest(out, testedColumn(out, condition, ref), condition.test)
       return
     case 'aggregate':
       writeAggregateTest(out, condition.aggregate, condition.test, ref, scope)

@@ -3,6 +3,7 @@ import type { DirectRelation, MorphTarget, MorphToResolved, ResolvedRelation } f
 import type { ExactNumber, UtcInstant } from '../values.ts'
 import type { PlannedOrder } from './resolve-order.ts'
 import type { PlannedSearch } from './planned-search.ts'
+import type { TextColumnKind } from './text-column.ts'
 
 /** What an aggregate computes over the related rows: a declared function, or `exists`. */
 export type AggregateKind = 'count' | 'exists' | 'sum' | 'avg' | 'min' | 'max'
@@ -44,7 +45,7 @@ export type Test =
  * check per target table. An `aggregate` condition tests an aggregate of the base row (`postsCount >= 5`).
  */
 export type Condition =
-  | { kind: 'test'; table: string; column: string; test: Test }
+  | { kind: 'test'; table: string; column: string; test: Test; text?: TextColumnKind }
   | { kind: 'exists'; relation: DirectRelation; inner: Condition | null }
   | { kind: 'morphExists'; relation: MorphToResolved; branches: Array<{ target: MorphTarget; inner: Condition | null }> }
   | { kind: 'aggregate'; aggregate: PlannedAggregate; test: Test }

@@ -10,6 +10,7 @@ import type { Condition } from './query-plan.ts'
 import type { MorphTarget, MorphToResolved } from './resolved-relation.ts'
 import { resolveColumn } from './resolve-column.ts'
 import { singlePrecisionTest } from './single-precision-test.ts'
+import { checkEnumValues, textColumnOf } from './text-column.ts'
 
 /**
  * Resolves a where's `column` — `name`, `table.name` for the base table's own column, or a relation
@@ -37,7 +38,15 @@ function columnTest(map: RelationMap, table: string, name: string, where: WhereD
   const resolved = resolveColumn(map, table, name, params.column)
   checkFilterable(map, table, resolved.name, where.operator, params)
   const test = buildTest(where, resolved.type, params, resolved.storage)
-  return { kind: 'test', table, column: resolved.column, test: resolved.single === true ? singlePrecisionTest(test) : test }
+  const text = textColumnOf(map, table, resolved.name)
+  if (text?.values !== undefined) checkEnumValues(test, text.values, params)
+  const condition: Condition = {
+    kind: 'test',
+    table,
+    column: resolved.column,
+    test: resolved.single === true ? singlePrecisionTest(test) : test,
+  }
+  return text === undefined ? condition : { ...condition, text: text.kind }
 }
 
 /** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */

@@ -26,6 +26,17 @@ describe('knex-query-params introspect: arguments', () => {
     })
   })
 
+  it('reads --views, absent when not given, and several schemas in --schema as the text given', () => {
+    expect(cliArguments(['introspect', '--connection', 'app.db', '--views', '--schema', 'public,analytics'])).to.deep.equal({
+      command: 'introspect',
+      source: { connection: 'app.db' },
+      naming: 'as-is',
+      exposePivots: false,
+      schema: 'public,analytics',
+      views: true,
+    })
+  })
+
   it('reads --schema, the PostgreSQL schema or MySQL database to read', () => {
     expect(cliArguments(['introspect', '--connection', 'postgres://u@h/db', '--schema', 'billing'])).to.deep.equal({
       command: 'introspect',

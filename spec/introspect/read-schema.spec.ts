@@ -179,13 +179,13 @@ for (const database of testDatabases()) {
         }
       })
 
-      it('an enum, a domain, an array and bytea: their base or no map type', async () => {
+      it('an enum (with its values in declaration order), a domain, an array and bytea: their base or no map type', async () => {
         await fresh.knex.raw(`create type kqp_mood as enum ('sad', 'ok')`)
         await fresh.knex.raw('create domain kqp_positive as integer not null check (value > 0)')
         try {
           await fresh.knex.raw('create table kqp_types (mood kqp_mood, amount kqp_positive, tags text[], data bytea, at time)')
           expect((await tableOf(fresh.knex, 'kqp_types')).columns).to.deep.equal([
-            { name: 'mood', dataType: 'kqp_mood', type: 'string', nullable: true },
+            { name: 'mood', dataType: 'kqp_mood', type: 'string', nullable: true, values: ['sad', 'ok'] },
             { name: 'amount', dataType: 'integer', type: 'integer', nullable: false },
             { name: 'tags', dataType: 'text[]', type: undefined, nullable: true },
             { name: 'data', dataType: 'bytea', type: undefined, nullable: true },

@@ -148,7 +148,7 @@ describe('defineRelationMap', () => {
 
     it('a column definition has no other keys', () => {
       expect(messageFor(mapWith((m) => { columnsOf(m, 'users').email = { type: 'string', nulable: false } }))).to.equal(
-        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique, column, storage, sortable, filterable, operators, precision`,
+        `users.columns.email.nulable: unknown key (did you mean 'nullable'?); a column definition takes type, nullable, unique, column, storage, sortable, filterable, operators, precision, values, padded`,
       )
     })
 

@@ -55,7 +55,7 @@ describe('reading date-times close to their JSON form', () => {
     expect(isoOfWallClock('2024-03-01 12:00:00.123', 3)).to.equal('2024-03-01T12:00:00.123Z')
   })
 
-  it('gives node-postgres statements type parsers for date and timestamptz only, keeping every other parser of the connection', () => {
+  it('gives node-postgres statements type parsers for date, timestamp (its wall clock as UTC, in any process zone) and timestamptz only, keeping every other parser of the connection', () => {
     const own = { getTypeParser: (oid: number, format?: string): unknown => (oid === 20 ? Number : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text')) }
     const db = knex({ client: 'pg', connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own } })
     try {
@@ -64,7 +64,10 @@ describe('reading date-times close to their JSON form', () => {
       expect(types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)('2024-03-01 13:00:00+01')).to.deep.equal(new Date('2024-03-01T12:00:00.000Z'))
       expect(types.getTypeParser(pg.types.builtins.DATE)('2024-03-01')).to.equal('2024-03-01')
       expect(types.getTypeParser(pg.types.builtins.DATE)('infinity')).to.equal(pgDate('infinity'))
-      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)).to.equal(pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, 'text'))
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00.123456')).to.equal('2024-03-01T12:00:00.123Z')
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00')).to.equal('2024-03-01T12:00:00.000Z')
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('infinity')).to.equal(pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, 'text')('infinity'))
+      expect(types.getTypeParser(pg.types.builtins.TIME)).to.equal(pg.types.getTypeParser(pg.types.builtins.TIME, 'text'))
       expect(types.getTypeParser(20)).to.equal(Number)
       expect(jsonReadOptions(db.client)).to.equal(jsonReadOptions(db.client))
     } finally {
@@ -72,7 +75,7 @@ describe('reading date-times close to their JSON form', () => {
     }
   })
 
-  it("keeps a caller's own date parser and a statement's own types; other drivers get no options", () => {
+  it("keeps a caller's own date parser and a statement's own types or parsers; PGlite gets a timestamp parser, other drivers no options", () => {
     const keepText = (text: string): string => text
     const own = { getTypeParser: (oid: number, format?: string): unknown => (oid === pg.types.builtins.DATE ? keepText : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text')) }
     const pgDb = knex({ client: 'pg', connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own } })
@@ -85,7 +88,14 @@ describe('reading date-times close to their JSON form', () => {
       expect(readAsJson(pgDb('t')).toSQL().options).to.have.property('types')
       expect(jsonReadOptions(sqlite.client)).to.equal(undefined)
       const pglite = testDatabases().find((db) => db.engine === 'pglite')
-      if (pglite !== undefined) expect(jsonReadOptions(pglite.knex.client)).to.equal(undefined)
+      if (pglite !== undefined) {
+        // PGlite builds a timestamp's Date in the process's zone: its statements get a parser for that type alone.
+        const parsers = (jsonReadOptions(pglite.knex.client)?.parsers ?? {}) as Record<number, (text: string) => unknown>
+        expect(Object.keys(parsers)).to.deep.equal([String(pg.types.builtins.TIMESTAMP)])
+        expect(parsers[pg.types.builtins.TIMESTAMP]?.('2024-03-01 12:00:00.5')).to.equal('2024-03-01T12:00:00.500Z')
+        const own = { parsers: { [pg.types.builtins.TIMESTAMP]: keepText } }
+        expect(readAsJson(pglite.knex('t').options(own)).toSQL().options).to.deep.equal(own)
+      }
       expect(readAsJson(sqlite('t')).toSQL().options).to.deep.equal({})
     } finally {
       void pgDb.destroy()

@@ -7,9 +7,13 @@ export interface CatalogScope {
   schema: string | undefined
   /** Whether to read the table of this name. */
   includes(table: string): boolean
+  /** Also read views (`kind: 'view'`); with `'every'`, partitions and `INHERITS` children too (`kind: 'partition'`). */
+  kinds?: 'views' | 'every'
 }
 
 /** Reads tables, columns, keys, uniques, indexes and foreign keys from one database's catalog. */
 export interface CatalogReader {
   read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]>
+  /** The schema read when none is named: `current_schema()` (PostgreSQL), `database()` (MySQL), `main` (SQLite). */
+  defaultSchema(db: Knex): Promise<string>
 }

@@ -4,8 +4,9 @@ import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { columnTypeOf } from './column-type-of.ts'
 import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
+import { mysqlEnumValues, textFacts } from './text-facts.ts'
 
-interface TableRow { name: string; engine: string | null }
+interface TableRow { name: string; engine: string | null; table_type: string }
 interface ColumnRow { table_name: string; name: string; data_type: string; column_type: string; is_nullable: string }
 interface IndexRow { table_name: string; index_name: string; non_unique: number | string; index_type: string; sub_part: number | string | null; column_name: string | null }
 interface CheckRow { table_name: string; check_clause: string }
@@ -18,8 +19,8 @@ const query = async <Row>(db: Knex, sql: string, bindings: readonly (string | nu
 
 const IN_SCHEMA = 'table_schema = coalesce(?, database())'
 
-const TABLES = `select table_name as name, engine as engine from information_schema.tables
-  where ${IN_SCHEMA} and table_type = 'BASE TABLE' order by table_name`
+const TABLES = `select table_name as name, engine as engine, table_type as table_type from information_schema.tables
+  where ${IN_SCHEMA} and table_type in ('BASE TABLE', 'VIEW') order by table_name`
 
 const COLUMNS = `select table_name as table_name, column_name as name, data_type as data_type, column_type as column_type,
     is_nullable as is_nullable
@@ -66,27 +67,35 @@ function jsonColumns(checks: readonly CheckRow[]): Set<string> {
  * Foreign keys are enforced on InnoDB tables while the session's `foreign_key_checks` is on.
  */
 export const mysqlCatalog: CatalogReader = {
+  defaultSchema: async (db) =>
+    (await query<{ schema: string | null }>(db, 'select database() as `schema`', []))[0]?.schema ?? '',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const bound = [scope.schema ?? null]
     const [current] = await query<{ schema: string; checks: number | string }>(db, 'select coalesce(?, database()) as `schema`, @@foreign_key_checks as checks', bound)
     const schema = current?.schema ?? ''
-    const tables = (await query<TableRow>(db, TABLES, bound)).filter((table) => scope.includes(table.name))
+    const kindRead = (table: TableRow): boolean => table.table_type !== 'VIEW' || scope.kinds !== undefined
+    const tableRows = await query<TableRow>(db, TABLES, bound)
+    const tables = tableRows.filter((table) => scope.includes(table.name) && kindRead(table))
     const columns = groupRows(await query<ColumnRow>(db, COLUMNS, bound), (row) => row.table_name)
     const indexes = groupRows(await query<IndexRow>(db, INDEXES, bound), (row) => row.table_name)
     const json = jsonColumns(await query<CheckRow>(db, CHECKS, bound))
     const foreignKeys = groupRows(await query<ForeignKeyRow>(db, FOREIGN_KEYS, bound), (row) => row.table_name)
-    return tables.map(({ name, engine }) => {
+    return tables.map(({ name, engine, table_type: tableType }) => {
       const enforced = Number(current?.checks) === 1 && engine?.toLowerCase() === 'innodb'
       const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).entries()]
         .filter(([, rows]) => rows.every((row) => row.column_name !== null))
         .map(([index, rows]) => [index, rows.map((row) => row.column_name ?? ''), rows] as const)
       return {
         name,
+        ...(tableType === 'VIEW' ? { kind: 'view' as const } : {}),
         columns: (columns.get(name) ?? []).map((row) => {
           const dataType = json.has(`${name}.${row.name}`) ? 'json' : row.data_type.toLowerCase()
-          const type = row.column_type.toLowerCase().startsWith('tinyint(1)') ? 'boolean' : columnTypeOf(dataType)
+          const columnType = row.column_type.toLowerCase()
+          const boolean = columnType.startsWith('tinyint(1)') || columnType === 'bit(1)'
+          const type = boolean ? 'boolean' : dataType === 'set' ? 'string' : columnTypeOf(dataType)
+          const values = dataType === 'enum' ? mysqlEnumValues(row.column_type) : null
           const single = dataType === 'float' ? { precision: 'single' as const } : {}
-          return { name: row.name, dataType, type, nullable: row.is_nullable === 'YES', ...single }
+          return textFacts(dataType, values, { name: row.name, dataType, type, nullable: row.is_nullable === 'YES', ...single })
         }),
         primaryKey: [...(byIndex.find(([index]) => index === 'PRIMARY')?.[1] ?? [])],
         uniques: byIndex.filter(([index, , rows]) => index !== 'PRIMARY' && Number(rows[0]?.non_unique) === 0).map(([, columns]) => [...columns]),

@@ -4,31 +4,46 @@ import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { columnTypeOf } from './column-type-of.ts'
 import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
+import { textFacts } from './text-facts.ts'
 
-interface ColumnRow { table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean }
+interface ColumnRow {
+  table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean; enum_values: string[] | null
+}
 interface IndexRow { table_name: string; index_name: string; is_primary: boolean; is_unique: boolean; can_order: boolean; column_name: string | null }
 interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
   enforced: boolean
 }
 
+interface TableRow { name: string; is_view: boolean; is_child: boolean; children: string[] | null }
+
+const kindRead = (row: TableRow, scope: CatalogScope): boolean =>
+  scope.kinds === 'every' || (!row.is_child && (!row.is_view || scope.kinds === 'views'))
+
 const query = async <Row>(db: Knex, sql: string, bindings: readonly string[]): Promise<Row[]> =>
   ((await db.raw(sql, bindings)) as { rows: Row[] }).rows
 
-const TABLES = `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-  where n.nspname = ? and c.relkind in ('r', 'p') and not c.relispartition order by c.relname`
+// Partitions and INHERITS children are folded into their parent, whose queries read their rows.
+const TABLES = `select c.relname as name, c.relkind in ('v', 'm') as is_view,
+    c.relispartition or exists (select 1 from pg_inherits i where i.inhrelid = c.oid) as is_child,
+    (select array_agg(ch.relname::text order by ch.relname) from pg_inherits i join pg_class ch on ch.oid = i.inhrelid
+      where i.inhparent = c.oid) as children
+  from pg_class c join pg_namespace n on n.oid = c.relnamespace
+  where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') order by c.relname`
 
 // A domain reads as its base type; an enum (or a domain over one) holds strings.
 const COLUMNS = `select c.relname as table_name, a.attname as name,
     format_type(case when t.typtype = 'd' then t.typbasetype else a.atttypid end, null) as data_type,
     (t.typtype = 'e' or coalesce(bt.typtype = 'e', false)) as is_enum,
-    not (a.attnotnull or (t.typtype = 'd' and t.typnotnull)) as nullable
+    not (a.attnotnull or (t.typtype = 'd' and t.typnotnull)) as nullable,
+    (select array_agg(e.enumlabel::text order by e.enumsortorder) from pg_enum e
+      where e.enumtypid = case when t.typtype = 'd' then t.typbasetype else a.atttypid end) as enum_values
   from pg_attribute a
   join pg_class c on c.oid = a.attrelid
   join pg_namespace n on n.oid = c.relnamespace
   join pg_type t on t.oid = a.atttypid
   left join pg_type bt on bt.oid = t.typbasetype
-  where n.nspname = ? and c.relkind in ('r', 'p') and a.attnum > 0 and not a.attisdropped
+  where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and a.attnum > 0 and not a.attisdropped
   order by c.relname, a.attnum`
 
 // Unique indexes back both unique constraints and the primary key; partial and invalid ones guarantee nothing per column.
@@ -56,7 +71,7 @@ const FOREIGN_KEYS = `select c.relname as table_name, con.conname as name, fn.ns
   cross join lateral unnest(con.conkey, con.confkey) with ordinality as k(attnum, fattnum, position)
   join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum
   join pg_attribute fa on fa.attrelid = con.confrelid and fa.attnum = k.fattnum
-  where con.contype = 'f' and n.nspname = ?
+  where con.contype = 'f' and n.nspname = ? and con.conparentid = 0
   order by c.relname, con.conname, k.position`
 
 /**
@@ -65,9 +80,14 @@ const FOREIGN_KEYS = `select c.relname as table_name, con.conname as name, fn.ns
  * its table `schema.table`.
  */
 export const postgresCatalog: CatalogReader = {
+  defaultSchema: async (db) =>
+    (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const schema = scope.schema ?? (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public'
-    const names = (await query<{ name: string }>(db, TABLES, [schema])).map((row) => row.name).filter((name) => scope.includes(name))
+    const tableRows = await query<TableRow>(db, TABLES, [schema])
+    const kinds = tableRows.filter((row) => scope.includes(row.name) && kindRead(row, scope))
+    const names = kinds.map((row) => row.name)
+    const byName = new Map(kinds.map((row) => [row.name, row]))
     const columns = groupRows(await query<ColumnRow>(db, COLUMNS, [schema]), (row) => row.table_name)
     const indexes = groupRows(await query<IndexRow>(db, INDEXES, [schema]), (row) => row.table_name)
     const foreignKeys = groupRows(await query<ForeignKeyRow>(db, FOREIGN_KEYS, [schema]), (row) => row.table_name)
@@ -75,9 +95,13 @@ export const postgresCatalog: CatalogReader = {
       const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).values()]
         .filter((rows) => rows.every((row) => row.column_name !== null))
       const columnsOf = (rows: readonly IndexRow[]): string[] => rows.map((row) => row.column_name ?? '')
+      const row = byName.get(name)
       return {
         name,
-        columns: (columns.get(name) ?? []).map((row) => ({
+        ...(row?.is_view === true ? { kind: 'view' as const } : {}),
+        ...(row?.is_child === true ? { kind: 'partition' as const } : {}),
+        ...(row?.children !== null && row?.children !== undefined ? { partitions: row.children } : {}),
+        columns: (columns.get(name) ?? []).map((row) => textFacts(row.data_type, row.enum_values, {
           name: row.name,
           dataType: row.data_type,
           type: row.is_enum ? 'string' : columnTypeOf(row.data_type),

@@ -12,6 +12,10 @@ export interface SchemaColumn {
   nullable: boolean
   /** `'single'` for a single-precision float (PostgreSQL `real`, MySQL/MariaDB `FLOAT`; SQLite has none). */
   precision?: 'single'
+  /** An enum's values in declaration order (PostgreSQL enum types, MySQL `ENUM`, SQLite `CHECK (column IN (…))`). */
+  values?: string[]
+  /** Whether it is a fixed-length `CHAR(n)` column, whose values the database pads with spaces. */
+  padded?: boolean
 }
 
 /** A foreign key: `columns` of this table reference `referencedColumns` of `referencedTable`. */
@@ -34,6 +38,13 @@ export interface SchemaForeignKey {
 /** One table as the database declares it. */
 export interface SchemaTable {
   name: string
+  /**
+   * `view` for a view (read only with `views`), `partition` for a partition or an `INHERITS` child (read only by
+   * `checkRelationMap`: the parent's relation already reads its rows); absent for a table.
+   */
+  kind?: 'view' | 'partition'
+  /** The partitions and `INHERITS` children of a parent table, folded into it. */
+  partitions?: string[]
   /** The columns, in the table's order. */
   columns: SchemaColumn[]
   /** The primary key's columns in key order; empty when the table has none. */

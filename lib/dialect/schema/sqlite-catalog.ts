@@ -3,8 +3,9 @@ import type { SchemaColumn, SchemaForeignKey, SchemaTable } from './schema-snaps
 import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { bareTypeName, columnTypeOf } from './column-type-of.ts'
 import { groupRows } from './group-rows.ts'
+import { sqliteCheckedValues, textFacts } from './text-facts.ts'
 
-interface TableRow { name: string; wr: number }
+interface TableRow { name: string; wr: number; type: string }
 interface ColumnRow { name: string; type: string; notnull: number; pk: number; hidden: number }
 interface IndexRow { name: string; unique: number; origin: string; partial: number }
 interface IndexColumnRow { name: string | null }
@@ -20,11 +21,25 @@ async function columnRows(db: Knex, table: string, schema: string): Promise<Colu
 const primaryKeyOf = (rows: readonly ColumnRow[]): string[] =>
   rows.filter((row) => row.pk > 0).sort((a, b) => a.pk - b.pk).map((row) => row.name)
 
-function columnOf(row: ColumnRow, rowidAlias: boolean, withoutRowid: boolean): SchemaColumn {
+function columnOf(
+  row: ColumnRow,
+  rowidAlias: boolean,
+  withoutRowid: boolean,
+  checked: ReadonlyMap<string, string[]>,
+): SchemaColumn {
   const dataType = bareTypeName(row.type)
   // An INTEGER PRIMARY KEY is the rowid, and a WITHOUT ROWID table's key is NOT NULL; other keys of a rowid table may hold NULL.
   const keyNotNull = row.pk > 0 && (rowidAlias || withoutRowid)
-  return { name: row.name, dataType, type: columnTypeOf(dataType), nullable: row.notnull === 0 && !keyNotNull }
+  const type = columnTypeOf(dataType)
+  const values = type === 'string' ? (checked.get(row.name) ?? null) : null
+  return textFacts(dataType, values, { name: row.name, dataType, type, nullable: row.notnull === 0 && !keyNotNull })
+}
+
+async function checkedValues(db: Knex, table: string, schema: string): Promise<Map<string, string[]>> {
+  const master = `"${schema.replace(/"/g, '""')}".sqlite_master`
+  const sql = `select sql from ${master} where type = 'table' and name = ?`
+  const [row] = await query<{ sql: string | null }>(db, sql, [table])
+  return sqliteCheckedValues(row?.sql ?? '')
 }
 
 /** Every index (all SQLite indexes are B-trees) and the unique ones but the primary key's, not partial, not on expressions. */
@@ -60,10 +75,12 @@ async function foreignKeysOf(db: Knex, table: string, schema: string, enforced: 
 async function readTable(db: Knex, table: TableRow, schema: string, enforced: boolean): Promise<SchemaTable> {
   const rows = await columnRows(db, table.name, schema)
   const primaryKey = primaryKeyOf(rows)
+  const checked = await checkedValues(db, table.name, schema)
   const rowidAlias = table.wr === 0 && primaryKey.length === 1 && rows.some((row) => row.pk === 1 && row.type.toUpperCase() === 'INTEGER')
   return {
     name: table.name,
-    columns: rows.map((row) => columnOf(row, rowidAlias, table.wr === 1)),
+    ...(table.type === 'view' ? { kind: 'view' as const } : {}),
+    columns: rows.map((row) => columnOf(row, rowidAlias, table.wr === 1, checked)),
     primaryKey,
     ...(await indexesOf(db, table.name, schema)),
     foreignKeys: await foreignKeysOf(db, table.name, schema, enforced),
@@ -76,9 +93,12 @@ async function readTable(db: Knex, table: TableRow, schema: string, enforced: bo
  * have no names SQLite reports.
  */
 export const sqliteCatalog: CatalogReader = {
+  defaultSchema: () => Promise.resolve('main'),
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const schema = scope.schema ?? 'main'
-    const tables = await query<TableRow>(db, `select name, wr from pragma_table_list where schema = ? and type = 'table' and name not like 'sqlite\\_%' escape '\\'`, [schema])
+    const types = scope.kinds === undefined ? `type = 'table'` : `type in ('table', 'view')`
+    const list = `select name, wr, type from pragma_table_list where schema = ? and ${types}`
+    const tables = await query<TableRow>(db, `${list} and name not like 'sqlite\\_%' escape '\\'`, [schema])
     const [setting] = await query<{ foreign_keys: number }>(db, 'select foreign_keys from pragma_foreign_keys', [])
     const enforced = setting?.foreign_keys === 1
     const read: SchemaTable[] = []

@@ -1,0 +1,73 @@
+import type { Knex } from 'knex'
+import { dialectOf } from '../dialect/dialect-of.ts'
+import { databaseColumn } from '../map/columns.ts'
+import type { DatetimeStorage, RelationMap } from '../relation-map.ts'
+import type { IntrospectionNotice } from './introspection-notice.ts'
+
+/** Stored values of one column read to find its storage. */
+const SAMPLE = 1000
+
+const TEXT = `[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]*`
+const ISO = `[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z`
+const DAY = `[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]`
+/** Epoch milliseconds from 1973 on; a smaller integer is epoch seconds (up to year 5138). */
+const EPOCH_MS_FROM = 1e11
+
+type Form = 'ms' | 'seconds' | 'texts' | 'isos' | 'days' | 'total'
+type Counts = Record<Form, number | string | null>
+
+const FOUND: ReadonlyArray<readonly [Form, string]> = [
+  ['ms', 'epoch ms'],
+  ['seconds', 'epoch seconds'],
+  ['isos', 'ISO'],
+  ['texts', 'text'],
+  ['days', 'date-only'],
+]
+
+/**
+ * On SQLite, which stores any value in any column: samples up to {@link SAMPLE} non-null values of each
+ * `datetime` column of the generated `map` and declares the storage they have: `epoch_ms` (integers, as knex
+ * writes a JS `Date` through better-sqlite3), `iso`, or `text` (the default, left undeclared). Values of no
+ * single form the map can declare (epoch seconds, date-only text, a mix) keep the default, with a notice.
+ * Other databases have date-time types: nothing to sample.
+ */
+export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices: IntrospectionNotice[]): Promise<void> {
+  if (!dialectOf(db.client).datetimeStorage) return
+  for (const [table, definition] of Object.entries(map)) {
+    for (const [name, spec] of Object.entries(definition.columns)) {
+      if ((typeof spec === 'string' ? spec : spec.type) !== 'datetime') continue
+      const column = databaseColumn(map, table, name)
+      const counts = await countForms(db, table, column)
+      const total = Number(counts.total)
+      if (total === 0) continue
+      const all = (form: Form): boolean => Number(counts[form]) === total
+      const storage: DatetimeStorage | undefined =
+        all('ms') ? 'epoch_ms' : all('isos') ? 'iso' : all('texts') ? 'text' : undefined
+      const at = `${table}.${column}`
+      if (storage === 'epoch_ms' || storage === 'iso') {
+        definition.columns[name] = { ...(typeof spec === 'string' ? { type: spec } : spec), storage }
+        const message = `${at}: declared storage '${storage}', the form of its ${total} sampled values`
+        notices.push({ kind: 'datetime-storage', table, column, message })
+      } else if (storage === undefined) {
+        const found = FOUND.map(([form, what]) => `${Number(counts[form])} ${what}`).join(', ')
+        const message =
+          `${at}: storage left 'text', its ${total} sampled values have no one form the map can declare` +
+          ` (${found}); checkRelationMap will warn`
+        notices.push({ kind: 'datetime-storage', table, column, message })
+      }
+    }
+  }
+}
+
+async function countForms(db: Knex, table: string, column: string): Promise<Counts> {
+  const sample = db(table).select({ value: column }).whereNotNull(column).limit(SAMPLE).as('sample')
+  const [counts] = (await db.from(sample).select(
+    db.raw(`sum(typeof(value) = 'integer' and value >= ?) as ms`, [EPOCH_MS_FROM]),
+    db.raw(`sum(typeof(value) in ('integer', 'real') and value < ?) as seconds`, [EPOCH_MS_FROM]),
+    db.raw(`sum(typeof(value) = 'text' and value glob ?) as texts`, [TEXT]),
+    db.raw(`sum(typeof(value) = 'text' and value glob ?) as isos`, [ISO]),
+    db.raw(`sum(typeof(value) = 'text' and length(value) = 10 and value glob ?) as days`, [DAY]),
+    db.raw('count(*) as total'),
+  )) as Counts[]
+  return counts ?? { ms: 0, seconds: 0, texts: 0, isos: 0, days: 0, total: 0 }
+}
