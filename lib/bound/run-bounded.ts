@@ -19,7 +19,7 @@ export async function runBounded(statement: Statement, bound: StatementBound | u
   if (bound === undefined) return runAsKnex(statement)
   bound.throwIfOver()
   const { client } = statement as { client: Knex.Client }
-  const cancel = dialectOf(client).cancelStatement
+  const { cancelStatement: cancel, prepareCancel } = dialectOf(client)
   if (cancel === undefined) {
     const result = await runAsKnex(statement)
     bound.throwIfOver()
@@ -32,6 +32,16 @@ export async function runBounded(statement: Statement, bound: StatementBound | u
   } catch (error) {
     acquiring.then((late) => releaseConnection(client, late), () => undefined)
     throw error
+  }
+  if (prepareCancel !== undefined) {
+    const preparing = prepareCancel(client, connection)
+    try {
+      await bound.race(preparing)
+    } catch (error) {
+      const release = (): Promise<void> => releaseConnection(client, connection)
+      preparing.then(release, release).catch(() => undefined)
+      throw error
+    }
   }
   const stop = bound.stop()
   const running = runAsKnex(statement.connection(connection))
