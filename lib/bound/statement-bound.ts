@@ -7,10 +7,17 @@ export class StatementBound {
   readonly signal: AbortSignal | undefined
   readonly #deadline: number | undefined
 
-  private constructor(timeout: number | undefined, signal: AbortSignal | undefined) {
+  private constructor(timeout: number | undefined, signal: AbortSignal | undefined, deadline?: number) {
     this.timeout = timeout
     this.signal = signal
-    this.#deadline = timeout === undefined ? undefined : Date.now() + timeout
+    this.#deadline = deadline ?? (timeout === undefined ? undefined : Date.now() + timeout)
+  }
+
+  /** `bound` (its deadline and signal), also stopped when `signal` aborts, with that signal's reason. */
+  static joined(bound: StatementBound | undefined, signal: AbortSignal): StatementBound {
+    if (bound === undefined) return new StatementBound(undefined, signal)
+    const either = bound.signal === undefined ? signal : AbortSignal.any([bound.signal, signal])
+    return new StatementBound(bound.timeout, either, bound.#deadline)
   }
 
   /** A bound starting now, or `undefined` when `options` set neither a timeout nor a signal. */
