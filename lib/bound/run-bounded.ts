@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
 import { runAsKnex } from '../knex/builder-methods.ts'
 import { acquireConnection, releaseConnection } from '../knex/client.ts'
 import type { StatementBound } from './statement-bound.ts'
@@ -49,7 +50,7 @@ export async function runBounded(statement: Statement, bound: StatementBound | u
   try {
     result = await Promise.race([running, stop.stopped])
   } catch (error) {
-    if (stop.fired) void cancelThenRelease(client, connection, running, cancel)
+    if (stop.fired) void cancelThenRelease(client, connection, running, cancel, error)
     else await releaseConnection(client, connection)
     throw error
   } finally {
@@ -69,6 +70,7 @@ async function cancelThenRelease(
   connection: unknown,
   running: Promise<unknown>,
   cancel: (client: Knex.Client, connection: unknown) => Promise<void>,
+  reason: unknown,
 ): Promise<void> {
   let ended = false
   const settled = running.then(
@@ -81,8 +83,9 @@ async function cancelThenRelease(
   for (let attempt = 0; attempt < CANCEL_ATTEMPTS && !ended; attempt += 1) {
     try {
       await cancel(client, connection)
-    } catch {
+    } catch (failure) {
       // The statement then runs to its end, holding the connection until it does.
+      if (reason instanceof QueryTimeoutError && failure instanceof Error) reason.notCancelled ??= failure
       break
     }
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_MS))])
