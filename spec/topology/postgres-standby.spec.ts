@@ -9,6 +9,7 @@ import { pgTypes } from '../../fixtures/driver-settings.ts'
 import { applyQueryParams, defineRelationMap, paginate, parseQueryParams, QueryTimeoutError, type QueryParams } from '../../lib/index.ts'
 import { queryParams as expressQueryParams, queryParamsErrorHandler } from '../../lib/integrations/express.ts'
 import { queryParamsPlugin } from '../../lib/integrations/fastify.ts'
+import { startTcpProxy } from './support/tcp-proxy.ts'
 import { POSTGRES_BIN, startPrimaryAndStandby, type PostgresPair } from './support/postgres-cluster.ts'
 
 const required = (process.env['REQUIRE_DATABASES'] ?? '').split(',').some((name) => ['postgres-server', 'postgres'].includes(name.trim()))
@@ -122,6 +123,27 @@ if (POSTGRES_BIN === undefined && !required) {
       )
       expect(error).to.be.instanceOf(QueryTimeoutError)
       expect(await until('the standby is idle', 500, async () => (await sleeping(standby)) === 0)).to.be.below(500)
+    })
+
+    it("behind a TCP balancer alternating between the two servers, the CancelRequest reaches the statement's server; the other server's session survives", async () => {
+      const proxy = await startTcpProxy((n) => (n % 2 === 0 ? pair.standby.port : pair.primary.port))
+      const balanced = connect(`postgres://postgres@127.0.0.1:${proxy.port}/postgres`)
+      try {
+        const other = primary.raw('select pg_sleep(1.5) as slept').then((result: unknown) => result)
+        await until('the other session sleeps on the primary', 3000, async () => (await sleeping(primary)) > 0)
+        const error = await applyQueryParams(balanced('items'), parseQueryParams('scopes[0]=slow&limit=1'), map, { timeout: 300 }).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        )
+        expect(error).to.be.instanceOf(QueryTimeoutError)
+        expect(await until('the standby is idle', 500, async () => (await sleeping(standby)) === 0)).to.be.below(500)
+        expect(proxy.routed[0]).to.equal(pair.standby.port)
+        expect(proxy.routed.slice(1)).to.include(pair.primary.port)
+        expect(((await other) as { rows: Array<{ slept: string }> }).rows).to.deep.equal([{ slept: '' }])
+      } finally {
+        await balanced.destroy()
+        await proxy.close()
+      }
     })
 
     for (const [name, start] of Object.entries(APPS)) {
