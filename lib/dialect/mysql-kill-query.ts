@@ -4,8 +4,6 @@ import { acquireRawConnection, destroyRawConnection } from '../knex/client.ts'
 /** A mysql2 connection as far as killing goes. */
 interface MysqlConnection {
   threadId?: unknown
-  /** mysql2's command in flight: a query's `sql`. */
-  _command?: { sql?: unknown }
   query(sql: string, values: unknown[], callback: (error: unknown, rows: unknown) => void): unknown
 }
 
@@ -73,7 +71,7 @@ export class KillNotProvenError extends Error {
  * Stops the statement running on a mysql2 connection with `KILL QUERY <thread id>`, sent on a new connection
  * (outside the pool, which may be full) that is closed afterwards, only once it is proven that this connection
  * reached the statement's server (the same server identity as {@link mysqlLearnSession} read) and that the thread
- * is the statement's (the same user and client address, running the statement's text). Behind a load balancer
+ * is the statement's (the same user and client address, which is one TCP connection, and running a statement). Behind a load balancer
  * the new connection can reach another server, where the same thread id is someone else's session: it tries up
  * to 3 new connections, and when none proves it, kills nothing and rejects with {@link KillNotProvenError}.
  * The connection itself stays open and usable; the statement fails with `ER_QUERY_INTERRUPTED`. A statement that
@@ -86,7 +84,6 @@ export async function mysqlKillQuery(client: Knex.Client, connection: unknown): 
   const session = sessions.get(own)
   if (session === undefined) throw new KillNotProvenError('the connection\'s server was not learnt before the statement')
   if (typeof session === 'string') throw new KillNotProvenError(session)
-  const sql = own._command?.sql
   for (let attempt = 0; attempt < KILLER_ATTEMPTS; attempt += 1) {
     const killer = (await acquireRawConnection(client)) as MysqlConnection
     try {
@@ -97,7 +94,6 @@ export async function mysqlKillQuery(client: Knex.Client, connection: unknown): 
       if (thread['user'] !== session.user || thread['host'] !== session.host) {
         throw new KillNotProvenError(`thread ${threadId} on the server is another session (${String(thread['user'])}@${String(thread['host'])})`)
       }
-      if (typeof sql === 'string' && thread['info'] !== sql) return
       await run(killer, 'KILL QUERY ?', [threadId]).catch(() => undefined)
       return
     } finally {

@@ -30,6 +30,7 @@ const ROUTE_HANDLER_API = [
   'OPERATORS',
   'QueryParamsError',
   'QueryTimeoutError',
+  'TransientDatabaseError',
   'applyQueryParams',
   'clientColumn',
   'columnType',
@@ -42,6 +43,7 @@ const ROUTE_HANDLER_API = [
   'paginate',
   'parseQueryParams',
   'primaryKeyColumns',
+  'transientDatabaseError',
 ]
 
 describe('package entries by reader', () => {

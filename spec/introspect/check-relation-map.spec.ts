@@ -66,6 +66,7 @@ describe('checkRelationMap: problem levels', () => {
       datetime_storage_mismatch: 'warning',
       unguarded_table: 'warning',
       sortable_without_index: 'warning',
+      sortable_partitioned_index: 'warning',
     })
   })
 })
