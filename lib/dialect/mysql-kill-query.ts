@@ -22,9 +22,16 @@ const sessions = new WeakMap<object, Session | string>()
 /** New connections the killer opens, at most, to reach the statement's server behind a balancer. */
 const KILLER_ATTEMPTS = 3
 
-const SERVER_SQL = (uid: string): string =>
-  `select concat_ws('/', ${uid}, @@hostname, @@port, @@server_id) as server, connection_id() as thread, ` +
-  'p.user as user, p.host as host from information_schema.processlist p where p.id = connection_id()'
+const SERVER = (uid: string): string => `concat_ws('/', ${uid}, @@hostname, @@port, @@server_id) as server`
+
+const SESSION_SQL = (uid: string): string =>
+  `select ${SERVER(uid)}, connection_id() as thread, p.user as user, p.host as host ` +
+  'from information_schema.processlist p where p.id = connection_id()'
+
+/** The killer's server and, in the same round trip, the target thread's user, client address and statement. */
+const TARGET_SQL = (uid: string): string =>
+  `select ${SERVER(uid)}, p.user as user, p.host as host, p.info as info ` +
+  'from (select 1 as one) one left join information_schema.processlist p on p.id = ?'
 
 function run(connection: MysqlConnection, sql: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
   return new Promise((resolve, reject) =>
@@ -32,14 +39,19 @@ function run(connection: MysqlConnection, sql: string, values: unknown[] = []): 
   )
 }
 
-async function sessionOf(connection: MysqlConnection): Promise<Session> {
+/** MariaDB names its server identity `server_uid`, MySQL `server_uuid`. */
+async function withServerId(connection: MysqlConnection, sql: (uid: string) => string, values: unknown[] = []): Promise<Record<string, unknown>> {
   let rows: Array<Record<string, unknown>>
   try {
-    rows = await run(connection, SERVER_SQL('@@server_uid'))
+    rows = await run(connection, sql('@@server_uid'), values)
   } catch {
-    rows = await run(connection, SERVER_SQL('@@server_uuid'))
+    rows = await run(connection, sql('@@server_uuid'), values)
   }
-  const row = rows[0] ?? {}
+  return rows[0] ?? {}
+}
+
+async function sessionOf(connection: MysqlConnection): Promise<Session> {
+  const row = await withServerId(connection, SESSION_SQL)
   return { server: String(row['server']), thread: Number(row['thread']), user: String(row['user']), host: String(row['host']) }
 }
 
@@ -87,10 +99,9 @@ export async function mysqlKillQuery(client: Knex.Client, connection: unknown): 
   for (let attempt = 0; attempt < KILLER_ATTEMPTS; attempt += 1) {
     const killer = (await acquireRawConnection(client)) as MysqlConnection
     try {
-      if ((await sessionOf(killer)).server !== session.server) continue
-      const rows = await run(killer, 'select user, host, info from information_schema.processlist where id = ?', [threadId])
-      const thread = rows[0]
-      if (thread === undefined || thread['info'] === null) return
+      const thread = await withServerId(killer, TARGET_SQL, [threadId])
+      if (String(thread['server']) !== session.server) continue
+      if (thread['info'] === null || thread['info'] === undefined) return
       if (thread['user'] !== session.user || thread['host'] !== session.host) {
         throw new KillNotProvenError(`thread ${threadId} on the server is another session (${String(thread['user'])}@${String(thread['host'])})`)
       }
