@@ -1,8 +1,9 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
+import { transientFailureOf } from '../dialect/transient-failure.ts'
 import { runAsKnex } from '../knex/builder-methods.ts'
-import { acquireConnection, releaseConnection } from '../knex/client.ts'
+import { acquireConnection, inTransaction, releaseConnection } from '../knex/client.ts'
 import type { StatementBound } from './statement-bound.ts'
 
 /** A statement the caller owns (a fresh builder or raw): it is given a connection of its own before it runs. */
@@ -18,6 +19,27 @@ export type Statement = Knex.QueryBuilder | Knex.Raw
  */
 export async function runBounded(statement: Statement, bound: StatementBound | undefined): Promise<unknown> {
   if (bound === undefined) return runAsKnex(statement)
+  const { client } = statement as { client: Knex.Client }
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await runBoundedOnce(statement, bound)
+    } catch (error) {
+      if (!shouldRetry(error, attempt, bound, client)) throw error
+      await bound.race(new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (attempt + 1))))
+    }
+  }
+}
+
+/** The pause before a transient failure's next attempt, times the attempt. */
+const RETRY_PAUSE_MS = 25
+
+function shouldRetry(error: unknown, attempt: number, bound: StatementBound, client: Knex.Client): boolean {
+  if (attempt >= bound.retries || inTransaction(client) || bound.reason() !== undefined) return false
+  const left = bound.remaining()
+  return (left === undefined || left > RETRY_PAUSE_MS * (attempt + 1)) && transientFailureOf(error) !== undefined
+}
+
+async function runBoundedOnce(statement: Statement, bound: StatementBound): Promise<unknown> {
   bound.throwIfOver()
   const { client } = statement as { client: Knex.Client }
   const { cancelStatement: cancel, prepareCancel } = dialectOf(client)

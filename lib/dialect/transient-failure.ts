@@ -43,8 +43,12 @@ const MYSQL_NUMBERS: Readonly<Record<number, TransientReason>> = {
 
 const SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
 
-/** What node-postgres says, without a code, when the server went away under a connection. */
-const LOST_CONNECTION = /^Connection terminated( unexpectedly|$)|^Client has encountered a connection error and is not queryable/
+/**
+ * What node-postgres and mysql2 say, without a code, when the server went away under a connection (knex puts the
+ * SQL and ` - ` before it).
+ */
+const LOST_CONNECTION =
+  /(?:^| - )(?:Connection terminated(?: unexpectedly)?|Client has encountered a connection error and is not queryable|Can't add new command when connection is in closed state)$/
 
 /**
  * Whether `error` is a failure that passes by itself, and which: a serialization failure, a deadlock, a standby's

@@ -103,7 +103,8 @@ export async function paginate<T = Record<string, unknown>>(
     query = cloneWithEagerLoading(builder).limit(limit, { skipBinding: inlinePage }).offset(offset, { skipBinding: inlinePage })
   }
   const bounded = boundedRunOf(builder)
-  const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal })
+  const retryTransient = options.retryTransient ?? bounded?.options.retryTransient
+  const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal, retryTransient })
   const [rows, counted] = await pageAndCount(builder, query, options, bound)
   const data = Array.isArray(rows) ? rows : []
   const meta: PaginationMeta = {
