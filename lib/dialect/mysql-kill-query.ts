@@ -33,15 +33,21 @@ const TARGET_SQL = (uid: string): string =>
   `select ${SERVER(uid)}, p.user as user, p.host as host, p.info as info ` +
   'from (select 1 as one) one left join information_schema.processlist p on p.id = ?'
 
-function run(connection: MysqlConnection, sql: string, values: unknown[] = []): Promise<Array<Record<string, unknown>>> {
+type Row = Record<string, unknown>
+
+function run(connection: MysqlConnection, sql: string, values: unknown[] = []): Promise<Row[]> {
   return new Promise((resolve, reject) =>
-    connection.query(sql, values, (error, rows) => (error ? reject(error) : resolve(rows as Array<Record<string, unknown>>))),
+    connection.query(sql, values, (error, rows) => (error ? reject(error) : resolve(rows as Row[]))),
   )
 }
 
 /** MariaDB names its server identity `server_uid`, MySQL `server_uuid`. */
-async function withServerId(connection: MysqlConnection, sql: (uid: string) => string, values: unknown[] = []): Promise<Record<string, unknown>> {
-  let rows: Array<Record<string, unknown>>
+async function withServerId(
+  connection: MysqlConnection,
+  sql: (uid: string) => string,
+  values: unknown[] = [],
+): Promise<Row> {
+  let rows: Row[]
   try {
     rows = await run(connection, sql('@@server_uid'), values)
   } catch {
@@ -52,7 +58,8 @@ async function withServerId(connection: MysqlConnection, sql: (uid: string) => s
 
 async function sessionOf(connection: MysqlConnection): Promise<Session> {
   const row = await withServerId(connection, SESSION_SQL)
-  return { server: String(row['server']), thread: Number(row['thread']), user: String(row['user']), host: String(row['host']) }
+  const [server, thread] = [String(row['server']), Number(row['thread'])]
+  return { server, thread, user: String(row['user']), host: String(row['host']) }
 }
 
 /**
@@ -65,7 +72,8 @@ export async function mysqlLearnSession(_client: Knex.Client, connection: unknow
   const own = connection as MysqlConnection
   if (typeof own !== 'object' || own === null || sessions.has(own)) return
   const session = await sessionOf(own)
-  sessions.set(own, session.thread === own.threadId ? session : `its thread id ${String(own.threadId)} is not the server's ${session.thread} (a multiplexing proxy)`)
+  const multiplexed = `its thread id ${String(own.threadId)} is not the server's ${session.thread} (a multiplexer)`
+  sessions.set(own, session.thread === own.threadId ? session : multiplexed)
 }
 
 /** Why a statement was not killed on the server: what still bounds it is the server's own limits. */
@@ -83,7 +91,8 @@ export class KillNotProvenError extends Error {
  * Stops the statement running on a mysql2 connection with `KILL QUERY <thread id>`, sent on a new connection
  * (outside the pool, which may be full) that is closed afterwards, only once it is proven that this connection
  * reached the statement's server (the same server identity as {@link mysqlLearnSession} read) and that the thread
- * is the statement's (the same user and client address, which is one TCP connection, and running a statement). Behind a load balancer
+ * is the statement's (the same user and client address, which is one TCP connection, and running a statement).
+ * Behind a load balancer
  * the new connection can reach another server, where the same thread id is someone else's session: it tries up
  * to 3 new connections, and when none proves it, kills nothing and rejects with {@link KillNotProvenError}.
  * The connection itself stays open and usable; the statement fails with `ER_QUERY_INTERRUPTED`. A statement that
@@ -94,7 +103,7 @@ export async function mysqlKillQuery(client: Knex.Client, connection: unknown): 
   const threadId = own?.threadId
   if (own === undefined || typeof threadId !== 'number') return
   const session = sessions.get(own)
-  if (session === undefined) throw new KillNotProvenError('the connection\'s server was not learnt before the statement')
+  if (session === undefined) throw new KillNotProvenError("the connection's server was not learnt before the statement")
   if (typeof session === 'string') throw new KillNotProvenError(session)
   for (let attempt = 0; attempt < KILLER_ATTEMPTS; attempt += 1) {
     const killer = (await acquireRawConnection(client)) as MysqlConnection
@@ -103,7 +112,8 @@ export async function mysqlKillQuery(client: Knex.Client, connection: unknown): 
       if (String(thread['server']) !== session.server) continue
       if (thread['info'] === null || thread['info'] === undefined) return
       if (thread['user'] !== session.user || thread['host'] !== session.host) {
-        throw new KillNotProvenError(`thread ${threadId} on the server is another session (${String(thread['user'])}@${String(thread['host'])})`)
+        const other = `${String(thread['user'])}@${String(thread['host'])}`
+        throw new KillNotProvenError(`thread ${threadId} on the server is another session (${other})`)
       }
       await run(killer, 'KILL QUERY ?', [threadId]).catch(() => undefined)
       return
@@ -111,5 +121,6 @@ export async function mysqlKillQuery(client: Knex.Client, connection: unknown): 
       await destroyRawConnection(client, killer)
     }
   }
-  throw new KillNotProvenError(`none of ${KILLER_ATTEMPTS} new connections reached the statement's server (${session.server})`)
+  const tried = `none of ${KILLER_ATTEMPTS} new connections reached the statement's server (${session.server})`
+  throw new KillNotProvenError(tried)
 }

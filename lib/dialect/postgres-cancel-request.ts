@@ -13,14 +13,14 @@ const CANCEL_REQUEST_CODE = 80877102
 const CANCEL_WAIT_MS = 2000
 
 /**
- * Cancels the statement running on a node-postgres connection with the protocol's CancelRequest: a new
- * socket to the address and port the connection's own socket is connected to (not its host name again: behind a
- * name that resolves to several servers that could reach another one) carrying the 16-byte message (length 16, code 80877102, the backend's
- * process id, its secret key) that the connection received at startup. A connection pooler such as
- * PgBouncer answers the startup with a process id and key of its own and forwards the CancelRequest to
- * the server connection the client is using, which `select pg_cancel_backend(pid)` cannot do: the pid the
- * client saw is not a server's. Resolves when the server has closed the socket (it has then signalled the
- * backend), after at most 2 s; a connection without a key (PGlite, in-process) is left alone.
+ * Cancels the statement running on a node-postgres connection with the protocol's CancelRequest: a new socket to the
+ * address and port the connection's own socket is connected to (not its host name again: behind a name that resolves
+ * to several servers that could reach another one) carrying the 16-byte message (length 16, code 80877102, the
+ * backend's process id, its secret key) that the connection received at startup. A connection pooler such as PgBouncer
+ * answers the startup with a process id and key of its own and forwards the CancelRequest to the server connection the
+ * client is using, which `select pg_cancel_backend(pid)` cannot do: the pid the client saw is not a server's. Resolves
+ * when the server has closed the socket (it has then signalled the backend), after at most 2 s; a connection without a
+ * key (PGlite, in-process) is left alone.
  */
 export async function postgresCancelRequest(connection: unknown): Promise<void> {
   const backend = connection as PgBackend | undefined

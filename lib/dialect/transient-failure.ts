@@ -47,8 +47,10 @@ const SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHO
  * What node-postgres and mysql2 say, without a code, when the server went away under a connection (knex puts the
  * SQL and ` - ` before it).
  */
-const LOST_CONNECTION =
-  /(?:^| - )(?:Connection terminated(?: unexpectedly)?|Client has encountered a connection error and is not queryable|Can't add new command when connection is in closed state)$/
+const LOST_CONNECTION = new RegExp(
+  '(?:^| - )(?:Connection terminated(?: unexpectedly)?|Client has encountered a connection error and is not queryable' +
+    "|Can't add new command when connection is in closed state)$",
+)
 
 /**
  * Whether `error` is a failure that passes by itself, and which: a serialization failure, a deadlock, a standby's
@@ -60,7 +62,10 @@ const LOST_CONNECTION =
 export function transientFailureOf(error: unknown, depth = 0): TransientFailure | undefined {
   if (typeof error !== 'object' || error === null || depth > 3) return undefined
   const { code, errno, name, message } = error as { code?: unknown; errno?: unknown; name?: unknown; message?: unknown }
-  if (name === 'KnexTimeoutError' && typeof message === 'string' && message.includes('Timeout acquiring a connection')) return { databaseCode: 'KnexTimeoutError', reason: 'pool' }
+  const acquiring = typeof message === 'string' && message.includes('Timeout acquiring a connection')
+  if (name === 'KnexTimeoutError' && acquiring) {
+    return { databaseCode: 'KnexTimeoutError', reason: 'pool' }
+  }
   if (typeof code === 'string') {
     const reason = POSTGRES[code] ?? MYSQL[code] ?? (SOCKET.has(code) ? 'connection' : undefined)
     if (reason !== undefined) return { databaseCode: code, reason }
@@ -73,7 +78,8 @@ export function transientFailureOf(error: unknown, depth = 0): TransientFailure 
   if (code === undefined && typeof message === 'string' && LOST_CONNECTION.test(message)) {
     return { databaseCode: 'connection terminated', reason: 'connection' }
   }
-  const nested = [...(error instanceof AggregateError ? (error.errors as unknown[]) : []), (error as { cause?: unknown }).cause]
+  const inner = error instanceof AggregateError ? (error.errors as unknown[]) : []
+  const nested = [...inner, (error as { cause?: unknown }).cause]
   for (const inner of nested) {
     const found = transientFailureOf(inner, depth + 1)
     if (found !== undefined) return found
@@ -86,7 +92,8 @@ export function transientFailureOf(error: unknown, depth = 0): TransientFailure 
  * (itself when it already is one; else a new one whose `cause` is `error`), `undefined` otherwise.
  *
  * @example
- * const transient = transientDatabaseError(error) // a deadlock: { code: 'database_unavailable', databaseCode: '40P01' }
+ * const transient = transientDatabaseError(error)
+ * // a deadlock: { code: 'database_unavailable', databaseCode: '40P01', reason: 'conflict', … }
  */
 export function transientDatabaseError(error: unknown): TransientDatabaseError | undefined {
   if (error instanceof TransientDatabaseError) return error

@@ -104,7 +104,11 @@ export async function paginate<T = Record<string, unknown>>(
   }
   const bounded = boundedRunOf(builder)
   const retryTransient = options.retryTransient ?? bounded?.options.retryTransient
-  const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal, retryTransient })
+  const bound = StatementBound.of({
+    timeout: options.timeout ?? bounded?.options.timeout,
+    signal: options.signal ?? bounded?.options.signal,
+    retryTransient,
+  })
   const [rows, counted] = await pageAndCount(builder, query, options, bound)
   const data = Array.isArray(rows) ? rows : []
   const meta: PaginationMeta = {
@@ -135,7 +139,10 @@ async function pageAndCount(builder: Knex.QueryBuilder, query: Knex.QueryBuilder
   const count = (): Promise<Counted> => (counts ? countTotal(builder, options, bound) : Promise.resolve(undefined))
   switch (options.queries ?? 'parallel') {
     case 'parallel':
-      return siblingStatements<[unknown, Counted]>(bound, (shared) => [runPage(query, shared), counts ? countTotal(builder, options, shared) : Promise.resolve(undefined)])
+      return siblingStatements<[unknown, Counted]>(bound, (shared) => [
+        runPage(query, shared),
+        counts ? countTotal(builder, options, shared) : Promise.resolve(undefined),
+      ])
     case 'sequential':
       return [await page(), await count()]
     case 'transaction': {

@@ -10,7 +10,8 @@ const statusOf = (error: unknown): unknown =>
  * `QueryParamsError`, a 413 for a body over a limit (this library's `BodyTooLargeError`, Express's and
  * Koa's body parsers, Fastify's `FST_ERR_CTP_BODY_TOO_LARGE`: any error with status 413), a 503
  * `query_timeout` for a `QueryTimeoutError`, a 503 `database_unavailable` with `Retry-After` for a transient
- * database failure (see `transientDatabaseError`: a deadlock, a standby's conflict, a lost connection…). `undefined` for any other error; the integrations answer
+ * database failure (see `transientDatabaseError`: a deadlock, a standby's conflict, a lost connection…).
+ * `undefined` for any other error; the integrations answer
  * those with {@link serverProblemResponse}'s generic 500 (or leave a framework's own 4xx to it).
  *
  * @example
@@ -19,7 +20,8 @@ const statusOf = (error: unknown): unknown =>
  * res.writeHead(problem.status, problem.headers).end(JSON.stringify(problem.body))
  */
 export function problemResponse(error: unknown, options: ErrorResponseOptions = {}): ErrorResponse | TooLargeResponse | ServerProblemResponse | undefined {
-  if (error instanceof QueryTimeoutError || transientDatabaseError(error) !== undefined) return serverProblemResponse(error)
+  const unavailable = error instanceof QueryTimeoutError || transientDatabaseError(error) !== undefined
+  if (unavailable) return serverProblemResponse(error)
   return errorResponse(error, options) ?? (statusOf(error) === 413 ? tooLargeResponse(413) : undefined)
 }
 
@@ -68,7 +70,8 @@ export function serverProblemResponse(error: unknown): ServerProblemResponse {
   if (transient !== undefined) {
     const body = { detail: UNAVAILABLE_DETAIL, message: UNAVAILABLE_DETAIL, code: transient.code }
     const unavailable = { ...headers, 'retry-after': String(transient.retryAfter) }
-    return { status: 503, headers: unavailable, body: { type: 'about:blank', title: 'Service Unavailable', status: 503, ...body } }
+    const title = 'Service Unavailable'
+    return { status: 503, headers: unavailable, body: { type: 'about:blank', title, status: 503, ...body } }
   }
   return { status: 500, headers, body: { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: INTERNAL_DETAIL, message: INTERNAL_DETAIL, code: 'internal_error' } }
 }

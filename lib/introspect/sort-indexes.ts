@@ -42,7 +42,12 @@ export function checkSortIndexes(map: RelationMap, name: string, table: SchemaTa
  * for each sortable column that leads an index, but no index that goes on with the primary key: the tie-breaker
  * every paged order ends with (`order by created_at, id`) then sorts every matching row.
  */
-function checkPartitionedOrders(map: RelationMap, name: string, table: SchemaTable, served: Set<string>): RelationMapProblem[] {
+function checkPartitionedOrders(
+  map: RelationMap,
+  name: string,
+  table: SchemaTable,
+  served: Set<string>,
+): RelationMapProblem[] {
   const definition = map[name]
   if (definition === undefined || table.primaryKey.length === 0) return []
   const key = table.primaryKey
