@@ -126,7 +126,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     strip,
     guards,
     maxEagerRows: settings.maxEagerRows,
-    bound: { timeout: options.timeout, signal: options.signal },
+    bound: { timeout: options.timeout, signal: options.signal, retryTransient: options.retryTransient },
     values: settings.values,
     aggregates: plan.aggregates,
     readAs,

@@ -12,4 +12,11 @@ export interface BoundOptions {
    * with the signal's reason. The integrations give one that aborts when the client disconnects.
    */
   signal?: AbortSignal | undefined
+  /**
+   * Off by default. How many times a statement that failed with a transient database error (a deadlock, a standby's
+   * conflict with recovery, a lost connection…; see `transientDatabaseError`) is run again, on a connection taken
+   * anew, while the `timeout` leaves time; never inside a transaction of the caller's. Takes effect with a `timeout`
+   * or a `signal`.
+   */
+  retryTransient?: number | undefined
 }

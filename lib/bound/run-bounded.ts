@@ -1,7 +1,9 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
+import { transientFailureOf } from '../dialect/transient-failure.ts'
 import { runAsKnex } from '../knex/builder-methods.ts'
-import { acquireConnection, releaseConnection } from '../knex/client.ts'
+import { acquireConnection, inTransaction, releaseConnection } from '../knex/client.ts'
 import type { StatementBound } from './statement-bound.ts'
 
 /** A statement the caller owns (a fresh builder or raw): it is given a connection of its own before it runs. */
@@ -17,9 +19,30 @@ export type Statement = Knex.QueryBuilder | Knex.Raw
  */
 export async function runBounded(statement: Statement, bound: StatementBound | undefined): Promise<unknown> {
   if (bound === undefined) return runAsKnex(statement)
+  const { client } = statement as { client: Knex.Client }
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await runBoundedOnce(statement, bound)
+    } catch (error) {
+      if (!shouldRetry(error, attempt, bound, client)) throw error
+      await bound.race(new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (attempt + 1))))
+    }
+  }
+}
+
+/** The pause before a transient failure's next attempt, times the attempt. */
+const RETRY_PAUSE_MS = 25
+
+function shouldRetry(error: unknown, attempt: number, bound: StatementBound, client: Knex.Client): boolean {
+  if (attempt >= bound.retries || inTransaction(client) || bound.reason() !== undefined) return false
+  const left = bound.remaining()
+  return (left === undefined || left > RETRY_PAUSE_MS * (attempt + 1)) && transientFailureOf(error) !== undefined
+}
+
+async function runBoundedOnce(statement: Statement, bound: StatementBound): Promise<unknown> {
   bound.throwIfOver()
   const { client } = statement as { client: Knex.Client }
-  const cancel = dialectOf(client).cancelStatement
+  const { cancelStatement: cancel, prepareCancel } = dialectOf(client)
   if (cancel === undefined) {
     const result = await runAsKnex(statement)
     bound.throwIfOver()
@@ -33,13 +56,23 @@ export async function runBounded(statement: Statement, bound: StatementBound | u
     acquiring.then((late) => releaseConnection(client, late), () => undefined)
     throw error
   }
+  if (prepareCancel !== undefined) {
+    const preparing = prepareCancel(client, connection)
+    try {
+      await bound.race(preparing)
+    } catch (error) {
+      const release = (): Promise<void> => releaseConnection(client, connection)
+      preparing.then(release, release).catch(() => undefined)
+      throw error
+    }
+  }
   const stop = bound.stop()
   const running = runAsKnex(statement.connection(connection))
   let result: unknown
   try {
     result = await Promise.race([running, stop.stopped])
   } catch (error) {
-    if (stop.fired) void cancelThenRelease(client, connection, running, cancel)
+    if (stop.fired) void cancelThenRelease(client, connection, running, cancel, error)
     else await releaseConnection(client, connection)
     throw error
   } finally {
@@ -59,6 +92,7 @@ async function cancelThenRelease(
   connection: unknown,
   running: Promise<unknown>,
   cancel: (client: Knex.Client, connection: unknown) => Promise<void>,
+  reason: unknown,
 ): Promise<void> {
   let ended = false
   const settled = running.then(
@@ -71,8 +105,9 @@ async function cancelThenRelease(
   for (let attempt = 0; attempt < CANCEL_ATTEMPTS && !ended; attempt += 1) {
     try {
       await cancel(client, connection)
-    } catch {
+    } catch (failure) {
       // The statement then runs to its end, holding the connection until it does.
+      if (reason instanceof QueryTimeoutError && failure instanceof Error) reason.notCancelled ??= failure
       break
     }
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_MS))])

@@ -5,12 +5,23 @@ import type { BoundOptions } from './bound-options.ts'
 export class StatementBound {
   readonly timeout: number | undefined
   readonly signal: AbortSignal | undefined
+  /** How many times a statement that failed transiently may run again (see `BoundOptions.retryTransient`). */
+  retries = 0
   readonly #deadline: number | undefined
 
-  private constructor(timeout: number | undefined, signal: AbortSignal | undefined) {
+  private constructor(timeout: number | undefined, signal: AbortSignal | undefined, deadline?: number) {
     this.timeout = timeout
     this.signal = signal
-    this.#deadline = timeout === undefined ? undefined : Date.now() + timeout
+    this.#deadline = deadline ?? (timeout === undefined ? undefined : Date.now() + timeout)
+  }
+
+  /** `bound` (its deadline and signal), also stopped when `signal` aborts, with that signal's reason. */
+  static joined(bound: StatementBound | undefined, signal: AbortSignal): StatementBound {
+    if (bound === undefined) return new StatementBound(undefined, signal)
+    const either = bound.signal === undefined ? signal : AbortSignal.any([bound.signal, signal])
+    const joined = new StatementBound(bound.timeout, either, bound.#deadline)
+    joined.retries = bound.retries
+    return joined
   }
 
   /** A bound starting now, or `undefined` when `options` set neither a timeout nor a signal. */
@@ -21,7 +32,9 @@ export class StatementBound {
     if (timeout !== undefined && !(Number.isFinite(timeout) && timeout > 0)) {
       throw new RangeError(`knex-query-params: timeout must be a positive number of milliseconds, got ${timeout}`)
     }
-    return new StatementBound(timeout, signal)
+    const bound = new StatementBound(timeout, signal)
+    bound.retries = Math.max(0, Math.floor(options?.retryTransient ?? 0))
+    return bound
   }
 
   /** Milliseconds left, or `undefined` without a timeout. */

@@ -178,6 +178,8 @@ export interface Dialect<Name extends DialectName = DialectName> {
    * Resolves once the server has the request; the statement then fails on its own connection.
    */
   readonly cancelStatement?: (client: Knex.Client, connection: unknown) => Promise<void>
+  /** Learns what `cancelStatement` must know of `connection` before a statement runs on it (once per connection). */
+  readonly prepareCancel?: (client: Knex.Client, connection: unknown) => Promise<void>
   /** The transaction in which `paginate({ queries: 'transaction' })` reads page and count from one snapshot. */
   readonly snapshotTransaction: Knex.TransactionConfig
   /** A boolean as this database binds it. */

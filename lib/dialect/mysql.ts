@@ -1,4 +1,4 @@
-import { mysqlKillQuery } from './mysql-kill-query.ts'
+import { mysqlKillQuery, mysqlLearnSession } from './mysql-kill-query.ts'
 import type { Dialect } from './dialect.ts'
 import { formatUtc } from './format-utc.ts'
 
@@ -34,6 +34,7 @@ export const mysql: Dialect<'mysql'> = {
   cutoffJoinedOrder: true,
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,
+  prepareCancel: mysqlLearnSession,
   snapshotTransaction: { isolationLevel: 'repeatable read' },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),

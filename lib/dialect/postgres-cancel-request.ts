@@ -1,4 +1,4 @@
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 
 /** What a node-postgres `Client` knows of its backend, as far as cancelling goes. */
 interface PgBackend {
@@ -6,19 +6,21 @@ interface PgBackend {
   secretKey?: unknown
   host?: unknown
   port?: unknown
+  connection?: { stream?: { remoteAddress?: unknown; remotePort?: unknown } }
 }
 
 const CANCEL_REQUEST_CODE = 80877102
 const CANCEL_WAIT_MS = 2000
 
 /**
- * Cancels the statement running on a node-postgres connection with the protocol's CancelRequest: a new
- * socket to the same host and port carrying the 16-byte message (length 16, code 80877102, the backend's
- * process id, its secret key) that the connection received at startup. A connection pooler such as
- * PgBouncer answers the startup with a process id and key of its own and forwards the CancelRequest to
- * the server connection the client is using, which `select pg_cancel_backend(pid)` cannot do: the pid the
- * client saw is not a server's. Resolves when the server has closed the socket (it has then signalled the
- * backend), after at most 2 s; a connection without a key (PGlite, in-process) is left alone.
+ * Cancels the statement running on a node-postgres connection with the protocol's CancelRequest: a new socket to the
+ * address and port the connection's own socket is connected to (not its host name again: behind a name that resolves
+ * to several servers that could reach another one) carrying the 16-byte message (length 16, code 80877102, the
+ * backend's process id, its secret key) that the connection received at startup. A connection pooler such as PgBouncer
+ * answers the startup with a process id and key of its own and forwards the CancelRequest to the server connection the
+ * client is using, which `select pg_cancel_backend(pid)` cannot do: the pid the client saw is not a server's. Resolves
+ * when the server has closed the socket (it has then signalled the backend), after at most 2 s; a connection without a
+ * key (PGlite, in-process) is left alone.
  */
 export async function postgresCancelRequest(connection: unknown): Promise<void> {
   const backend = connection as PgBackend | undefined
@@ -29,9 +31,10 @@ export async function postgresCancelRequest(connection: unknown): Promise<void> 
   message.writeInt32BE(CANCEL_REQUEST_CODE, 4)
   message.writeInt32BE(processID | 0, 8)
   message.writeInt32BE(secretKey | 0, 12)
-  const portNumber = Number(port ?? 5432)
-  const hostName = typeof host === 'string' && host !== '' ? host : 'localhost'
-  const socket = hostName.startsWith('/') ? connect(`${hostName}/.s.PGSQL.${portNumber}`) : connect(portNumber, hostName)
+  const { remoteAddress, remotePort } = backend?.connection?.stream ?? {}
+  const socket = typeof remoteAddress === 'string' && typeof remotePort === 'number'
+    ? connect(remotePort, remoteAddress)
+    : connectByName(host, Number(port ?? 5432))
   await new Promise<void>((resolve) => {
     const done = (): void => {
       clearTimeout(timer)
@@ -44,4 +47,9 @@ export async function postgresCancelRequest(connection: unknown): Promise<void> 
     socket.once('error', done)
     socket.resume()
   })
+}
+
+function connectByName(host: unknown, port: number): Socket {
+  const name = typeof host === 'string' && host !== '' ? host : 'localhost'
+  return name.startsWith('/') ? connect(`${name}/.s.PGSQL.${port}`) : connect(port, name)
 }

@@ -18,6 +18,12 @@ export class QueryTimeoutError extends Error {
   readonly code = 'query_timeout' as const
   /** The time the request had, in milliseconds. */
   readonly timeout: number
+  /**
+   * Set, shortly after this error is thrown, when a statement could not be cancelled on the server (a MariaDB
+   * `KILL QUERY` that could not be proven to reach the statement's own thread): why, and what bounds it instead.
+   * For logs; never sent.
+   */
+  notCancelled?: Error
 
   constructor(timeout: number) {
     super(`The query took longer than ${timeout} ms and was cancelled.`)

@@ -10,6 +10,7 @@ import { dialectOf } from '../dialect/dialect-of.ts'
 import type { DialectOptions } from '../dialect/dialect-options.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import { cloneWithEagerLoading } from './clone-with-eager-loading.ts'
+import { siblingStatements } from './sibling-statements.ts'
 import { countQuery, estimatedCountWithin, ESTIMATE_THRESHOLD, type CountResult, totalOf } from './counts.ts'
 
 /** Which page to return: `QueryParams` fits, and so does `{ page, limit }`. */
@@ -40,7 +41,8 @@ export interface Paginated<T> {
 
 /**
  * How `paginate` uses the pool for the page and the count:
- * - `'parallel'` (default): both at once, on two connections; the answer comes after the slower one;
+ * - `'parallel'` (default): both at once, on two connections; the answer comes after the slower one, or at the
+ *   first failure, which cancels the other statement on the server;
  * - `'sequential'`: the page, then the count, on one connection at a time;
  * - `'transaction'`: both in one read-only `repeatable read` transaction (one connection; SQLite's are
  *   serializable), so `total` counts the same snapshot the page was read from.
@@ -101,7 +103,12 @@ export async function paginate<T = Record<string, unknown>>(
     query = cloneWithEagerLoading(builder).limit(limit, { skipBinding: inlinePage }).offset(offset, { skipBinding: inlinePage })
   }
   const bounded = boundedRunOf(builder)
-  const bound = StatementBound.of({ timeout: options.timeout ?? bounded?.options.timeout, signal: options.signal ?? bounded?.options.signal })
+  const retryTransient = options.retryTransient ?? bounded?.options.retryTransient
+  const bound = StatementBound.of({
+    timeout: options.timeout ?? bounded?.options.timeout,
+    signal: options.signal ?? bounded?.options.signal,
+    retryTransient,
+  })
   const [rows, counted] = await pageAndCount(builder, query, options, bound)
   const data = Array.isArray(rows) ? rows : []
   const meta: PaginationMeta = {
@@ -132,7 +139,10 @@ async function pageAndCount(builder: Knex.QueryBuilder, query: Knex.QueryBuilder
   const count = (): Promise<Counted> => (counts ? countTotal(builder, options, bound) : Promise.resolve(undefined))
   switch (options.queries ?? 'parallel') {
     case 'parallel':
-      return Promise.all([page(), count()])
+      return siblingStatements<[unknown, Counted]>(bound, (shared) => [
+        runPage(query, shared),
+        counts ? countTotal(builder, options, shared) : Promise.resolve(undefined),
+      ])
     case 'sequential':
       return [await page(), await count()]
     case 'transaction': {

@@ -1,4 +1,5 @@
 import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
+import { transientDatabaseError } from '../dialect/transient-failure.ts'
 import { errorResponse, type ErrorResponse, type ErrorResponseOptions } from './error-response.ts'
 
 const statusOf = (error: unknown): unknown =>
@@ -8,7 +9,9 @@ const statusOf = (error: unknown): unknown =>
  * The problem+json answer the integrations send for an error: {@link errorResponse}'s 400 for a
  * `QueryParamsError`, a 413 for a body over a limit (this library's `BodyTooLargeError`, Express's and
  * Koa's body parsers, Fastify's `FST_ERR_CTP_BODY_TOO_LARGE`: any error with status 413), a 503
- * `query_timeout` for a `QueryTimeoutError`. `undefined` for any other error; the integrations answer
+ * `query_timeout` for a `QueryTimeoutError`, a 503 `database_unavailable` with `Retry-After` for a transient
+ * database failure (see `transientDatabaseError`: a deadlock, a standby's conflict, a lost connection…).
+ * `undefined` for any other error; the integrations answer
  * those with {@link serverProblemResponse}'s generic 500 (or leave a framework's own 4xx to it).
  *
  * @example
@@ -17,7 +20,8 @@ const statusOf = (error: unknown): unknown =>
  * res.writeHead(problem.status, problem.headers).end(JSON.stringify(problem.body))
  */
 export function problemResponse(error: unknown, options: ErrorResponseOptions = {}): ErrorResponse | TooLargeResponse | ServerProblemResponse | undefined {
-  if (error instanceof QueryTimeoutError) return serverProblemResponse(error)
+  const unavailable = error instanceof QueryTimeoutError || transientDatabaseError(error) !== undefined
+  if (unavailable) return serverProblemResponse(error)
   return errorResponse(error, options) ?? (statusOf(error) === 413 ? tooLargeResponse(413) : undefined)
 }
 
@@ -28,22 +32,25 @@ export interface ServerProblemBody {
   status: 500 | 503
   detail: string
   message: string
-  code: 'internal_error' | 'query_timeout'
+  code: 'internal_error' | 'query_timeout' | 'database_unavailable'
 }
 
 /** What to send for a request the server could not answer. */
 export interface ServerProblemResponse {
   status: 500 | 503
-  headers: { 'content-type': 'application/problem+json' }
+  /** `retry-after` (seconds) on a `database_unavailable` answer. */
+  headers: { 'content-type': 'application/problem+json'; 'retry-after'?: string }
   body: ServerProblemBody
 }
 
 const TIMEOUT_DETAIL = 'The query took too long and was cancelled. Ask for less (fewer filters, orders or relations, a smaller page) or try again later.'
+const UNAVAILABLE_DETAIL = 'The database is briefly unavailable. Try again shortly.'
 const INTERNAL_DETAIL = 'The server could not answer this request.'
 
 /**
  * The problem+json answer for an error that is not the client's: a 503 `query_timeout` for a
- * {@link QueryTimeoutError}, and for anything else (a database error, a timeout the application set on the
+ * {@link QueryTimeoutError}, a 503 `database_unavailable` with `Retry-After` for a transient database failure (the
+ * database's code stays out of the body), and for anything else (a database error, a timeout the application set on the
  * connection, a bug) a generic 500 `internal_error` whose body says nothing of the error. Log the error
  * itself on the server. The integrations send it for every error they do not answer otherwise.
  *
@@ -58,6 +65,13 @@ export function serverProblemResponse(error: unknown): ServerProblemResponse {
   const headers = { 'content-type': 'application/problem+json' } as const
   if (error instanceof QueryTimeoutError) {
     return { status: 503, headers, body: { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: TIMEOUT_DETAIL, message: TIMEOUT_DETAIL, code: 'query_timeout' } }
+  }
+  const transient = transientDatabaseError(error)
+  if (transient !== undefined) {
+    const body = { detail: UNAVAILABLE_DETAIL, message: UNAVAILABLE_DETAIL, code: transient.code }
+    const unavailable = { ...headers, 'retry-after': String(transient.retryAfter) }
+    const title = 'Service Unavailable'
+    return { status: 503, headers: unavailable, body: { type: 'about:blank', title, status: 503, ...body } }
   }
   return { status: 500, headers, body: { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: INTERNAL_DETAIL, message: INTERNAL_DETAIL, code: 'internal_error' } }
 }

@@ -95,6 +95,7 @@ export function queryParamsErrorHandler(options: QueryParamsErrorHandlerOptions 
   const { log = (error: unknown) => console.error(error), ...problemOptions } = options
   return (error: unknown, req, res, next) => {
     let problem = problemResponse(error, problemOptions)
+    if (problem?.body.code === 'database_unavailable') log(error, req)
     if (problem === undefined && !isClientError(error)) {
       const signal = req.querySignal
       if (signal?.aborted !== true || signal.reason !== error) log(error, req)

@@ -99,7 +99,8 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
         else request.log.error({ err: error }, 'request failed')
         return reply.code(internal.status).headers(internal.headers).send(internal.body)
       }
-      request.log.info({ status: problem.status, code: problem.body.code, param: 'param' in problem.body ? problem.body.param : undefined }, 'request rejected')
+      if (problem.body.code === 'database_unavailable') request.log.warn({ err: error }, 'database briefly unavailable')
+      else request.log.info({ status: problem.status, code: problem.body.code, param: 'param' in problem.body ? problem.body.param : undefined }, 'request rejected')
       return reply.code(problem.status).headers(problem.headers).send(problem.body)
     })
   }

@@ -57,6 +57,7 @@ export interface ErrorToResponseOptions extends ErrorResponseOptions {
 export function errorToResponse(error: unknown, options: ErrorToResponseOptions = {}): Response | undefined {
   const { log = (failure: unknown) => console.error(failure), ...problemOptions } = options
   let problem = problemResponse(error, problemOptions)
+  if (problem?.body.code === 'database_unavailable') log(error)
   if (problem === undefined) {
     if (isClientError(error)) return undefined
     if (!isAbort(error)) log(error)

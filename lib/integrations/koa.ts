@@ -66,6 +66,7 @@ export function queryParams(options: QueryParamsMiddlewareOptions = {}): Middlew
       await next()
     } catch (error) {
       let problem = problemResponse(error, problemOptions)
+      if (problem?.body.code === 'database_unavailable') ctx.app.emit('error', error, ctx)
       if (problem === undefined) {
         if (isClientError(error)) throw error
         if (!signal.aborted || signal.reason !== error) ctx.app.emit('error', error, ctx)

@@ -41,6 +41,11 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   sortable_without_index: 'warning',
   /** Only with the `indexes` option: the plan of a table's declared `search` reads every row; the message names the index to create. */
   search_without_index: 'warning',
+  /**
+   * Only with the `indexes` option, on a partitioned MySQL/MariaDB table: a sortable column whose indexes do not go
+   * on with the primary key, so the primary-key tie-breaker that ends every paged order sorts every matching row.
+   */
+  sortable_partitioned_index: 'warning',
 } as const satisfies Record<string, RelationMapProblemLevel>
 
 /** A stable name for what is wrong; see {@link RELATION_MAP_PROBLEM_LEVELS}. */

@@ -33,6 +33,38 @@ export function checkSortIndexes(map: RelationMap, name: string, table: SchemaTa
     const message = `${name}.${column} is sortable, but no index of ${name} starts with it: an order on it sorts every matching row; add an index or declare sortable: false`
     problems.push(relationMapProblem('sortable_without_index', `${name}.columns.${clientName}`, message))
   }
+  if (table.partitionLocalIndexes === true) problems.push(...checkPartitionedOrders(map, name, table, served))
+  return problems
+}
+
+/**
+ * On a partitioned table whose indexes are per partition (MySQL/MariaDB), a `sortable_partitioned_index` warning
+ * for each sortable column that leads an index, but no index that goes on with the primary key: the tie-breaker
+ * every paged order ends with (`order by created_at, id`) then sorts every matching row.
+ */
+function checkPartitionedOrders(
+  map: RelationMap,
+  name: string,
+  table: SchemaTable,
+  served: Set<string>,
+): RelationMapProblem[] {
+  const definition = map[name]
+  if (definition === undefined || table.primaryKey.length === 0) return []
+  const key = table.primaryKey
+  const goesOnWithKey = (index: readonly string[], column: string): boolean =>
+    index[0] === column && key.every((part, at) => index[at + 1] === part)
+  const problems: RelationMapProblem[] = []
+  for (const [clientName, spec] of Object.entries(definition.columns)) {
+    if (typeof spec !== 'string' && spec.sortable === false) continue
+    const column = databaseColumn(map, name, clientName)
+    if (!served.has(column) || key[0] === column) continue
+    if ([key, ...(table.indexes ?? [])].some((index) => goesOnWithKey(index, column))) continue
+    const wanted = [column, ...key.filter((part) => part !== column)].join(', ')
+    const message =
+      `${name} is partitioned, and its indexes are per partition: an index on (${column}) does not serve ` +
+      `order by ${[column, ...key].join(', ')}, so a page sorts every matching row; create index on ${name} (${wanted})`
+    problems.push(relationMapProblem('sortable_partitioned_index', `${name}.columns.${clientName}`, message))
+  }
   return problems
 }
 

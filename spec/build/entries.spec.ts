@@ -31,6 +31,7 @@ const ROUTE_HANDLER_API = [
   'OPERATORS',
   'QueryParamsError',
   'QueryTimeoutError',
+  'TransientDatabaseError',
   'applyQueryParams',
   'clientColumn',
   'columnType',
@@ -45,6 +46,7 @@ const ROUTE_HANDLER_API = [
   'paginate',
   'parseQueryParams',
   'primaryKeyColumns',
+  'transientDatabaseError',
 ]
 
 describe('package entries by reader', () => {

@@ -69,6 +69,7 @@ describe('checkRelationMap: problem levels', () => {
       unguarded_table: 'warning',
       sortable_without_index: 'warning',
       search_without_index: 'warning',
+      sortable_partitioned_index: 'warning',
     })
   })
 })

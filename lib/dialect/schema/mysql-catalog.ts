@@ -6,7 +6,7 @@ import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
 import { mysqlEnumValues, textFacts } from './text-facts.ts'
 
-interface TableRow { name: string; engine: string | null; table_type: string }
+interface TableRow { name: string; engine: string | null; table_type: string; options: string | null }
 interface ColumnRow { table_name: string; name: string; data_type: string; column_type: string; is_nullable: string }
 interface IndexRow { table_name: string; index_name: string; non_unique: number | string; index_type: string; sub_part: number | string | null; column_name: string | null }
 interface CheckRow { table_name: string; check_clause: string }
@@ -19,8 +19,8 @@ const query = async <Row>(db: Knex, sql: string, bindings: readonly (string | nu
 
 const IN_SCHEMA = 'table_schema = coalesce(?, database())'
 
-const TABLES = `select table_name as name, engine as engine, table_type as table_type from information_schema.tables
-  where ${IN_SCHEMA} and table_type in ('BASE TABLE', 'VIEW') order by table_name`
+const TABLES = `select table_name as name, engine as engine, table_type as table_type, create_options as options
+  from information_schema.tables where ${IN_SCHEMA} and table_type in ('BASE TABLE', 'VIEW') order by table_name`
 
 const COLUMNS = `select table_name as table_name, column_name as name, data_type as data_type, column_type as column_type,
     is_nullable as is_nullable
@@ -80,14 +80,16 @@ export const mysqlCatalog: CatalogReader = {
     const indexes = groupRows(await query<IndexRow>(db, INDEXES, bound), (row) => row.table_name)
     const json = jsonColumns(await query<CheckRow>(db, CHECKS, bound))
     const foreignKeys = groupRows(await query<ForeignKeyRow>(db, FOREIGN_KEYS, bound), (row) => row.table_name)
-    return tables.map(({ name, engine, table_type: tableType }) => {
+    return tables.map(({ name, engine, table_type: tableType, options }) => {
       const enforced = Number(current?.checks) === 1 && engine?.toLowerCase() === 'innodb'
       const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).entries()]
         .filter(([, rows]) => rows.every((row) => row.column_name !== null))
         .map(([index, rows]) => [index, rows.map((row) => row.column_name ?? ''), rows] as const)
+      const partitioned = /\bpartitioned\b/i.test(options ?? '')
       return {
         name,
         ...(tableType === 'VIEW' ? { kind: 'view' as const } : {}),
+        ...(partitioned ? { partitionLocalIndexes: true } : {}),
         columns: (columns.get(name) ?? []).map((row) => {
           const dataType = json.has(`${name}.${row.name}`) ? 'json' : row.data_type.toLowerCase()
           const columnType = row.column_type.toLowerCase()

@@ -59,6 +59,11 @@ export interface SchemaTable {
    * `readSchema` always fills it; a snapshot made by hand without it counts only its primary key.
    */
   indexes?: string[][]
+  /**
+   * `true` on a partitioned MySQL/MariaDB table: its indexes are one per partition, and an order is served only up
+   * to an index's own columns (`(created_at)` serves `order by created_at`, not `order by created_at, id`).
+   */
+  partitionLocalIndexes?: boolean
   foreignKeys: SchemaForeignKey[]
 }
 

@@ -1,0 +1,177 @@
+import { expect } from 'chai'
+import express from 'express'
+import Fastify from 'fastify'
+import knex, { type Knex } from 'knex'
+import { once } from 'node:events'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { pgTypes } from '../../fixtures/driver-settings.ts'
+import { applyQueryParams, defineRelationMap, paginate, parseQueryParams, QueryTimeoutError, type QueryParams } from '../../lib/index.ts'
+import { queryParams as expressQueryParams, queryParamsErrorHandler } from '../../lib/integrations/express.ts'
+import { queryParamsPlugin } from '../../lib/integrations/fastify.ts'
+import { startTcpProxy } from './support/tcp-proxy.ts'
+import { POSTGRES_BIN, startPrimaryAndStandby, type PostgresPair } from './support/postgres-cluster.ts'
+
+const required = (process.env['REQUIRE_DATABASES'] ?? '').split(',').some((name) => ['postgres-server', 'postgres'].includes(name.trim()))
+const reason = 'the PostgreSQL 15 server binaries (/usr/lib/postgresql/15/bin: initdb, pg_basebackup, pg_ctl) are not installed'
+
+const map = defineRelationMap({
+  people: { columns: { id: 'integer', name: 'string' } },
+  items: {
+    columns: { id: 'integer', title: 'string', person_id: 'integer' },
+    relations: { person: { type: 'belongsTo', table: 'people', foreignKey: 'person_id' } },
+    scopes: { slow: (query: Knex.QueryBuilder) => void query.whereRaw('pg_sleep(3) is not null') },
+  },
+})
+
+const connect = (url: string): Knex => knex({ client: 'pg', connection: { connectionString: url, types: pgTypes }, pool: { min: 0, max: 4 } })
+
+const page = (db: Knex, params: QueryParams) => paginate(applyQueryParams(db('items'), params, map), params)
+
+/** Statements running a sleep on `db`'s server, other than the asking one. */
+async function sleeping(db: Knex): Promise<number> {
+  const { rows } = (await db.raw("select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()")) as { rows: Array<{ n: number }> }
+  return rows[0]?.n ?? 0
+}
+
+async function until(what: string, within: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now()
+  while (!(await check())) {
+    if (Date.now() - start > within) throw new Error(`${what}: not within ${within} ms`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  return Date.now() - start
+}
+
+interface App {
+  url: string
+  logged: string[]
+  close(): Promise<void>
+}
+
+const APPS: Record<string, (db: Knex) => Promise<App>> = {
+  express: async (db) => {
+    const logged: string[] = []
+    const app = express()
+    app.get('/items', expressQueryParams(), (req, res, next) => void page(db, req.queryParams).then((result) => res.json(result), next))
+    app.use(queryParamsErrorHandler({ log: (error) => void logged.push(`${(error as { code?: string }).code ?? ''} ${String(error)}`) }))
+    const server: Server = app.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const { port } = server.address() as AddressInfo
+    return { url: `http://127.0.0.1:${port}`, logged, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  },
+  fastify: async (db) => {
+    const logged: string[] = []
+    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => void logged.push(line) } } })
+    await app.register(queryParamsPlugin)
+    app.get('/items', (request) => page(db, request.queryParams))
+    const url = await app.listen({ port: 0, host: '127.0.0.1' })
+    return { url, logged, close: () => app.close() }
+  },
+}
+
+if (POSTGRES_BIN === undefined && !required) {
+  describe(`a PostgreSQL hot standby (skipped: ${reason})`, () => {
+    it(`skipped: ${reason}`, function () {
+      this.skip()
+    })
+  })
+} else {
+  describe('a PostgreSQL primary and its streaming hot standby, started by the test (max_standby_streaming_delay 100ms)', function () {
+    this.timeout(60_000)
+    let pair: PostgresPair
+    let primary: Knex
+    let standby: Knex
+
+    before(async () => {
+      if (POSTGRES_BIN === undefined) throw new Error(`REQUIRE_DATABASES names a PostgreSQL server, and ${reason}`)
+      pair = await startPrimaryAndStandby({ maxStandbyStreamingDelay: '100ms' })
+      primary = connect(pair.primary.urlOf('postgres'))
+      standby = connect(pair.standby.urlOf('postgres'))
+      await primary.raw('create table people (id int primary key, name text not null)')
+      await primary.raw('create table items (id int primary key, title text not null, person_id int not null references people)')
+      await primary.raw("insert into people select n, 'person ' || n from generate_series(1, 4) n")
+      await primary.raw("insert into items select n, 'item ' || n, 1 + n % 4 from generate_series(1, 10) n")
+      const { rows } = (await primary.raw('select pg_current_wal_lsn()::text as lsn')) as { rows: Array<{ lsn: string }> }
+      await until('the standby replays the data', 10_000, async () => {
+        const replayed = (await standby.raw('select pg_last_wal_replay_lsn() >= ?::pg_lsn as done', [rows[0]?.lsn ?? '0/0'])) as { rows: Array<{ done: boolean }> }
+        return replayed.rows[0]?.done === true
+      })
+    })
+
+    after(async () => {
+      await primary?.destroy()
+      await standby?.destroy()
+      await pair?.stop()
+    })
+
+    it('the standby is in recovery, and a page with eager loading and its count are the same rows as on the primary', async () => {
+      const { rows } = (await standby.raw('select pg_is_in_recovery() as recovering')) as { rows: Array<{ recovering: boolean }> }
+      expect(rows[0]?.recovering).to.equal(true)
+      const params = parseQueryParams('with[0]=person&orders[0][column]=title&orders[0][direction]=desc&page=2&limit=3')
+      const onStandby = await page(standby, params)
+      expect(onStandby).to.deep.equal(await page(primary, params))
+      expect(onStandby.meta).to.include({ total: 10, current_page: 2, from: 4, to: 6 })
+      expect(onStandby.data.map((row) => row['title'])).to.deep.equal(['item 6', 'item 5', 'item 4'])
+      expect(onStandby.data[0]?.['person']).to.deep.equal({ id: 3, name: 'person 3' })
+    })
+
+    it('a timeout cancels the statement on the standby (idle within 0.5 s)', async () => {
+      const error = await applyQueryParams(standby('items'), parseQueryParams('scopes[0]=slow&limit=1'), map, { timeout: 300 }).then(
+        () => undefined,
+        (failure: unknown) => failure,
+      )
+      expect(error).to.be.instanceOf(QueryTimeoutError)
+      expect(await until('the standby is idle', 500, async () => (await sleeping(standby)) === 0)).to.be.below(500)
+    })
+
+    it("behind a TCP balancer alternating between the two servers, the CancelRequest reaches the statement's server; the other server's session survives", async () => {
+      const proxy = await startTcpProxy((n) => (n % 2 === 0 ? pair.standby.port : pair.primary.port))
+      const balanced = connect(`postgres://postgres@127.0.0.1:${proxy.port}/postgres`)
+      try {
+        const other = primary.raw('select pg_sleep(1.5) as slept').then((result: unknown) => result)
+        await until('the other session sleeps on the primary', 3000, async () => (await sleeping(primary)) > 0)
+        const error = await applyQueryParams(balanced('items'), parseQueryParams('scopes[0]=slow&limit=1'), map, { timeout: 300 }).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        )
+        expect(error).to.be.instanceOf(QueryTimeoutError)
+        expect(await until('the standby is idle', 500, async () => (await sleeping(standby)) === 0)).to.be.below(500)
+        expect(proxy.routed[0]).to.equal(pair.standby.port)
+        expect(proxy.routed.slice(1)).to.include(pair.primary.port)
+        expect(((await other) as { rows: Array<{ slept: string }> }).rows).to.deep.equal([{ slept: '' }])
+      } finally {
+        await balanced.destroy()
+        await proxy.close()
+      }
+    })
+
+    for (const [name, start] of Object.entries(APPS)) {
+      it(`a conflict with recovery (40001) while a page runs on the standby: ${name} answers 503 database_unavailable with Retry-After`, async () => {
+        const app = await start(standby)
+        try {
+          const started = Date.now()
+          const answering = fetch(`${app.url}/items?scopes[0]=slow&limit=1`)
+          await until('the page sleeps on the standby', 5000, async () => (await sleeping(standby)) > 0)
+          await primary.transaction(async (trx) => {
+            await trx.raw('lock table items in access exclusive mode')
+          })
+          const response = await answering
+          const body = (await response.json()) as Record<string, unknown>
+          expect({ status: response.status, type: response.headers.get('content-type')?.split(';')[0], retryAfter: response.headers.get('retry-after') }).to.deep.equal({
+            status: 503,
+            type: 'application/problem+json',
+            retryAfter: '1',
+          })
+          expect(body).to.include({ status: 503, code: 'database_unavailable' })
+          expect(JSON.stringify(body)).not.to.match(/40001|recovery|conflict|items/)
+          expect(Date.now() - started).to.be.below(2500)
+          expect(app.logged.join('\n')).to.match(/40001/)
+          expect(await until('the standby is idle', 500, async () => (await sleeping(standby)) === 0)).to.be.below(500)
+        } finally {
+          await app.close()
+        }
+      })
+    }
+  })
+}
