@@ -41,10 +41,10 @@ export type { ApplyOptions, ParseOptions } from './options.ts'
 export type { DialectName } from './dialect/dialect.ts'
 export type { DialectOptions } from './dialect/dialect-options.ts'
 export type { RowValues } from './normalize/row-values.ts'
-export { paginate } from './http/paginate.ts'
-export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, PaginationMeta } from './http/paginate.ts'
-export { countQuery, estimatedCount, ESTIMATE_THRESHOLD } from './http/counts.ts'
-export type { CountResult } from './http/counts.ts'
+export { paginate } from './read/paginate.ts'
+export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, PaginationMeta } from './read/paginate.ts'
+export { countQuery, estimatedCount, ESTIMATE_THRESHOLD } from './read/counts.ts'
+export type { CountResult } from './read/counts.ts'
 
 export {
   /** @deprecated Import it from `knex-query-params/http`; the root re-export goes in the next minor version. */

@@ -26,7 +26,7 @@ import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
-import type { GuardedForms } from './guarded-page.ts'
+import type { GuardedForms } from './frequency-guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 
 /** The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too long. */

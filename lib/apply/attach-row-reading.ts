@@ -1,13 +1,13 @@
 import type { Knex } from 'knex'
 import { Transform } from 'node:stream'
 import type { BoundOptions } from '../bound/bound-options.ts'
-import { carryBoundedRun } from '../bound/bounded-run.ts'
-import { runBounded } from '../bound/run-bounded.ts'
+import { carryBoundedRun } from '../bound/carried-run.ts'
+import { runBounded } from '../bound/run-within-bound.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import type { Row } from '../normalize/row-values.ts'
 import { replaceRowReading, runAsKnex, statementCopy, streamAsKnex, type RowReading } from '../knex/builder-methods.ts'
 import { methodOf, selectsAggregate } from '../knex/builder-state.ts'
-import { chooseGuardedForm } from './choose-guarded-form.ts'
+import { chooseGuardedForm } from './choose-frequency-form.ts'
 import { guardProbeOf, readInForm } from './page-rewrite.ts'
 
 /**

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import { deferredPage } from './deferred-page.ts'
-import { guardedPage, type GuardedForms } from './guarded-page.ts'
+import { guardedPage, type GuardedForms } from './frequency-guarded-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { attach, attachedTo, compileAs, statementCopy } from '../knex/builder-methods.ts'
 import { hasOrder, holdsWhereRaw, isPlainRowList, limitOf, methodOf, offsetOf, replaceWhereRaw } from '../knex/builder-state.ts'

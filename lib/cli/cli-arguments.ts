@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { DialectName } from '../dialect/dialect.ts'
 import { DIALECT_NAMES } from '../dialect/dialect-of.ts'
-import { CLIENT_NAMES, type ClientName } from '../dialect/knex-config-for.ts'
+import { CLIENT_NAMES, type ClientName } from './knex-config-for.ts'
 import type { Naming } from '../introspect/options.ts'
 import { UsageError } from './cli-io.ts'
 

@@ -87,7 +87,7 @@ export interface Dialect<Name extends DialectName = DialectName> {
    * row by declaration (see {@link keyFirstRelation}) is best read by listing the key's related rows and
    * sorting them when the key has few, and by walking the page's order and probing when it has many (SQLite, a
    * rare tag: 0.03 ms listed, 34 ms walked; the commonest: 230 ms listed, 0.07 ms walked; figure 13). With a
-   * guard, such a page is the `union all` of both forms (`lib/apply/guarded-page.ts`), where a probe for the
+   * guard, such a page is the `union all` of both forms (`lib/apply/frequency-guarded-page.ts`), where a probe for the
    * key's `cap`-th related row (`limit 1 offset cap − 1`, read in an index) lets exactly one form read rows.
    * - `at`: `'limit'` guards each form's limit (`limit case when <probe> is null then ? else 0 end`: SQLite
    *   checks a where term without columns per row); `'where'` reads each form through `select * from (…)

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { RelationTop } from '../validate/resolved-relation.ts'
-import { RANK_ALIAS } from './rows.ts'
+import { RANK_ALIAS } from './hidden-aliases.ts'
 
 /** How a top-N eager-load query is written (see `Dialect.topPerParent`). */
 export type TopPerParentForm = 'window' | 'lateral'

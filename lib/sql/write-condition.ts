@@ -2,10 +2,10 @@ import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
-import { writeAggregateTest } from './write-aggregate-test.ts'
+import { writeAggregateTest } from './write-aggregate-predicate.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeKeyFirst } from './write-key-first.ts'
-import { writeTest } from './write-test.ts'
+import { writeTest } from './write-column-predicate.ts'
 import { closeExists, openExists } from './write-exists.ts'
 
 /**

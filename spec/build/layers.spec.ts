@@ -21,6 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['sql'],
   ['eager-load'],
   ['apply'],
+  ['read'],
   ['http', 'introspect'],
   ['integrations', 'cli'],
 ]
