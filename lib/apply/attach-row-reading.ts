@@ -51,28 +51,16 @@ export interface RowReadingOptions {
  * shares with the count.
  */
 export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, whole: boolean, reading: RowReadingOptions = {}): void {
-  const { bound = {}, readAs, frequencyMemoMs = 0 } = reading
-  const statement = (self: Knex.QueryBuilder): Knex.QueryBuilder => readAs?.(self) ?? self
-  const execute = async (self: Knex.QueryBuilder, within: StatementBound | undefined): Promise<unknown> => {
-    let run = statement(self)
-    const probe = guardProbeOf(self)
-    if (probe !== undefined) {
-      if (run === self) run = statementCopy(self)
-      readInForm(run, await chooseGuardedForm(self, probe, within, frequencyMemoMs))
-    }
-    const result = within === undefined ? await runAsKnex(run) : await runBounded(run === self ? statementCopy(self) : run, within)
-    const read = rowsOf(self, result)
-    if (read !== undefined) await finish(self.client, read, within)
-    return result
-  }
+  const { bound = {} } = reading
+  const read: Read = { finish, readAs: reading.readAs, frequencyMemoMs: reading.frequencyMemoMs ?? 0 }
   // Methods, not functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
   const methods: RowReading = {
     then(onFulfilled, onRejected) {
-      return execute(this, StatementBound.of(bound)).then(onFulfilled, onRejected)
+      return execute(read, this, StatementBound.of(bound)).then(onFulfilled, onRejected)
     },
     stream(options) {
-      const source = streamAsKnex(statement(this), options)
+      const source = streamAsKnex(statementOf(read, this), options)
       if (!readsRows(this)) return source
       const { client } = this
       let batch: Row[] = []
@@ -101,7 +89,36 @@ export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows,
     },
   }
   replaceRowReading(builder, methods)
-  carryBoundedRun(builder, { options: bound, run: execute })
+  carryBoundedRun(builder, {
+    options: bound,
+    run(self, within) {
+      return execute(read, self, within)
+    },
+  })
+}
+
+/** What a read of a builder does besides running it. */
+interface Read {
+  finish: FinishRows
+  readAs: ReadAs | undefined
+  frequencyMemoMs: number
+}
+
+function statementOf(read: Read, builder: Knex.QueryBuilder): Knex.QueryBuilder {
+  return read.readAs?.(builder) ?? builder
+}
+
+async function execute(read: Read, self: Knex.QueryBuilder, within: StatementBound | undefined): Promise<unknown> {
+  let run = statementOf(read, self)
+  const probe = guardProbeOf(self)
+  if (probe !== undefined) {
+    if (run === self) run = statementCopy(self)
+    readInForm(run, await chooseGuardedForm(self, probe, within, read.frequencyMemoMs))
+  }
+  const result = within === undefined ? await runAsKnex(run) : await runBounded(run === self ? statementCopy(self) : run, within)
+  const rows = rowsOf(self, result)
+  if (rows !== undefined) await read.finish(self.client, rows, within)
+  return result
 }
 
 function readsRows(builder: Knex.QueryBuilder): boolean {
