@@ -108,11 +108,11 @@ export function terminalTable(report: BenchReport): string {
 
 /** The results as a Markdown table. */
 export function markdownTable(report: BenchReport): string {
-  const escape = (value: string): string => value.replace(/\|/g, '\\|')
+  const escapeCell = (value: string): string => value.replace(/\|/g, '\\|')
   return [
     `| ${HEADER.join(' | ')} |`,
     `|${HEADER.map(() => '---').join('|')}|`,
-    ...rows(report).map((line) => `| ${line.map(escape).join(' | ')} |`),
+    ...rows(report).map((line) => `| ${line.map(escapeCell).join(' | ')} |`),
   ].join('\n')
 }
 

@@ -76,6 +76,7 @@ const tableList = (value: string): string[] => value.split(',').map((name) => na
  * cliArguments(['introspect', '--connection', 'postgres://localhost/app']) // { command: 'introspect', source: { connection: 'postgres://localhost/app' }, naming: 'as-is', exposePivots: false }
  */
 export function cliArguments(argv: readonly string[]): CliArguments {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs call assigned to it
   let parsed
   try {
     parsed = parseArgs({
