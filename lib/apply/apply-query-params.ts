@@ -89,7 +89,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const list = clientConditions(plan, ref, writer).toRaw(builder.client)
     builder.whereRaw(list)
     const keyFirst = guard !== undefined && planHoldsKeyFirstFilter(relationMap, plan)
-    if (guard !== undefined && keyFirst && ((writer.keyLists?.lists.length ?? 0) > 0 || guard.walkKeyFirst)) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
+    if (guard !== undefined && keyFirst) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, chooseKeyFirst(relationMap, dialect, ref, undefined, true))
   }
 
   const ownSelection = plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined

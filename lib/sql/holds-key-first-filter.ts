@@ -11,7 +11,8 @@ export function holdsKeyFirstFilter(map: RelationMap, conditions: Iterable<Condi
     switch (condition.kind) {
       case 'exists':
         if (condition.inner === null) break
-        if (keyFirstTest(map, condition.relation, condition.inner) || holdsKeyFirstFilter(map, [condition.inner])) return true
+        if (keyFirstTest(map, condition.relation, condition.inner) || holdsKeyFirstFilter(map, [condition.inner]))
+          return true
         break
       case 'morphExists':
         for (const { inner } of condition.branches) if (inner !== null && holdsKeyFirstFilter(map, [inner])) return true
@@ -26,5 +27,7 @@ export function holdsKeyFirstFilter(map: RelationMap, conditions: Iterable<Condi
 
 /** {@link holdsKeyFirstFilter} over the client's wheres and `relationsExists` of `plan`. */
 export function planHoldsKeyFirstFilter(map: RelationMap, plan: Pick<QueryPlan, 'wheres' | 'exists'>): boolean {
-  return plan.wheres.some(({ condition }) => holdsKeyFirstFilter(map, [condition])) || holdsKeyFirstFilter(map, plan.exists)
+  return (
+    plan.wheres.some(({ condition }) => holdsKeyFirstFilter(map, [condition])) || holdsKeyFirstFilter(map, plan.exists)
+  )
 }

@@ -15,7 +15,7 @@ export const lateralOnSqlite: Dialect<'sqlite'> = { ...sqlite, topPerParent: 'la
 // @ts-expect-error MariaDB has no LATERAL
 export const lateralOnMysql: Dialect<'mysql'> = { ...mysql, topPerParent: 'lateral' }
 
-const guard = { cap: 1000, walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: false, fencedList: false } as const
+const guard = { cap: 1000, walkProbe: 'exists', orderedPivotServes: false, fencedList: false } as const
 export const limitGuardOnSqlite: Dialect<'sqlite'> = { ...sqlite, frequencyGuard: { ...guard, at: 'limit' } }
 // @ts-expect-error PostgreSQL takes no subquery in LIMIT
 export const limitGuardOnPostgres: Dialect<'postgres'> = { ...postgres, frequencyGuard: { ...guard, at: 'limit' } }
