@@ -27,13 +27,25 @@ export async function releaseBefore(): Promise<BuildingLibrary | undefined> {
   if (!existsSync(join(folder, 'lib', 'index.ts'))) {
     try {
       mkdirSync(folder, { recursive: true })
-      const archive = execFileSync('git', ['archive', RELEASE_BEFORE, 'lib', 'fixtures'], { cwd: root, maxBuffer: 64 * 1024 * 1024 })
+      const archive = execFileSync('git', ['archive', RELEASE_BEFORE, 'lib', 'fixtures'], {
+        cwd: root,
+        maxBuffer: 64 * 1024 * 1024,
+      })
       execFileSync('tar', ['-x', '-C', folder], { input: archive })
     } catch {
       return undefined
     }
   }
-  const library = (await import(pathToFileURL(join(folder, 'lib', 'index.ts')).href)) as Omit<BuildingLibrary, 'relationMap'>
-  const fixtures = (await import(pathToFileURL(join(folder, 'fixtures', 'relation-map.ts')).href)) as { relationMap: unknown }
-  return { parseQueryParams: library.parseQueryParams, applyQueryParams: library.applyQueryParams, relationMap: fixtures.relationMap }
+  const library = (await import(pathToFileURL(join(folder, 'lib', 'index.ts')).href)) as Omit<
+    BuildingLibrary,
+    'relationMap'
+  >
+  const fixtures = (await import(pathToFileURL(join(folder, 'fixtures', 'relation-map.ts')).href)) as {
+    relationMap: unknown
+  }
+  return {
+    parseQueryParams: library.parseQueryParams,
+    applyQueryParams: library.applyQueryParams,
+    relationMap: fixtures.relationMap,
+  }
 }
