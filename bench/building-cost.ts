@@ -5,16 +5,17 @@ import { applyQueryParams, parseQueryParams } from '../lib/index.ts'
 import { PARSE_DEFAULTS } from '../lib/options.ts'
 import { parseQueryString } from '../lib/parse/parse-query-string.ts'
 import { handDialects } from './baselines/hand-dialect.ts'
-import { handManyWheresQuery, manyWheres } from './baselines/many-wheres.ts'
-import { handTypicalQuery, typicalRequest } from './baselines/typical-request.ts'
+import { handManyWheresQuery, manyWheres, plainComparisons } from './baselines/many-wheres.ts'
+import { handTypicalQuery, typicalRequest, typicalRequestRepeated } from './baselines/typical-request.ts'
+import { RELEASE_BEFORE, releaseBefore } from './release-before.ts'
 import { clientQueryString } from './client-query-string.ts'
 import { measured, result, type BenchResult } from './result.ts'
 import { sqlClients } from './sql-clients.ts'
 import { compare, type Budget } from './timing.ts'
 
 const FIGURE = '1. building cost'
-const PIPELINE_TARGET = { op: '<=', value: 1.5 } as const
-const APPLY_TARGET = { op: '<=', value: 1.15 } as const
+const PIPELINE_TARGET = { op: '<=', value: 1.2 } as const
+const APPLY_TARGET = { op: '<', value: 1 } as const
 
 interface Case {
   name: string
@@ -28,6 +29,19 @@ function cases(): Case[] {
     queryString: clientQueryString(typicalRequest),
     hand: (db, dialect) => handTypicalQuery(db, handDialects[dialect]),
   }
+  const typicalFive: Case = {
+    name: 'typical request, its wheres ×5 (20 wheres)',
+    queryString: clientQueryString(typicalRequestRepeated(5)),
+    hand: (db, dialect) => handTypicalQuery(db, handDialects[dialect], 5),
+  }
+  const plain = [1, 100].map((n): Case => {
+    const { request, hand } = plainComparisons(n)
+    return {
+      name: `${n} plain comparison${n === 1 ? '' : 's'}`,
+      queryString: clientQueryString(request),
+      hand: (db, dialect) => handManyWheresQuery(db, handDialects[dialect], hand),
+    }
+  })
   const scaled = [1, 10, 50, 100].map((n): Case => {
     const { request, hand } = manyWheres(n)
     return {
@@ -36,7 +50,7 @@ function cases(): Case[] {
       hand: (db, dialect) => handManyWheresQuery(db, handDialects[dialect], hand),
     }
   })
-  return [typical, ...scaled]
+  return [typical, typicalFive, ...plain, ...scaled]
 }
 
 /** Fails unless both builders compile to the same SQL and bindings: the comparison must be like for like. */
@@ -58,6 +72,8 @@ function assertSameSql(name: string, ours: Knex.QueryBuilder, hand: Knex.QueryBu
  */
 export async function buildingCost(budget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
   const results: BenchResult[] = []
+  const before = await releaseBefore()
+  if (before === undefined) log(`  release ${RELEASE_BEFORE} not found (no git history): its column is left out`)
   for (const dialect of ['postgres', 'sqlite'] as const) {
     const db = sqlClients[dialect]
     for (const { name, queryString, hand } of cases()) {
@@ -92,6 +108,29 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
         }),
       )
       log(`  ${dialect} ${name}: pipeline ×${pipeline.ratio.toFixed(2)}, apply ×${apply.ratio.toFixed(2)}`)
+      if (before === undefined) continue
+      const { parseQueryParams: parseBefore, applyQueryParams: applyBefore } = before
+      const mapBefore = before.relationMap as never
+      const paramsBefore = parseBefore(queryString) as never
+      const then = await compare(() => applyBefore(db('users'), parseBefore(queryString) as never, mapBefore).toSQL(), handChain, budget)
+      const thenApply = await compare(() => applyBefore(db('users'), paramsBefore, mapBefore).toSQL(), handChain, budget)
+      for (const [stage, timing, label] of [
+        ['raw string → SQL', then, 'parse + apply + toSQL'],
+        ['parsed params → SQL', thenApply, 'apply + toSQL'],
+      ] as const) {
+        results.push(
+          result({
+            figure: FIGURE,
+            name: `${name}: ${stage}, release ${RELEASE_BEFORE}`,
+            dialect,
+            unit: 'ms',
+            ours: measured(`${label} (release ${RELEASE_BEFORE})`, timing.ours),
+            baseline: measured('hand-written knex chain + toSQL', timing.baseline),
+            ratio: timing.ratio,
+          }),
+        )
+      }
+      log(`  ${dialect} ${name}, release ${RELEASE_BEFORE}: pipeline ×${then.ratio.toFixed(2)}, apply ×${thenApply.ratio.toFixed(2)}`)
     }
   }
 

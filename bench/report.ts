@@ -43,7 +43,7 @@ export function mergeReports(previous: BenchReport, current: BenchReport, only: 
     const still = figures.split(', ').filter((figure) => keptFigures.includes(Number(figure.replace('figure ', ''))))
     return still.length === 0 ? [] : [[still.join(', '), ...rest].join(': ')]
   })
-  const fromPrevious = keptFigures.filter((figure) => !earlier.some((line) => line.includes(`figure ${figure}`)))
+  const fromPrevious = keptFigures.filter((figure) => !earlier.some((line) => new RegExp(`\\bfigure ${figure}\\b`).test(line)))
   if (fromPrevious.length > 0) {
     earlier.push(`${fromPrevious.map((figure) => `figure ${figure}`).join(', ')}: from \`${previous.command}\` on ${previous.date} (machine load ${previous.machine.loadAverage.map((value) => value.toFixed(2)).join(' / ')})`)
   }
@@ -108,11 +108,11 @@ export function terminalTable(report: BenchReport): string {
 
 /** The results as a Markdown table. */
 export function markdownTable(report: BenchReport): string {
-  const escape = (value: string): string => value.replace(/\|/g, '\\|')
+  const escapeCell = (value: string): string => value.replace(/\|/g, '\\|')
   return [
     `| ${HEADER.join(' | ')} |`,
     `|${HEADER.map(() => '---').join('|')}|`,
-    ...rows(report).map((line) => `| ${line.map(escape).join(' | ')} |`),
+    ...rows(report).map((line) => `| ${line.map(escapeCell).join(' | ')} |`),
   ].join('\n')
 }
 

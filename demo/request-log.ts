@@ -1,5 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify'
-import { boundText } from '../lib/errors/bound-text.ts'
+import { boundText } from '../lib/errors/cut-text.ts'
 import { rejectionOf } from './rejections.ts'
 
 /** Longest URL written in a log line; a longer one is cut, with its length. */

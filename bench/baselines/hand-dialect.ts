@@ -12,11 +12,14 @@ export interface HandDialect {
   orderBy(query: Knex.QueryBuilder, column: string, direction: 'asc' | 'desc'): Knex.QueryBuilder
   /** How the library writes a relation filter in a query without a limit: `key in (select …)` or a correlated `exists`. */
   unpagedFilter: 'exists' | 'in'
-  /** A page, as the library writes it: bound `limit ?` / `offset ?`. */
+  /** A page, as the library writes it: bound `limit ?` / `offset ?`, or written into the SQL on SQLite. */
   page(query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder
 }
 
 const boundPage = (query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder => query.limit(limit).offset(offset)
+/** `limit 20 offset 20` in the SQL text, as the library writes a page on SQLite (`Dialect.inlinePage`). */
+const inlinePage = (query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder =>
+  query.limit(limit, { skipBinding: true }).offset(offset, { skipBinding: true })
 
 export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> = {
   mysql: {
@@ -41,6 +44,6 @@ export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> 
     datetime: (iso) => new Date(iso).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', ''),
     orderBy: (query, column, direction) => query.orderBy(column, direction),
     unpagedFilter: 'in',
-    page: boundPage,
+    page: inlinePage,
   },
 }

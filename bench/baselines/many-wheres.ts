@@ -72,3 +72,12 @@ export function handManyWheresQuery(db: Knex, dialect: HandDialect, hand: readon
       for (const condition of hand) condition(where, dialect, db)
     })
 }
+
+/** A request of `n` plain comparisons (`score > i`), and its hand-written chain of plain `where` calls in one group. */
+export function plainComparisons(n: number): { request: { wheres: ClientWhere[] }; hand: HandWhere[] } {
+  const indexes = Array.from({ length: n }, (_, i) => i)
+  return {
+    request: { wheres: indexes.map((i) => ({ column: 'score', operator: '>', value: i, boolean: 'and' })) },
+    hand: indexes.map((i) => (where: Knex.QueryBuilder) => where.where('users.score', '>', i)),
+  }
+}

@@ -25,17 +25,27 @@ export const typicalRequest = {
 
 const USER_COLUMNS = Object.keys(relationMap.users.columns).map((column) => `users.${column}`)
 
-/** The same query written by hand as a knex chain (the `with` relations load later, after the rows). */
-export function handTypicalQuery(db: Knex, dialect: HandDialect): Knex.QueryBuilder {
+/** The typical request with its four wheres sent `times` times over (20 wheres of mixed kinds for 5). */
+export function typicalRequestRepeated(times: number): typeof typicalRequest {
+  return { ...typicalRequest, wheres: Array.from({ length: times }, () => typicalRequest.wheres).flat() }
+}
+
+/**
+ * The same query written by hand as a knex chain (the `with` relations load later, after the rows); with `times`,
+ * that of {@link typicalRequestRepeated}.
+ */
+export function handTypicalQuery(db: Knex, dialect: HandDialect, times = 1): Knex.QueryBuilder {
   const query = db('users')
     .select(USER_COLUMNS)
     .where((where) => {
-      dialect.like(where, 'users.name', 'al%')
-      where.where('users.is_admin', '=', dialect.boolean(false))
-      where.where('users.created_at', '>=', dialect.datetime('2021-01-01T00:00:00.000Z'))
-      where.whereExists(function (this: Knex.QueryBuilder) {
-        dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', '%sql%')
-      })
+      for (let time = 0; time < times; time++) {
+        dialect.like(where, 'users.name', 'al%')
+        where.where('users.is_admin', '=', dialect.boolean(false))
+        where.where('users.created_at', '>=', dialect.datetime('2021-01-01T00:00:00.000Z'))
+        where.whereExists(function (this: Knex.QueryBuilder) {
+          dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', '%sql%')
+        })
+      }
     })
     .whereExists(function (this: Knex.QueryBuilder) {
       this.select(db.raw('1')).from('comments').where('comments.user_id', db.ref('users.id'))

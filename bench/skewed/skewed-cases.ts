@@ -64,7 +64,7 @@ const KEY = {
 }
 
 /** The expert's forms of `posts` filtered by `tags.name` (many-to-many through post_tag's `(tag_id, post_id)` index). */
-function tagFilters(dialect: BenchDialect, order: Order): Filter[] {
+function tagFilters(dialect: BenchDialect, _order: Order): Filter[] {
   const filters: Filter[] = [
     { name: 'key in (select … join)', why: 'the posts of the tag found through the join of post_tag and tags', where: 'p.id in (select pt.post_id from post_tag pt join tags t on t.id = pt.tag_id where t.name = ?)' },
     { name: 'key in, key first', why: "the tag's id first (unique name), then post_tag(tag_id, post_id) for that one value", where: `p.id in (select pt.post_id from post_tag pt where pt.tag_id = ${KEY.tag})` },

@@ -28,10 +28,11 @@ import { callerProbe } from '../sql/caller-probe.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import { pageDialect } from './page-dialect.ts'
-import type { GuardedForms } from './guarded-page.ts'
+import type { GuardedForms } from './frequency-guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { writeSearch } from '../sql/write-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
+import { planHoldsKeyFirstFilter } from '../sql/holds-key-first-filter.ts'
 
 /** The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too long. */
 const MAX_MEMO_MS = 86_400_000
@@ -91,7 +92,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     if (guard !== undefined) writer.keyLists = { base: ref, orderedBy, lists: [], served: false }
     const list = clientConditions(plan, ref, writer).toRaw(builder.client)
     builder.whereRaw(list)
-    if (guard !== undefined && ((writer.keyLists?.lists.length ?? 0) > 0 || guard.walkKeyFirst)) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, guard.walkKeyFirst ? chooseKeyFirst(relationMap, dialect, ref, undefined, true) : undefined)
+    const keyFirst = guard !== undefined && planHoldsKeyFirstFilter(relationMap, plan)
+    if (guard !== undefined && keyFirst) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, chooseKeyFirst(relationMap, dialect, ref, undefined, true))
   }
   if (plan.search !== undefined) {
     const search = new SqlWriter(names, dialect, 'insensitive', guards)

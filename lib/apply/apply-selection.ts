@@ -22,7 +22,6 @@ export function applySelection(
   keyColumns: readonly string[],
 ): string[] {
   const keys = keyColumns.map((column) => clientColumn(map, plan.table, column) ?? column)
-  const columnList = (columns: readonly string[], stable = false): Knex.Raw => selectList(builder.client, names, ref, columns, map, plan.table, stable)
   if (plan.distinct !== undefined) {
     const selected = [...new Set([...plan.distinct, ...(plan.columns ?? [])])]
     const missing = keys.filter((key) => !selected.includes(key))
@@ -33,12 +32,12 @@ export function applySelection(
         allowed: selected,
       })
     }
-    builder.clearSelect().distinct(columnList(selected))
+    builder.clearSelect().distinct(selectList(builder.client, names, ref, selected, map, plan.table, false))
     return []
   }
   if (plan.columns !== undefined) {
     const extra = keys.filter((key) => !plan.columns?.includes(key))
-    builder.clearSelect().select(columnList([...new Set(plan.columns), ...extra]))
+    builder.clearSelect().select(selectList(builder.client, names, ref, [...new Set(plan.columns), ...extra], map, plan.table, false))
     return extra
   }
   const callerColumns = callerSelection(builder)
@@ -46,13 +45,13 @@ export function applySelection(
     if (callerColumns.includes('*') || callerColumns.includes(`${ref}.*`)) return []
     const selectedAlready = (key: string, column: string): boolean => [key, column, `${ref}.${key}`, `${ref}.${column}`].some((name) => callerColumns.includes(name))
     const extra = keys.filter((key, index) => !selectedAlready(key, keyColumns[index] ?? key))
-    if (extra.length > 0) builder.select(columnList(extra))
+    if (extra.length > 0) builder.select(selectList(builder.client, names, ref, extra, map, plan.table, false))
     return extra
   }
   const allowed = allowedColumns(map, plan.table)
   const extra = keys.filter((key) => !allowed.includes(key))
   const columns = extra.length === 0 ? allowed : [...allowed, ...extra]
-  builder.select(columnList(columns, columns === allowed))
+  builder.select(selectList(builder.client, names, ref, columns, map, plan.table, columns === allowed))
   return extra
 }
 

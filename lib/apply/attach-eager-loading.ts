@@ -1,10 +1,6 @@
 import type { Knex } from 'knex'
 import type { BoundOptions } from '../bound/bound-options.ts'
-import { driverReadingOf } from '../dialect/driver-reading.ts'
-import { convertAggregates } from '../eager-load/convert-aggregates.ts'
-import { loadWithTree } from '../eager-load/load-with-tree.ts'
 import { RowBudget } from '../eager-load/row-budget.ts'
-import { rowsOfTable, stripColumns } from '../eager-load/rows.ts'
 import type { RowValues } from '../normalize/row-values.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate, WithNode } from '../validate/query-plan.ts'
@@ -50,21 +46,7 @@ export function attachEagerLoading(builder: Knex.QueryBuilder, loading: EagerLoa
   if (nodes.length === 0 && strip.length === 0 && !json && !bounded && aggregates.length === 0 && loading.frequencyMemoMs === undefined) return
   attachRowReading(
     builder,
-    async (client, rows, within) => {
-      const normalize = json ? rowsOfTable(client, map) : undefined
-      convertAggregates(rows, aggregates, driverReadingOf(client))
-      if (nodes.length > 0) {
-        const budget = new RowBudget(maxEagerRows)
-        await loadWithTree(client, table, rows, nodes, map, {
-          guards,
-          budget,
-          ...(normalize === undefined ? {} : { normalize }),
-          ...(within === undefined ? {} : { bound: within }),
-        })
-      }
-      stripColumns(rows, strip)
-      normalize?.(table, rows)
-    },
+    { table, nodes, map, strip, guards, maxEagerRows, json, aggregates },
     nodes.length > 0,
     { bound, readAs: loading.readAs, frequencyMemoMs: loading.frequencyMemoMs ?? 0 },
   )

@@ -1,26 +1,13 @@
 import type { Knex } from 'knex'
 import { Transform } from 'node:stream'
 import type { BoundOptions } from '../bound/bound-options.ts'
-import { carryBoundedRun } from '../bound/bounded-run.ts'
-import { runBounded } from '../bound/run-bounded.ts'
+import { carryBoundedRun } from '../bound/carried-run.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import type { Row } from '../normalize/row-values.ts'
-import { replaceRowReading, runAsKnex, statementCopy, streamAsKnex, type RowReading } from '../knex/builder-methods.ts'
-import { methodOf, selectsAggregate } from '../knex/builder-state.ts'
-import { chooseGuardedForm } from './choose-guarded-form.ts'
-import { guardProbeOf, readInForm } from './page-rewrite.ts'
+import { replaceRowReading, streamAsKnex, type RowReading } from '../knex/builder-methods.ts'
+import { finishRows, readBuilder, readsRows, statementOf, type ReadAs, type ReadPipeline, type RowSteps } from './read-pipeline.ts'
 
-/**
- * What becomes of the rows a builder read before its caller sees them (eager loading, key stripping, normalizing),
- * in place; `bound` is the request's time bound, which the statements it runs must keep.
- */
-export type FinishRows = (client: Knex.Client, rows: Row[], bound: StatementBound | undefined) => Promise<void> | void
-
-/**
- * The statement that runs when a builder is read: a copy of it with statement options (see `jsonReadOptions`),
- * or `undefined` to run the builder as it is.
- */
-export type ReadAs = (builder: Knex.QueryBuilder) => Knex.QueryBuilder | undefined
+export type { ReadAs } from './read-pipeline.ts'
 
 /** How {@link attachRowReading} reads a builder. */
 export interface RowReadingOptions {
@@ -33,9 +20,9 @@ export interface RowReadingOptions {
 }
 
 /**
- * Makes every way of reading `builder` go through `finish`: awaiting it (`await`, `.then`), `.stream()` and every
- * `.clone()` of it, which keeps these three methods (not a page rewrite's own `toSQL`: a clone compiles as the
- * plain query, which reads the same rows, and which `countQuery` builds on; see `replaceRowReading`). Works for
+ * Makes every way of reading `builder` go through the read pipeline (`read-pipeline.ts`), its rows through the
+ * steps `rows`: awaiting it (`await`, `.then`), `.stream()` and every `.clone()` of it, which keeps these three
+ * methods (not a page rewrite's own `toSQL`: a clone compiles as the plain query, which reads the same rows, and which `countQuery` builds on; see `replaceRowReading`). Works for
  * `select` and `.first()`; other methods (`count`, `pluck`, `del`…) resolve as knex would.
  *
  * A stream finishes each row as it comes, unless `whole` (eager loading): then it finishes all rows once the
@@ -50,39 +37,27 @@ export interface RowReadingOptions {
  * `runBounded`), and the builder carries a `BoundedRun` so that `paginate` can run it within a bound it
  * shares with the count.
  */
-export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows, whole: boolean, reading: RowReadingOptions = {}): void {
-  const { bound = {}, readAs, frequencyMemoMs = 0 } = reading
-  const statement = (self: Knex.QueryBuilder): Knex.QueryBuilder => readAs?.(self) ?? self
-  const execute = async (self: Knex.QueryBuilder, within: StatementBound | undefined): Promise<unknown> => {
-    let run = statement(self)
-    const probe = guardProbeOf(self)
-    if (probe !== undefined) {
-      if (run === self) run = statementCopy(self)
-      readInForm(run, await chooseGuardedForm(self, probe, within, frequencyMemoMs))
-    }
-    const result = within === undefined ? await runAsKnex(run) : await runBounded(run === self ? statementCopy(self) : run, within)
-    const read = rowsOf(self, result)
-    if (read !== undefined) await finish(self.client, read, within)
-    return result
-  }
+export function attachRowReading(builder: Knex.QueryBuilder, rows: RowSteps, whole: boolean, reading: RowReadingOptions = {}): void {
+  const { bound = {} } = reading
+  const read: ReadPipeline = { rows, readAs: reading.readAs, frequencyMemoMs: reading.frequencyMemoMs ?? 0 }
   // Methods, not functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
   const methods: RowReading = {
     then(onFulfilled, onRejected) {
-      return execute(this, StatementBound.of(bound)).then(onFulfilled, onRejected)
+      return readBuilder(read, this, StatementBound.of(bound)).then(onFulfilled, onRejected)
     },
     stream(options) {
-      const source = streamAsKnex(statement(this), options)
+      const source = streamAsKnex(statementOf(read, this), options)
       if (!readsRows(this)) return source
       const { client } = this
       let batch: Row[] = []
       const flush = async (out: Transform): Promise<void> => {
         const rows = batch
         batch = []
-        await finish(client, rows, undefined)
+        await finishRows(read.rows, client, rows, undefined)
         for (const row of rows) out.push(row)
       }
-      const rows = new Transform({
+      const finished = new Transform({
         objectMode: true,
         transform(row: Row, _encoding, done) {
           batch.push(row)
@@ -93,27 +68,18 @@ export function attachRowReading(builder: Knex.QueryBuilder, finish: FinishRows,
           flush(this).then(() => done(), done)
         },
       })
-      source.on('error', (error: Error) => rows.destroy(error))
-      rows.on('close', () => {
+      source.on('error', (error: Error) => finished.destroy(error))
+      finished.on('close', () => {
         if (!source.destroyed) source.destroy()
       })
-      return source.pipe(rows)
+      return source.pipe(finished)
     },
   }
   replaceRowReading(builder, methods)
-  carryBoundedRun(builder, { options: bound, run: execute })
-}
-
-function readsRows(builder: Knex.QueryBuilder): boolean {
-  if (selectsAggregate(builder)) return false
-  const method = methodOf(builder)
-  return method === 'select' || method === 'first' || method === undefined
-}
-
-function rowsOf(builder: Knex.QueryBuilder, result: unknown): Row[] | undefined {
-  if (!readsRows(builder)) return undefined
-  const method = methodOf(builder)
-  if (method === 'select' && Array.isArray(result)) return result as Row[]
-  if (method === 'first' && typeof result === 'object' && result !== null) return [result as Row]
-  return undefined
+  carryBoundedRun(builder, {
+    options: bound,
+    run(self, within) {
+      return readBuilder(read, self, within)
+    },
+  })
 }

@@ -17,7 +17,7 @@ const KEY_COLUMN = 'kqp_key_'
  * keeps its join order on SQLite): not knowing that a bound limit is small, SQLite would otherwise walk the
  * whole base table in index order to spare itself sorting the page. `undefined` when the base table is not a
  * plain name. `pageKeys`, when given, makes the derived table of the keys from the inner query (see
- * `guarded-page.ts`); by default it is the inner query itself.
+ * `frequency-guarded-page.ts`); by default it is the inner query itself.
  *
  * ```sql
  * select posts.id, posts.title

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import { deferredPage } from './deferred-page.ts'
-import { guardedPage, type GuardedForms } from './guarded-page.ts'
+import { guardedPage, type GuardedForms } from './frequency-guarded-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { attach, attachedTo, compileAs, statementCopy } from '../knex/builder-methods.ts'
 import { hasOrder, holdsWhereRaw, isPlainRowList, limitOf, methodOf, offsetOf, replaceWhereRaw } from '../knex/builder-state.ts'
@@ -109,34 +109,45 @@ export function pageRewriteFor(
 ): PageRewrite | undefined {
   const deferFrom = dialect.deferredPageOffset
   if (cutoff === undefined && deferFrom === undefined && guarded === undefined) return undefined
-  const guards = (query: Knex.QueryBuilder, page: PageWindow): GuardedForms | undefined =>
-    guarded !== undefined && page.limit > 0 && hasOrder(query) && holdsWhereRaw(query, guarded.list) ? guarded : undefined
-  const rewrite: PageRewrite = (query, page, form) => {
-    const ordered = hasOrder(query)
-    let read = query
-    let cut = cutoff
-    const guarded = guards(query, page)
-    if (guarded !== undefined) {
-      if (form === undefined) {
-        const walking = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
-        const rewritten = guardedPage(query.clone(), names, ref, keys, guarded, page, walking)
-        if (rewritten !== undefined) return rewritten
-      } else if (form === 'list') {
-        cut = undefined
-        if (guarded.fenced !== undefined) {
+  // Methods, not arrow functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
+  // would otherwise pay a `defineProperty` for each on every request.
+  const made = {
+    rewrite(query: Knex.QueryBuilder, page: PageWindow, form?: GuardedForm): Knex.QueryBuilder | undefined {
+      const ordered = hasOrder(query)
+      let read = query
+      let cut = cutoff
+      const forms = guardsPage(guarded, query, page)
+      if (forms !== undefined) {
+        if (form === undefined) {
+          const walking = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
+          const rewritten = guardedPage(query.clone(), names, ref, keys, forms, page, walking)
+          if (rewritten !== undefined) return rewritten
+        } else if (form === 'list') {
+          cut = undefined
+          if (forms.fenced !== undefined) {
+            read = query.clone()
+            replaceWhereRaw(read, forms.list, forms.fenced)
+          }
+        } else {
           read = query.clone()
-          replaceWhereRaw(read, guarded.list, guarded.fenced)
+          replaceWhereRaw(read, forms.list, forms.walk)
         }
-      } else {
-        read = query.clone()
-        replaceWhereRaw(read, guarded.list, guarded.walk)
       }
-    }
-    const changed = read === query ? undefined : read
-    if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
-    if (deferFrom !== undefined && page.offset >= deferFrom && ordered) return deferredPage(changed ?? query.clone(), names, ref, keys, dialect.deferredPageJoin) ?? changed
-    return changed
+      const changed = read === query ? undefined : read
+      if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
+      if (deferFrom !== undefined && page.offset >= deferFrom && ordered) return deferredPage(changed ?? query.clone(), names, ref, keys, dialect.deferredPageJoin) ?? changed
+      return changed
+    },
+    probe(query: Knex.QueryBuilder, page: PageWindow): Knex.Raw | undefined {
+      return guardsPage(guarded, query, page)?.probe
+    },
   }
-  if (guarded !== undefined) rewrite.probe = (query, page) => guards(query, page)?.probe
+  const rewrite: PageRewrite = made.rewrite
+  if (guarded !== undefined) rewrite.probe = made.probe
   return rewrite
+}
+
+/** `guarded` when the page `query` reads is one it guards: a limit, an order, and the listing form's conditions. */
+function guardsPage(guarded: GuardedForms | undefined, query: Knex.QueryBuilder, page: PageWindow): GuardedForms | undefined {
+  return guarded !== undefined && page.limit > 0 && hasOrder(query) && holdsWhereRaw(query, guarded.list) ? guarded : undefined
 }

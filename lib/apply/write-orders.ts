@@ -26,7 +26,7 @@ export function writeOrders(out: SqlWriter, ref: string, orders: readonly Planne
       if (joins !== undefined) out.text(joinAggregate(joins, order.aggregate, ref, map))
       else writeAggregate(out, order.aggregate, ref, new Set([ref]), map)
     } else if (order.via.length === 0) out.text(out.names.column(ref, order.column))
-    else if (joins !== undefined && joins.joinable(order.via)) out.text(out.names.column(joins.aliasOf(order.via), order.column))
+    else if (joins?.joinable(order.via)) out.text(out.names.column(joins.aliasOf(order.via), order.column))
     else writeRelatedValue(out, ref, order, map)
     out.text(` ${order.direction}`)
     if (out.dialect.nullsSortLargest && order.nullable) out.text(order.direction === 'asc' ? ' nulls first' : ' nulls last')

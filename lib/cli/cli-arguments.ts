@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { DialectName } from '../dialect/dialect.ts'
 import { DIALECT_NAMES } from '../dialect/dialect-of.ts'
-import { CLIENT_NAMES, type ClientName } from '../dialect/knex-config-for.ts'
+import { CLIENT_NAMES, type ClientName } from './knex-config-for.ts'
 import type { Naming } from '../introspect/options.ts'
 import { UsageError } from './cli-io.ts'
 
@@ -93,6 +93,7 @@ const tableList = (value: string): string[] => value.split(',').map((name) => na
  * cliArguments(['introspect', '--connection', 'postgres://localhost/app']) // { command: 'introspect', source: { connection: 'postgres://localhost/app' }, naming: 'as-is', exposePivots: false }
  */
 export function cliArguments(argv: readonly string[]): CliArguments {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs call assigned to it
   let parsed
   try {
     parsed = parseArgs({

@@ -1,7 +1,7 @@
 import { UsageError, type CliIo } from './cli-io.ts'
 import knex from 'knex'
 import { applyQueryParams } from '../apply/apply-query-params.ts'
-import { CLIENT_LABELS, CLIENT_NAMES, clientOfUrl, compileOnlyConfig, readOnlyConfig, type ClientName } from '../dialect/knex-config-for.ts'
+import { CLIENT_LABELS, CLIENT_NAMES, clientOfUrl, compileOnlyConfig, readOnlyConfig, type ClientName } from './knex-config-for.ts'
 import { APPLY_DEFAULTS, withDefaults } from '../options.ts'
 import { parseQueryParams } from '../parse/parse-query-params.ts'
 import type { QueryParams } from '../query-params.ts'

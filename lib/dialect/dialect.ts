@@ -18,7 +18,6 @@ export type DialectName = 'sqlite' | 'postgres' | 'mysql'
 export interface FrequencyGuard<Name extends DialectName = DialectName> {
   readonly cap: number
   readonly at: Name extends 'sqlite' ? 'limit' | 'where' : 'where'
-  readonly walkKeyFirst: boolean
   readonly walkProbe: 'exists' | 'scalar' | 'scalar-to-one'
   readonly orderedPivotServes: boolean
   readonly fencedList: Name extends 'postgres' ? boolean : false
@@ -95,13 +94,13 @@ export interface Dialect<Name extends DialectName = DialectName> {
    * row by declaration (see {@link keyFirstRelation}) is best read by listing the key's related rows and
    * sorting them when the key has few, and by walking the page's order and probing when it has many (SQLite, a
    * rare tag: 0.03 ms listed, 34 ms walked; the commonest: 230 ms listed, 0.07 ms walked; figure 13). With a
-   * guard, such a page is the `union all` of both forms (`lib/apply/guarded-page.ts`), where a probe for the
+   * guard, such a page is the `union all` of both forms (`lib/apply/frequency-guarded-page.ts`), where a probe for the
    * key's `cap`-th related row (`limit 1 offset cap − 1`, read in an index) lets exactly one form read rows.
    * - `at`: `'limit'` guards each form's limit (`limit case when <probe> is null then ? else 0 end`: SQLite
    *   checks a where term without columns per row); `'where'` reads each form through `select * from (…)
    *   where <probe> is null`, a test PostgreSQL and MariaDB run once, before the form starts.
-   * - `walkKeyFirst`: the walking form resolves keys first (PostgreSQL plans the scalar key with an average
-   *   estimate and so walks the order's index).
+   * The walking form always resolves keys first (PostgreSQL plans the scalar key with an average estimate and so
+   * walks the order's index; SQLite and MariaDB read it as fast as the join form).
    * - `walkProbe`: how the walking form tests a relation: `exists`; the scalar probe `(select 1 … limit 1) is
    *   not null` (MariaDB turns `exists` into a semi-join that materialises the related keys first, and
    *   evaluates the probe per row); or the probe only for a to-one relation (SQLite turns an `exists` on the
@@ -113,8 +112,6 @@ export interface Dialect<Name extends DialectName = DialectName> {
    *   MariaDB 1,000 (on 1M posts, figures 6 and 13); PostgreSQL 5,000: a tag on 2,000 of 2M posts was ×6 slower
    *   walked (52 against 8.7 ms listed, figure 6), its probes costing more against its listing. It does not follow
    *   the table's size (the crossover grows as √N).
-   * - `join`: how the page's rows are joined back to its keys: `cross join … on` keeps SQLite's join order;
-   *   PostgreSQL has no such form and takes `inner join`.
    * - `orderedPivotServes`: no guard when the listing form reads a pivot's `(related, parent)` index for one
    *   key and the page is ordered by the parent's key: that index yields the page in order whatever the key's
    *   frequency (MariaDB: 0.59 ms for `tag 1` by key; SQLite still builds the whole `in` list, 43 ms).

@@ -28,7 +28,7 @@ export const mysql: Dialect<'mysql'> = {
   filteredRelation: 'in',
   bareRelation: 'scalar',
   keyFirstRelation: 'always',
-  frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'scalar', orderedPivotServes: true, fencedList: false },
+  frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'scalar', orderedPivotServes: true, fencedList: false },
   deferredPageOffset: 300,
   inlinePage: false,
   cutoffJoinedOrder: true,

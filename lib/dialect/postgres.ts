@@ -30,7 +30,7 @@ export const postgres: Dialect<'postgres'> = {
   filteredRelation: 'exists',
   bareRelation: 'exists',
   keyFirstRelation: 'where-it-orders',
-  frequencyGuard: { cap: 5000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: true, fencedList: true },
+  frequencyGuard: { cap: 5000, at: 'where', walkProbe: 'exists', orderedPivotServes: true, fencedList: true },
   inlinePage: false,
   deferredAggregatePageOffset: 100,
   cutoffJoinedOrder: false,

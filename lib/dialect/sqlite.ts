@@ -48,7 +48,7 @@ export const sqlite: Dialect<'sqlite'> = {
   bareRelation: 'exists',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
-  frequencyGuard: { cap: 1000, at: 'limit', walkKeyFirst: true, walkProbe: 'scalar-to-one', orderedPivotServes: false, fencedList: false },
+  frequencyGuard: { cap: 1000, at: 'limit', walkProbe: 'scalar-to-one', orderedPivotServes: false, fencedList: false },
   inlinePage: true,
   cutoffJoinedOrder: false,
   topPerParent: 'window',

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
-import { runBounded } from '../bound/run-bounded.ts'
+import { runBounded } from '../bound/run-within-bound.ts'
 import { readAsJson } from '../dialect/json-read-options.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RowBudget } from './row-budget.ts'
-import { toRows } from './rows.ts'
+import { toRows } from './to-rows.ts'
 import type { Row } from '../normalize/row-values.ts'
 
 /** `values` split into consecutive slices of at most `size` (none for an empty list). */

@@ -7,10 +7,11 @@ import type { WithNode } from '../validate/query-plan.ts'
 import { distinctKeys, groupByKey, keyOf, keyProperty, parentKeysFor } from './keys.ts'
 import { fetchChunked } from './fetch-chunked.ts'
 import type { EagerBatchSettings } from './options.ts'
-import { PIVOT_ALIAS, RANK_ALIAS, type LoadedBatch } from './rows.ts'
+import { PIVOT_ALIAS, RANK_ALIAS } from './hidden-aliases.ts'
+import type { LoadedBatch } from './loaded-batch.ts'
 import type { Row } from '../normalize/row-values.ts'
 import { relatedSelection } from './related-selection.ts'
-import { topPerParent } from './top-per-parent.ts'
+import { topPerParent } from '../dialect/top-per-parent.ts'
 
 /** A to-one relation that several related rows may match loads the one with the lowest key. */
 const FIRST_BY_KEY: RelationTop = { limit: 1, orders: [] }
@@ -66,7 +67,7 @@ export async function loadDirect(
     if (top !== undefined) {
       const ordered = { limit: top.limit, orders: top.orders.map((order) => ({ ...order, column: `${table}.${order.column}` })) }
       const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys }
-      return topPerParent(client, query, { partition, top: ordered, keyColumns, nullsSortLargest, form: topForm, parents: parentKeys, most })
+      return topPerParent(client, query, { partition, top: ordered, rankAlias: RANK_ALIAS, keyColumns, nullsSortLargest, form: topForm, parents: parentKeys, most })
     }
     for (const column of keyColumns) query.orderBy(column)
     return query.limit(most)

@@ -6,7 +6,7 @@ import type { WithNode } from '../validate/query-plan.ts'
 import { distinctKeys, groupByKey, keyOf, keyProperty, parentKeysFor } from './keys.ts'
 import type { EagerBatchSettings } from './options.ts'
 import { fetchChunked } from './fetch-chunked.ts'
-import type { LoadedBatch } from './rows.ts'
+import type { LoadedBatch } from './loaded-batch.ts'
 import type { Row } from '../normalize/row-values.ts'
 import { relatedSelection } from './related-selection.ts'
 

@@ -1,7 +1,7 @@
 import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RowGuards } from '../guard/row-guards.ts'
 import type { RowBudget } from './row-budget.ts'
-import type { TopPerParentForm } from './top-per-parent.ts'
+import type { TopPerParentForm } from '../dialect/top-per-parent.ts'
 import type { Row } from '../normalize/row-values.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import type { DialectOptions } from '../dialect/dialect-options.ts'

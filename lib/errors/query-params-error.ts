@@ -1,4 +1,4 @@
-import { boundList, boundMessage, boundText } from './bound-text.ts'
+import { boundList, boundMessage, boundText } from './cut-text.ts'
 
 /** Stable machine-readable reasons a request was rejected. */
 export type QueryParamsErrorCode =

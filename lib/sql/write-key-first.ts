@@ -4,7 +4,7 @@ import { aliasFor, type AliasScope } from './alias-scope.ts'
 import { guardKeyList } from './guard-key-list.ts'
 import type { RelationFilterForm } from './relation-filter-form.ts'
 import type { SqlWriter } from './sql-writer.ts'
-import { writeTest } from './write-test.ts'
+import { writeTest } from './write-column-predicate.ts'
 import { closeExists, openExists } from './write-exists.ts'
 
 /**

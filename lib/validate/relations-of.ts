@@ -1,5 +1,5 @@
 import type { RelationMap } from '../relation-map.ts'
-import { resolveRelation } from './resolve-relation.ts'
+import { resolveRelation } from './relation-from-definition.ts'
 import type { ResolvedRelation } from './resolved-relation.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
 

@@ -1,7 +1,7 @@
 import type { WhereDescription } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { aggregateColumn } from './aggregates-of.ts'
-import { buildTest, type WhereParams } from './build-test.ts'
+import { buildTest, type WhereParams } from './build-column-predicate.ts'
 import type { Condition } from './query-plan.ts'
 import type { PlannedOrder } from './resolve-order.ts'
 

@@ -1,6 +1,6 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { WhereParams } from './build-test.ts'
+import type { WhereParams } from './build-column-predicate.ts'
 import type { Test } from './query-plan.ts'
 
 /**

@@ -1,6 +1,6 @@
 import { paramPath } from '../parse/param-source.ts'
 import type { QueryParams } from '../query-params.ts'
-import type { WhereParams } from './build-test.ts'
+import type { WhereParams } from './build-column-predicate.ts'
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { APPLY_DEFAULTS } from '../options.ts'
 import { databaseColumn, primaryKeyColumns } from '../map/columns.ts'

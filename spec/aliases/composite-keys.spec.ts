@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import { rowsOf } from '../support/apply-query.ts'
 import { countQueries } from '../support/count-queries.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'

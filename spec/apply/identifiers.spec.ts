@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import knex, { type Knex } from 'knex'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 
 /**

@@ -1,10 +1,7 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, countQuery, paginate, parseQueryParams } from '../../lib/index.ts'
 import { dialectOf } from '../../lib/dialect/dialect-of.ts'
-import { countQuery } from '../../lib/http/counts.ts'
-import { paginate } from '../../lib/http/paginate.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { idsOf, rowsOf } from '../support/apply-query.ts'
 import { countQueries } from '../support/count-queries.ts'
@@ -22,7 +19,7 @@ import { createPageDataSet, dropPageDataSet, guardedPageMap, pageMap, PAGE_POSTS
 const NEWEST = 'orders[0][column]=created_at&orders[0][direction]=desc'
 /** An offset past the deferred-page offset of every dialect that defers. */
 const DEEP = 1_100
-const total = async (query: Knex.QueryBuilder): Promise<number> => Number((rowsOf(await countQuery(query))[0] ?? {}).total)
+const total = async (query: Knex.QueryBuilder): Promise<number> => Number(rowsOf(await countQuery(query))[0]?.total)
 
 for (const db of testDatabases()) {
   const deferring = db.name !== 'postgres'
@@ -150,7 +147,7 @@ for (const db of testDatabases()) {
 
     it('countQuery of a deferred page counts every matching row', async () => {
       const query = apply(`${NEWEST}&wheres[0][column]=kind&wheres[0][value]=review&limit=20&offset=${DEEP}`)
-      expect(await total(query)).to.equal(Number((rowsOf(await db.knex('pg_posts').where('kind', 'review').count({ total: '*' }))[0] ?? {}).total))
+      expect(await total(query)).to.equal(Number(rowsOf(await db.knex('pg_posts').where('kind', 'review').count({ total: '*' }))[0]?.total))
     })
 
     describe('the cutoff of an order through joined hops', () => {

@@ -22,6 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['eager-load'],
   ['apply'],
   ['cursor'],
+  ['read'],
   ['http', 'introspect'],
   ['openapi'],
   ['integrations', 'cli'],

@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { idsOf, rowsOf } from '../support/apply-query.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
@@ -123,10 +122,24 @@ for (const db of testDatabases()) {
       })
     })
 
-    it('the default map keeps every capability: no refusal for any of these requests', async () => {
-      for (const query of ['orders[0][column]=score', 'orders[0][column]=team.name', 'wheres[0][column]=birthday&wheres[0][value]', 'wheres[0][column]=email&wheres[0][operator]=like&wheres[0][value]=%25a%25', 'distinct[0]=score']) {
-        expect(rowsOf(await run(db, 'users', query, relationMap)), query).to.be.an('array')
+    it('the default map keeps every capability: no refusal for any of these requests, and their rows', async () => {
+      const users = await db.knex('users').select('id', 'birthday', 'email', 'score')
+      const ids = (rows: ReadonlyArray<Record<string, unknown>>): number[] => rows.map((row) => Number(row.id)).sort((a, b) => a - b)
+      const every = ids(users)
+      const byQuery: ReadonlyArray<[query: string, expected: number[]]> = [
+        ['orders[0][column]=score', every],
+        ['orders[0][column]=team.name', every],
+        ['wheres[0][column]=birthday&wheres[0][value]', ids(users.filter((user) => user.birthday === null))],
+        ['wheres[0][column]=email&wheres[0][operator]=like&wheres[0][value]=%25a%25', ids(users.filter((user) => /a/i.test(String(user.email))))],
+      ]
+      for (const [query, expected] of byQuery) {
+        expect(expected, query).to.not.be.empty
+        expect(ids(rowsOf(await run(db, 'users', query, relationMap))), query).to.deep.equal(expected)
       }
+      const scores = rowsOf(await run(db, 'users', 'distinct[0]=score', relationMap)).map((row) => row.score)
+      expect(scores.map((score) => (score === null ? null : Number(score))).sort(), 'distinct[0]=score').to.deep.equal(
+        [...new Set(users.map((user) => (user.score === null ? null : Number(user.score))))].sort(),
+      )
     })
   })
 }

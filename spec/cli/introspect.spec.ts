@@ -10,12 +10,11 @@ import { seedCatalog } from '../../fixtures/catalog/seed-catalog.ts'
 import { migrate } from '../../fixtures/migrate.ts'
 import { relationMap as fixtureMap } from '../../fixtures/relation-map.ts'
 import { seed } from '../../fixtures/seed.ts'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import type { IntrospectArguments } from '../../lib/cli/cli-arguments.ts'
 import type { CliIo } from '../../lib/cli/cli-io.ts'
 import { introspectDatabase } from '../../lib/cli/introspect-database.ts'
 import { runCli } from '../../lib/cli/run-cli.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
@@ -349,9 +348,9 @@ for (const database of testDatabases().filter((candidate) => candidate.name === 
         await catalog.knex.raw('create table kqp_other.things (id serial primary key, label text not null)')
         const result = output()
         const args: IntrospectArguments = { source: { connection: catalog.server?.url ?? 'pglite' }, naming: 'as-is', exposePivots: false, schema: 'kqp_other' }
-        const code = catalog.server === undefined
-          ? (await introspectDatabase(catalog.knex, args, result.io, root), 0)
-          : await runCli(['introspect', '--connection', catalog.server.url, '--schema', 'kqp_other'], result.io, root)
+        let code = 0
+        if (catalog.server === undefined) await introspectDatabase(catalog.knex, args, result.io, root)
+        else code = await runCli(['introspect', '--connection', catalog.server.url, '--schema', 'kqp_other'], result.io, root)
         expect(result.err).to.deep.equal([])
         expect(code).to.equal(0)
         const text = result.out.join('\n')

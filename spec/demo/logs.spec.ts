@@ -167,7 +167,10 @@ describe('demo logs', function () {
     expect(prettyLogLine('not json')).to.equal('not json')
 
     const written: string[] = []
-    const terminal = Object.assign(new Writable({ write: (chunk: Buffer, _encoding, done) => (written.push(String(chunk)), done()) }), { isTTY: true })
+    const terminal = Object.assign(new Writable({ write: (chunk: Buffer, _encoding, done) => {
+        written.push(String(chunk))
+        done()
+      } }), { isTTY: true })
     const pretty = logDestination(terminal)
     expect(pretty).to.not.equal(terminal)
     pretty.write(`${json}\n${json}\n`)

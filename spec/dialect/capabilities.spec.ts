@@ -1,10 +1,9 @@
 import { expect } from 'chai'
 import knex from 'knex'
 import type { Knex } from 'knex'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import type { Dialect } from '../../lib/dialect/dialect.ts'
 import { dialectOf, useDialect } from '../../lib/dialect/dialect-of.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { idsOf, rowsOf } from '../support/apply-query.ts'
 import { countQueries } from '../support/count-queries.ts'
@@ -75,18 +74,18 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
   { name: "keyFirstRelation: 'where-it-orders'", change: { keyFirstRelation: 'where-it-orders', frequencyGuard: undefined }, cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /order by/, hides: /= \(select /i }] },
   {
     name: "frequencyGuard at: 'limit', walking form by scalar probes",
-    change: { keyFirstRelation: 'always', frequencyGuard: { cap: 3, at: 'limit', walkKeyFirst: false, walkProbe: 'scalar', orderedPivotServes: false, fencedList: false } },
+    change: { keyFirstRelation: 'always', frequencyGuard: { cap: 3, at: 'limit', walkProbe: 'scalar', orderedPivotServes: false, fencedList: false } },
     only: 'sqlite',
     cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /kqp_frequent[\s\S]*union all/ }],
   },
   {
     name: "frequencyGuard at: 'where', walking form key first",
-    change: { frequencyGuard: { cap: 3, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: false, fencedList: false } },
+    change: { frequencyGuard: { cap: 3, at: 'where', walkProbe: 'exists', orderedPivotServes: false, fencedList: false } },
     cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /kqp_frequent[\s\S]*union all/ }],
   },
   {
     name: 'frequencyGuard fencedList: the listing form read after the probe is fenced',
-    change: { keyFirstRelation: 'where-it-orders', frequencyGuard: { cap: 1000, at: 'where', walkKeyFirst: true, walkProbe: 'exists', orderedPivotServes: false, fencedList: true } },
+    change: { keyFirstRelation: 'where-it-orders', frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'exists', orderedPivotServes: false, fencedList: true } },
     only: 'postgres',
     cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /kqp_frequent[\s\S]*in \(select .* offset 0\)\)[\s\S]*union all/ }],
   },

@@ -1,11 +1,10 @@
 import { expect } from 'chai'
 import knex from 'knex'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { boundText, MAX_ALLOWED, MAX_ECHO_LENGTH, MAX_MESSAGE_LENGTH } from '../../lib/errors/bound-text.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
+import { boundText, MAX_ALLOWED, MAX_ECHO_LENGTH, MAX_MESSAGE_LENGTH } from '../../lib/errors/cut-text.ts'
 import { QueryParamsError } from '../../lib/errors/query-params-error.ts'
 import { errorResponse } from '../../lib/http/error-response.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 
 const MB = 1024 * 1024

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import knex from 'knex'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams } from '../../lib/index.ts'
 import { loadRelations } from '../../lib/eager-load/load-relations.ts'
 import type { Guard, RelationMap } from '../../lib/relation-map.ts'
 

@@ -40,7 +40,7 @@ function mapWith(change: (map: Record<string, MapTable>) => void): unknown {
 }
 
 function relationOf(map: Record<string, MapTable>, table: string, name: string): Record<string, unknown> {
-  return (map[table]?.relations as Record<string, Record<string, unknown>>)[name] as Record<string, unknown>
+  return (map[table]?.relations as Record<string, Record<string, unknown>> | undefined)?.[name] as Record<string, unknown>
 }
 
 function columnsOf(map: Record<string, MapTable>, table: string): Record<string, unknown> {

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import { loadRelations } from '../../lib/eager-load/load-relations.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { rowsOf } from '../support/apply-query.ts'
 import { testDatabases, type TestDatabaseName } from '../support/databases.ts'
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import querystring from 'node:querystring'
 import qs from 'qs'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { parseQueryParams } from '../../lib/index.ts'
 import type { QueryParams } from '../../lib/query-params.ts'
 
 /** What the reference client (qs.stringify, indices, strictNullHandling, encodeValuesOnly) sends for one request. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { QueryParamsError } from '../../lib/errors/query-params-error.ts'
 import { APPLY_DEFAULTS, PARSE_DEFAULTS, withDefaults, type ParseOptions } from '../../lib/options.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { parseQueryParams } from '../../lib/index.ts'
 
 describe('parse: options', () => {
   it('keeps the default of an option passed as undefined (plain JavaScript callers)', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { parseQueryParams } from '../../lib/index.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 
 const ALL_KEYS = ['wheres', 'columns', 'with', 'scopes', 'relationsExists', 'orders', 'distinct', 'offset', 'limit', 'page', 'search', 'cursor']

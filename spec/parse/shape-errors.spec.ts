@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import qs from 'qs'
 import { QueryParamsError } from '../../lib/errors/query-params-error.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { parseQueryParams } from '../../lib/index.ts'
 import { OPERATORS } from '../../lib/query-params.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 

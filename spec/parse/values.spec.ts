@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { parseQueryParams } from '../../lib/index.ts'
 import { OPERATORS, type WhereDescription } from '../../lib/query-params.ts'
 
 const where = (query: string): WhereDescription | undefined => parseQueryParams(query).wheres?.[0]

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { testDatabases } from '../support/databases.ts'
 import { explainPlan, guardedBranches, WALK_LIMIT, type PlanLines } from './support/explain-plan.ts'

@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import { guardedFormStatements, type GuardedForm } from '../../lib/apply/page-rewrite.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { testDatabases } from '../support/databases.ts'
 import { explainPlan, guardedBranches, WALK_LIMIT, type PlanLines } from './support/explain-plan.ts'
 import { createSkewPlanDataSet, dropSkewPlanDataSet, RARE_EVERY, SKEW_POSTS, skewPlanMap } from './support/skewed-plan-data-set.ts'
@@ -43,7 +42,7 @@ function pgReadsPivotInOrder(lines: readonly string[]): boolean {
  * half of them and `rare` on 8. The tag's id is resolved first (its name is `unique`), so the pivot's
  * `(tag_id, post_id)` index yields the post ids of that one tag in order and each post is read by key: no
  * walk of `skew_posts`' primary key probing every post, and no sort. On SQLite the page is guarded
- * (`lib/apply/guarded-page.ts`): the plan asserted is that of the listing form, and the walking form's limit
+ * (`lib/apply/frequency-guarded-page.ts`): the plan asserted is that of the listing form, and the walking form's limit
  * is 0 for a tag on fewer than 1,000 posts. On PostgreSQL and MariaDB the listing form stays alone here
  * (`orderedPivotServes`): it reads the pivot's index in order for any tag.
  */

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { countQueries } from '../support/count-queries.ts'
 import { applyQuery, idsOf } from '../support/apply-query.ts'

@@ -103,7 +103,7 @@ for (const db of testDatabases()) {
     })
 
     it('rejects an unknown relation (unknown_relation, allowed = the relations of that table)', () => {
-      expectQueryParamsError(() => applyQuery(db, 'users', where('id', '>', '0') + '&' + where('friends.name', '=', 'x', 2)), {
+      expectQueryParamsError(() => applyQuery(db, 'users', `${where('id', '>', '0')}&${where('friends.name', '=', 'x', 2)}`), {
         code: 'unknown_relation',
         param: 'wheres[2][column]',
         allowed: USER_RELATIONS,

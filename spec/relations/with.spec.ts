@@ -201,15 +201,23 @@ for (const db of testDatabases()) {
         })
       })
 
-      it('more than options.maxWith entries (default 20) is limit_exceeded', () => {
+      it('more than options.maxWith entries (default 20) is limit_exceeded; 20 run', async () => {
         const many = (count: number): string => Array.from({ length: count }, (_, index) => `with[${index}]=team`).join('&')
-        expect(() => applyQuery(db, 'users', many(20))).not.to.throw()
+        const users = rowsOf(await applyQuery(db, 'users', `${many(20)}&orders[0][column]=id`))
+        expect(users.map((user) => Number(user.id))).to.deep.equal((await db.knex('users').orderBy('id').pluck('id')).map(Number))
+        for (const user of users) {
+          const team = user.team as Row | null
+          expect(team === null ? null : Number(team.id), `user ${String(user.id)}'s team`).to.equal(user.team_id === null ? null : Number(user.team_id))
+        }
         expectQueryParamsError(() => applyQuery(db, 'users', many(21)), { code: 'limit_exceeded', param: 'with' })
         expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=team&with[1]=posts', { maxWith: 1 }), { code: 'limit_exceeded', param: 'with' })
       })
 
-      it('a path deeper than options.maxWithDepth (default 3) is limit_exceeded', () => {
-        expect(() => applyQuery(db, 'users', 'with[0]=posts.comments.author')).not.to.throw()
+      it('a path deeper than options.maxWithDepth (default 3) is limit_exceeded; 3 levels load', async () => {
+        const users = rowsOf(await applyQuery(db, 'users', 'with[0]=posts.comments.author'))
+        const comments = users.flatMap((user) => (user.posts as Row[]).flatMap((post) => post.comments as Row[]))
+        expect(comments.length, 'comments loaded through posts').to.equal(Number((await db.knex('comments').count({ n: '*' }))[0]?.n))
+        for (const comment of comments) expect(Number((comment.author as Row).id), `comment ${String(comment.id)}'s author`).to.equal(Number(comment.user_id))
         expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=posts.comments.author.team'), { code: 'limit_exceeded', param: 'with[0]' })
         expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=team&with[1]=posts.comments', { maxWithDepth: 1 }), { code: 'limit_exceeded', param: 'with[1]' })
       })

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import { APPLY_DEFAULTS, PARSE_DEFAULTS, type ApplyOptions, type ParseOptions } from '../../lib/options.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { QueryParamsInput } from '../../lib/parse/read-input.ts'
 import { rowsOf } from '../support/apply-query.ts'
 import { testDatabases } from '../support/databases.ts'
@@ -11,11 +10,34 @@ import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 
 const list = (count: number, pair: (index: number) => string): string => Array.from({ length: count }, (_, index) => pair(index)).join('&')
 
-/** Parses and applies `query` to `table` and runs it on every test database; each must return rows. */
-async function runsEverywhere(table: string, query: QueryParamsInput, parse: ParseOptions = {}, apply: ApplyOptions = {}): Promise<void> {
+/**
+ * What a request at its cap must return: every row of the table, no row, at least one row, `count` rows, or
+ * exactly the rows of these ids.
+ */
+type Expected = 'every row' | 'no row' | 'some rows' | { count: number } | readonly number[]
+
+const byId = (a: number, b: number): number => a - b
+
+/**
+ * Parses and applies `query` to `table` and runs it on every test database: each returns the same rows
+ * (the same JSON values, in any order), and those rows are `expected`.
+ */
+async function runsEverywhere(table: string, query: QueryParamsInput, parse: ParseOptions = {}, apply: ApplyOptions = {}, expected: Expected = 'some rows'): Promise<void> {
   const params = parseQueryParams(query, parse)
+  let first: string | undefined
   for (const db of testDatabases()) {
-    expect(rowsOf(await applyQueryParams(db.knex(table), params, relationMap, apply)), db.name).to.be.an('array')
+    const rows = rowsOf(await applyQueryParams(db.knex(table), params, relationMap, apply))
+    const same = JSON.stringify(rows.map((row) => JSON.stringify(row)).sort())
+    if (first === undefined) first = same
+    else expect(same, `${db.name}: the rows of the first database`).to.equal(first)
+    const ids = rows.map((row) => Number(row.id)).sort(byId)
+    if (expected === 'every row') {
+      const all = (await db.knex(table).pluck('id')).map(Number).sort(byId)
+      expect(ids, db.name).to.deep.equal(all)
+    } else if (expected === 'no row') expect(rows, db.name).to.deep.equal([])
+    else if (expected === 'some rows') expect(rows, db.name).to.not.be.empty
+    else if ('count' in expected) expect(rows, db.name).to.have.length(expected.count)
+    else expect(ids, db.name).to.deep.equal(expected)
   }
 }
 
@@ -37,15 +59,15 @@ const TO_ONE_CHAIN = ['team', 'owner', 'team', 'owner', 'team', 'owner', 'team']
 const toOneChain = (depth: number): string => TO_ONE_CHAIN.slice(0, depth).join('.')
 const relationWheres = (count: number): string => list(count, (i) => `wheres[${i}][column]=posts.id&wheres[${i}][operator]=%3E&wheres[${i}][value]=${i}&wheres[${i}][boolean]=or`)
 
-describe('caps: each a 400 limit_exceeded, at the limit it works, one past it does not', () => {
+describe('caps: each a 400 limit_exceeded, at the limit it works (the same rows on every database, as expected), one past it does not', () => {
   describe('maxWheres (default 100)', () => {
     it('100 wheres run; 101 are limit_exceeded on wheres', async () => {
       expect(PARSE_DEFAULTS.maxWheres).to.equal(100)
-      await runsEverywhere('users', wheres(100))
+      await runsEverywhere('users', wheres(100), {}, {}, 'every row')
       expectQueryParamsError(() => parseQueryParams(wheres(101)), limitExceeded('wheres'))
     })
     it('configurable: maxWheres 3', async () => {
-      await runsEverywhere('users', wheres(3), { maxWheres: 3 })
+      await runsEverywhere('users', wheres(3), { maxWheres: 3 }, {}, 'every row')
       expectQueryParamsError(() => parseQueryParams(wheres(4), { maxWheres: 3 }), limitExceeded('wheres'))
     })
   })
@@ -53,11 +75,11 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
   describe('maxInValues (default 1000)', () => {
     it('1000 in-values run with every other default; 1001 are limit_exceeded on the value list', async () => {
       expect(PARSE_DEFAULTS.maxInValues).to.equal(1000)
-      await runsEverywhere('users', inList(1000))
+      await runsEverywhere('users', inList(1000), {}, {}, 'every row')
       expectQueryParamsError(() => parseQueryParams(inList(1001)), limitExceeded('wheres[0][value]'))
     })
     it('configurable: maxInValues 5, for in and notIn', async () => {
-      await runsEverywhere('users', inList(5), { maxInValues: 5 })
+      await runsEverywhere('users', inList(5), { maxInValues: 5 }, {}, [1, 2, 3, 4])
       expectQueryParamsError(() => parseQueryParams(inList(6), { maxInValues: 5 }), limitExceeded('wheres[0][value]'))
       expectQueryParamsError(() => parseQueryParams(inList(6).replace('=in&', '=notIn&'), { maxInValues: 5 }), limitExceeded('wheres[0][value]'))
     })
@@ -66,12 +88,12 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
   describe('maxValueLength (default 1000)', () => {
     it('a 1000-character value runs; 1001 characters are limit_exceeded on that value, in a list too', async () => {
       expect(PARSE_DEFAULTS.maxValueLength).to.equal(1000)
-      await runsEverywhere('users', `wheres[0][column]=name&wheres[0][value]=${'é'.repeat(1000)}`)
+      await runsEverywhere('users', `wheres[0][column]=name&wheres[0][value]=${'é'.repeat(1000)}`, {}, {}, 'no row')
       expectQueryParamsError(() => parseQueryParams(`wheres[0][column]=name&wheres[0][value]=${'x'.repeat(1001)}`), limitExceeded('wheres[0][value]'))
       expectQueryParamsError(() => parseQueryParams(`wheres[0][column]=name&wheres[0][operator]=in&wheres[0][value][0]=a&wheres[0][value][1]=${'x'.repeat(1001)}`), limitExceeded('wheres[0][value][1]'))
     })
     it('configurable: maxValueLength 10', async () => {
-      await runsEverywhere('users', `wheres[0][column]=name&wheres[0][operator]=like&wheres[0][value]=${'%'.repeat(10)}`, { maxValueLength: 10 })
+      await runsEverywhere('users', `wheres[0][column]=name&wheres[0][operator]=like&wheres[0][value]=${'%'.repeat(10)}`, { maxValueLength: 10 }, {}, 'every row')
       expectQueryParamsError(() => parseQueryParams(`wheres[0][column]=name&wheres[0][value]=${'x'.repeat(11)}`, { maxValueLength: 10 }), limitExceeded('wheres[0][value]'))
     })
   })
@@ -83,12 +105,12 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
       expectQueryParamsError(() => parseQueryParams('wheres[0][value][0][a][b][c]=1'), limitExceeded('wheres[0][value][0][a][b][c]'))
     })
     it('configurable: depth 3, for a query string, URLSearchParams, a bracket-keyed object and an already-parsed object', async () => {
-      await runsEverywhere('users', 'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1', { depth: 3 })
+      await runsEverywhere('users', 'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1', { depth: 3 }, {}, [1])
       expectQueryParamsError(() => parseQueryParams('wheres[0][value][0][x]=1', { depth: 3 }), limitExceeded('wheres[0][value][0][x]'))
       expectQueryParamsError(() => parseQueryParams(new URLSearchParams('wheres[0][value][0][x]=1'), { depth: 3 }), limitExceeded('wheres[0][value][0][x]'))
       expectQueryParamsError(() => parseQueryParams({ 'wheres[0][value][0][x]': '1' }, { depth: 3 }), limitExceeded('wheres[0][value][0][x]'))
       const parsed = { wheres: [{ column: 'id', operator: 'in', value: [['1']] }] }
-      await runsEverywhere('users', { wheres: [{ column: 'id', operator: 'in', value: ['1'] }] }, { depth: 3 })
+      await runsEverywhere('users', { wheres: [{ column: 'id', operator: 'in', value: ['1'] }] }, { depth: 3 }, {}, [1])
       expectQueryParamsError(() => parseQueryParams(parsed, { depth: 3 }), limitExceeded('wheres[0][value][0]'))
     })
   })
@@ -97,15 +119,15 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
     const pairs = (count: number): string => list(count, (i) => (i === 0 ? 'limit=5' : `ignored${i}=x`))
     it('2000 pairs are read; 2001 are limit_exceeded on query', async () => {
       expect(PARSE_DEFAULTS.parameterLimit).to.equal(2000)
-      await runsEverywhere('users', pairs(2000))
+      await runsEverywhere('users', pairs(2000), {}, {}, { count: 5 })
       expectQueryParamsError(() => parseQueryParams(pairs(2001)), limitExceeded('query'))
     })
     it('configurable: parameterLimit 10, for every input form', async () => {
-      await runsEverywhere('users', pairs(10), { parameterLimit: 10 })
+      await runsEverywhere('users', pairs(10), { parameterLimit: 10 }, {}, { count: 5 })
       expectQueryParamsError(() => parseQueryParams(pairs(11), { parameterLimit: 10 }), limitExceeded('query'))
       expectQueryParamsError(() => parseQueryParams(new URLSearchParams(pairs(11)), { parameterLimit: 10 }), limitExceeded('query'))
       expectQueryParamsError(() => parseQueryParams(Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`with[${i}]`, 'posts'])), { parameterLimit: 10 }), limitExceeded('query'))
-      await runsEverywhere('users', { with: Array.from({ length: 10 }, () => 'posts') }, { parameterLimit: 10 })
+      await runsEverywhere('users', { with: Array.from({ length: 10 }, () => 'posts') }, { parameterLimit: 10 }, {}, 'every row')
       expectQueryParamsError(() => parseQueryParams({ with: Array.from({ length: 11 }, () => 'posts') }, { parameterLimit: 10 }), limitExceeded('query'))
     })
     it('an already-parsed object cannot smuggle more values than a query string could (100 wheres × 1000 values)', () => {
@@ -117,7 +139,7 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
   describe('maxLimit (default 1000)', () => {
     it('limit=1000 runs; 1001 is limit_exceeded on limit', async () => {
       expect(APPLY_DEFAULTS.maxLimit).to.equal(1000)
-      await runsEverywhere('users', 'limit=1000')
+      await runsEverywhere('users', 'limit=1000', {}, {}, 'every row')
       expectQueryParamsError(() => build('users', 'limit=1001'), limitExceeded('limit'))
     })
     it('configurable: maxLimit 10, and a defaultLimit above it is refused too', async () => {
@@ -130,11 +152,11 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
   describe('maxWith (default 20)', () => {
     it('20 with entries run; 21 are limit_exceeded on with', async () => {
       expect(APPLY_DEFAULTS.maxWith).to.equal(20)
-      await runsEverywhere('users', withList(20))
+      await runsEverywhere('users', withList(20), {}, {}, 'every row')
       expectQueryParamsError(() => build('users', withList(21)), limitExceeded('with'))
     })
     it('configurable: maxWith 2', async () => {
-      await runsEverywhere('users', withList(2), {}, { maxWith: 2 })
+      await runsEverywhere('users', withList(2), {}, { maxWith: 2 }, 'every row')
       expectQueryParamsError(() => build('users', withList(3), {}, { maxWith: 2 }), limitExceeded('with'))
     })
   })
@@ -142,11 +164,11 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
   describe('maxWithDepth (default 3)', () => {
     it('a with path of 3 relations runs; 4 are limit_exceeded on that entry', async () => {
       expect(APPLY_DEFAULTS.maxWithDepth).to.equal(3)
-      await runsEverywhere('users', 'with[0]=posts.comments.author')
+      await runsEverywhere('users', 'with[0]=posts.comments.author', {}, {}, 'every row')
       expectQueryParamsError(() => build('users', 'with[0]=team&with[1]=posts.comments.author.team'), limitExceeded('with[1]'))
     })
     it('configurable: maxWithDepth 1', async () => {
-      await runsEverywhere('users', 'with[0]=posts', {}, { maxWithDepth: 1 })
+      await runsEverywhere('users', 'with[0]=posts', {}, { maxWithDepth: 1 }, 'every row')
       expectQueryParamsError(() => build('users', 'with[0]=posts.comments', {}, { maxWithDepth: 1 }), limitExceeded('with[0]'))
     })
   })
@@ -166,7 +188,7 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
       })
     }
     it('configurable: maxListItems 2 (snake_case names reported as sent)', async () => {
-      await runsEverywhere('users', 'orders[0][column]=id&orders[1][column]=name', { maxListItems: 2 })
+      await runsEverywhere('users', 'orders[0][column]=id&orders[1][column]=name', { maxListItems: 2 }, {}, 'every row')
       expectQueryParamsError(() => parseQueryParams('orders[0][column]=id&orders[1][column]=name&orders[2][column]=email', { maxListItems: 2 }), limitExceeded('orders'))
       expectQueryParamsError(() => parseQueryParams('columns[0]=id&columns[1]=name&columns[2]=email', { maxListItems: 2 }), limitExceeded('columns'))
     })
@@ -189,11 +211,11 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
       expectQueryParamsError(() => build('users', `relationsExists[0]=${chain(6)}`), limitExceeded('relationsExists[0]'))
     })
     it('an order through 5 to-one relations runs; 6 are limit_exceeded on that column', async () => {
-      await runsEverywhere('users', `orders[0][column]=${toOneChain(5)}.name`)
+      await runsEverywhere('users', `orders[0][column]=${toOneChain(5)}.name`, {}, {}, 'every row')
       expectQueryParamsError(() => build('users', `orders[0][column]=${toOneChain(6)}.name`), limitExceeded('orders[0][column]'))
     })
     it('configurable: maxRelationDepth 1', async () => {
-      await runsEverywhere('users', 'wheres[0][column]=posts.title&wheres[0][value]=x&relationsExists[0]=team&orders[0][column]=team.name', {}, { maxRelationDepth: 1 })
+      await runsEverywhere('users', 'wheres[0][column]=posts.title&wheres[0][value]=x&relationsExists[0]=team&orders[0][column]=team.name', {}, { maxRelationDepth: 1 }, 'no row')
       expectQueryParamsError(() => build('users', 'relationsExists[0]=posts.comments', {}, { maxRelationDepth: 1 }), limitExceeded('relationsExists[0]'))
     })
   })
@@ -216,11 +238,11 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
     const orders = (count: number): string => list(count, (i) => `orders[${2 * i}][column]=${relationOrders[i] ?? 'team.name'}&orders[${2 * i + 1}][column]=name`)
     it('3 orders through relations run (own-column orders between them do not count); the 4th is limit_exceeded on itself', async () => {
       expect(APPLY_DEFAULTS.maxRelationOrders).to.equal(3)
-      await runsEverywhere('users', `${orders(3)}&limit=5`)
+      await runsEverywhere('users', `${orders(3)}&limit=5`, {}, {}, { count: 5 })
       expectQueryParamsError(() => build('users', orders(4)), limitExceeded('orders[6][column]'))
     })
     it('configurable: maxRelationOrders 1; hasOne and morphOne orders count like belongsTo ones', async () => {
-      await runsEverywhere('users', 'orders[0][column]=avatar.url&orders[1][column]=id', {}, { maxRelationOrders: 1 })
+      await runsEverywhere('users', 'orders[0][column]=avatar.url&orders[1][column]=id', {}, { maxRelationOrders: 1 }, 'every row')
       expectQueryParamsError(() => build('users', 'orders[0][column]=avatar.url&orders[1][column]=ownedTeam.name', {}, { maxRelationOrders: 1 }), limitExceeded('orders[1][column]'))
     })
   })
@@ -231,10 +253,10 @@ describe('caps: each a 400 limit_exceeded, at the limit it works, one past it do
       expect(PARSE_DEFAULTS.maxLikeWildcards).to.equal(10)
       await runsEverywhere('users', like('%_%_%_%_%_'))
       expectQueryParamsError(() => parseQueryParams(`${like('a%')}&${like('%_%_%_%_%_%', 1)}`), limitExceeded('wheres[1][value]'))
-      await runsEverywhere('users', like(`${'\\%\\_'.repeat(50)}%_%_%_%_%_`))
+      await runsEverywhere('users', like(`${'\\%\\_'.repeat(50)}%_%_%_%_%_`), {}, {}, 'no row')
     })
     it('configurable: maxLikeWildcards 2; a value of another operator is not counted', async () => {
-      await runsEverywhere('users', `${like('%a%')}&wheres[1][column]=name&wheres[1][value]=%25%25%25`, { maxLikeWildcards: 2 })
+      await runsEverywhere('users', `${like('%a%')}&wheres[1][column]=name&wheres[1][value]=%25%25%25`, { maxLikeWildcards: 2 }, {}, 'no row')
       expectQueryParamsError(() => parseQueryParams(like('%a_%'), { maxLikeWildcards: 2 }), limitExceeded('wheres[0][value]'))
     })
   })

@@ -1,3 +1,4 @@
+import { expect } from 'chai'
 import { testDatabases } from '../support/databases.ts'
 import { fuzzSettings } from './support/fuzz-settings.ts'
 import { checkRawQueries } from './support/raw-query-property.ts'
@@ -11,5 +12,9 @@ describe('fuzz: raw query strings', () => {
     this.timeout(120_000)
     const tally = await checkRawQueries(databases, settings)
     console.log(`      ${describeTally(tally)}`)
+    expect(tally.cases, 'cases generated').to.equal(settings.numRuns)
+    expect(tally.executions, 'requests that parsed and ran: a run rejected at parsing tests no SQL').to.be.at.least((settings.numRuns * databases.length) / 5)
+    expect(tally.withRows, 'executions that returned rows: empty results prove little').to.be.greaterThan(tally.executions / 10)
+    expect(tally.rejected, 'QueryParamsErrors: the generator sends bad input too').to.be.greaterThan(settings.numRuns / 10)
   })
 })

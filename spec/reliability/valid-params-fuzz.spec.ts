@@ -1,3 +1,4 @@
+import { expect } from 'chai'
 import { testDatabases } from '../support/databases.ts'
 import { fuzzSettings } from './support/fuzz-settings.ts'
 import { describeTally } from './support/tally.ts'
@@ -11,5 +12,7 @@ describe('fuzz: structurally valid QueryParams', () => {
     this.timeout(120_000)
     const tally = await checkValidCases(databases, settings)
     console.log(`      ${describeTally(tally)}`)
+    expect(tally.executions, 'every case ran on every database').to.equal(settings.numRuns * databases.length)
+    expect(tally.withRows, 'executions that returned rows: empty results prove little').to.be.greaterThan(tally.executions / 5)
   })
 })

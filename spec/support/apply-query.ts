@@ -1,8 +1,7 @@
 import type { Knex } from 'knex'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import type { ApplyOptions } from '../../lib/options.ts'
-import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { TestDatabase } from './databases.ts'
 
 /**

@@ -1,6 +1,6 @@
 // Type tests, compiled by `npm run typecheck` and never run: a map whose guards read a context makes the
 // options and their `context` required, for applyQueryParams and loadRelations; an unguarded map does not.
-import express from 'express'
+import type express from 'express'
 import knex from 'knex'
 import {
   applyQueryParams,

@@ -2,7 +2,7 @@
 // what the types can see, and TableRecord / LoadedRelations describe the rows of a literal map.
 import knex from 'knex'
 import { applyQueryParams, defineRelationMap, loadRelations, parseQueryParams, type ColumnRecord, type RelationMap, type TableRecord } from '../../lib/index.ts'
-import { relationMap } from '../../fixtures/relation-map.ts'
+import type { relationMap } from '../../fixtures/relation-map.ts'
 import type { Expect, Equal } from './expect-type.ts'
 
 const map = defineRelationMap({

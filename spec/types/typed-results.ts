@@ -21,6 +21,7 @@ export async function typedResults(): Promise<void> {
   const scoped = await applyQueryParams(db<User>('users').where('id', '>', 1).select('id'), params, map)
   type _all = Expect<Equal<typeof all, User[]>>
   type _first = Expect<Equal<typeof first, User | undefined>>
+  // biome-ignore lint/suspicious/noExplicitAny: knex types an untyped table's rows as any[]; the test pins that
   type _untyped = Expect<Equal<typeof untyped, any[]>>
   type _scoped = Expect<Equal<typeof scoped, Array<Pick<User, 'id'>>>>
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
-import { applyQueryParams } from '../../../lib/apply/apply-query-params.ts'
-import { countQuery } from '../../../lib/http/counts.ts'
+import { applyQueryParams, countQuery } from '../../../lib/index.ts'
 import type { TestDatabase } from '../../support/databases.ts'
 import type { FuzzSettings } from '../../reliability/support/fuzz-settings.ts'
 import { TENANT } from './tenant-data.ts'

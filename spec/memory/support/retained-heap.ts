@@ -5,7 +5,7 @@
  * indices of up to 6 digits), `keys` (1,000 bodies of 1 MB whose only key is a distinct 200-character
  * `wheres[…]` key).
  */
-import { parseQueryParams } from '../../../lib/parse/parse-query-params.ts'
+import { parseQueryParams } from '../../../lib/index.ts'
 
 const gc = (globalThis as { gc?: () => void }).gc
 if (gc === undefined) throw new Error('run with node --expose-gc')

@@ -44,7 +44,7 @@ export async function explainPlan(db: Knex, name: TestDatabaseName, query: Knex.
 }
 
 /**
- * SQLite's plan of a page read through the frequency guard (`lib/apply/guarded-page.ts`), split into its two
+ * SQLite's plan of a page read through the frequency guard (`lib/apply/frequency-guarded-page.ts`), split into its two
  * branches: `list`, the lines of the form that lists the key's related rows (the one that reads rows for a
  * rare key), and `walk`, those of the form that walks the page's order (its limit is 0 then).
  */

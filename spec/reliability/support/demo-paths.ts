@@ -2,7 +2,7 @@ import { relationMap } from '../../../fixtures/relation-map.ts'
 import type { ColumnType, RelationMap } from '../../../lib/relation-map.ts'
 import { relatedTables, relationsOf } from '../../../lib/validate/relations-of.ts'
 import { columnType } from '../../../lib/map/columns.ts'
-import { primaryKeyOf } from '../../../lib/validate/resolve-relation.ts'
+import { primaryKeyOf } from '../../../lib/validate/relation-from-definition.ts'
 
 /** The demo relation map, typed as the library sees it. */
 export const demoMap: RelationMap = relationMap

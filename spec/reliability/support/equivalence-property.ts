@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import fc from 'fast-check'
 import { relationMap } from '../../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../../lib/apply/apply-query-params.ts'
+import { applyQueryParams } from '../../../lib/index.ts'
 import type { TestDatabase } from '../../support/databases.ts'
 import type { Row } from '../../support/rows.ts'
 import { outcomeOf } from './client-outcome.ts'

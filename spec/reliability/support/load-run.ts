@@ -7,22 +7,20 @@ import type { LoadRequest } from './load-requests.ts'
 import { waitForIdlePool } from './wait-for-idle-pool.ts'
 
 /** The part of autocannon's API used here (its package ships no types). */
-interface Cannon {
-  (options: {
+type Cannon = (options: {
     url: string
     connections: number
     duration?: number
     amount?: number
     timeout: number
     requests: Array<{ method: 'GET'; path: string; onResponse: (status: number, body: string) => void }>
-  }): Promise<{
+  }) => Promise<{
     requests: { average: number; total: number }
     latency: { p50: number; p99: number; max: number }
     errors: number
     timeouts: number
     statusCodeStats: Record<string, { count: number }>
   }>
-}
 
 const autocannon = autocannonModule as unknown as Cannon
 

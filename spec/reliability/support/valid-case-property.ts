@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { relationMap } from '../../../fixtures/relation-map.ts'
-import { applyQueryParams } from '../../../lib/apply/apply-query-params.ts'
+import { applyQueryParams } from '../../../lib/index.ts'
 import type { TestDatabase } from '../../support/databases.ts'
 import { outcomeOf } from './client-outcome.ts'
 import type { FuzzSettings } from './fuzz-settings.ts'

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { runBounded } from '../bound/run-bounded.ts'
+import { runBounded } from '../bound/run-within-bound.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import { builderBeside } from '../knex/builder-methods.ts'
 import { knexConfigOf } from '../knex/client.ts'

@@ -1,6 +1,4 @@
 import type { Knex } from 'knex'
-import type { RelationTop } from '../validate/resolved-relation.ts'
-import { RANK_ALIAS } from './rows.ts'
 
 /** How a top-N eager-load query is written (see `Dialect.topPerParent`). */
 export type TopPerParentForm = 'window' | 'lateral'
@@ -12,11 +10,19 @@ export interface ParentKeys {
   values: readonly Knex.Value[]
 }
 
+/** A relation's declared top N: at most `limit` rows per parent, in `orders` (database columns, qualified). */
+export interface TopOrders {
+  limit: number
+  orders: ReadonlyArray<{ column: string; direction: 'asc' | 'desc'; nullable: boolean }>
+}
+
 /** Everything {@link topPerParent} needs beside the related-rows query. */
 export interface TopPerParentSpec {
   /** The related (or pivot) column that references the parent key, qualified: each parent's partition. */
   partition: string
-  top: RelationTop
+  top: TopOrders
+  /** The alias of each row's rank among its parent's rows, for the caller to strip. */
+  rankAlias: string
   /** The related table's primary key columns, qualified: the tie-breaker after the declared orders. */
   keyColumns: readonly string[]
   nullsSortLargest: boolean
@@ -29,7 +35,7 @@ export interface TopPerParentSpec {
 /**
  * The first `top.limit` related rows of each parent of a batch, in the declared order, as one query.
  * `query` selects the related rows with every join, filter and guard, but no parent-key condition, which this
- * adds. Each row carries its rank among its parent's rows (`__kqp_rank`, to strip), and rows come ordered by
+ * adds. Each row carries its rank among its parent's rows (`rankAlias`, to strip), and rows come ordered by
  * it, so each parent's rows arrive in its declared order. NULLs order as the smallest values, as everywhere in
  * the library (`nullsSortLargest` databases get `nulls first/last`). Two forms:
  * - `window`: `row_number() over (partition by <partition> order by <orders>, <key>)` in a derived table over
@@ -39,7 +45,7 @@ export interface TopPerParentSpec {
  *   parent from an index on the order.
  */
 export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec: TopPerParentSpec): Knex.QueryBuilder {
-  const { top, partition, parents } = spec
+  const { top, partition, parents, rankAlias } = spec
   const parts: string[] = []
   const bindings: string[] = []
   for (const { column, direction, nullable } of top.orders) {
@@ -60,7 +66,7 @@ export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec
       .from(parents.table)
       .whereIn(`${parents.table}.${parents.column}`, parents.values)
     query
-      .select(client.raw(`row_number() over (order by ${order}) as ??`, [...bindings, RANK_ALIAS]))
+      .select(client.raw(`row_number() over (order by ${order}) as ??`, [...bindings, rankAlias]))
       .where(partition, client.ref('__kqp_keys.key'))
       .orderByRaw(order, bindings)
       .limit(top.limit)
@@ -69,11 +75,11 @@ export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec
       .select('__kqp_top.*')
       .from(keys.as('__kqp_keys'))
       .crossJoin(client.raw('lateral ? as ??', [query, '__kqp_top']))
-      .orderBy(`__kqp_top.${RANK_ALIAS}`)
+      .orderBy(`__kqp_top.${rankAlias}`)
       .limit(spec.most)
   }
   query
-    .select(client.raw(`row_number() over (partition by ?? order by ${order}) as ??`, [partition, ...bindings, RANK_ALIAS]))
+    .select(client.raw(`row_number() over (partition by ?? order by ${order}) as ??`, [partition, ...bindings, rankAlias]))
     .whereIn(partition, parents.values)
-  return client.queryBuilder().select('*').from(query.as('__kqp_ranked')).where(RANK_ALIAS, '<=', top.limit).orderBy(RANK_ALIAS).limit(spec.most)
+  return client.queryBuilder().select('*').from(query.as('__kqp_ranked')).where(rankAlias, '<=', top.limit).orderBy(rankAlias).limit(spec.most)
 }

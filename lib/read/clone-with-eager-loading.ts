@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { boundedRunOf, carryBoundedRun } from '../bound/bounded-run.ts'
+import { boundedRunOf, carryBoundedRun } from '../bound/carried-run.ts'
 import { statementCopy } from '../knex/builder-methods.ts'
 
 /**

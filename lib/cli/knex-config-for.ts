@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { Dialect } from './dialect.ts'
+import type { Dialect } from '../dialect/dialect.ts'
 
 /** The databases the `explain` CLI names: `--client pg|mysql|sqlite`. */
 export type ClientName = 'pg' | 'mysql' | 'sqlite'

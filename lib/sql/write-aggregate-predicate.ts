@@ -2,7 +2,7 @@ import type { Test, PlannedAggregate } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
 import { writeAggregate } from './write-aggregate.ts'
 import type { SqlWriter } from './sql-writer.ts'
-import { writeTest } from './write-test.ts'
+import { writeTest } from './write-column-predicate.ts'
 
 const MARK = '\u0000aggregate\u0000'
 
