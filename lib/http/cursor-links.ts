@@ -1,6 +1,6 @@
 import { decodeComponent } from '../parse/decode-component.ts'
 import { topLevelName } from '../parse/parameter-keys.ts'
-import type { CursorMeta } from './cursor-paginate.ts'
+import type { CursorMeta } from '../read/cursor-paginate.ts'
 
 /** The URLs of the pages beside a keyset page; `null` where `meta` has no cursor. */
 export interface CursorLinks {

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { cursorPaginate, type CursorPaginated } from '../../lib/http/cursor-paginate.ts'
+import { cursorPaginate, type CursorPaginated } from '../../lib/index.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { countQueries } from '../support/count-queries.ts'
 import { testDatabases, type TestDatabaseName } from '../support/databases.ts'

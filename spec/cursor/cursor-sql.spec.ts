@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { cursorPaginate } from '../../lib/http/cursor-paginate.ts'
+import { cursorPaginate } from '../../lib/index.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import { countQueries, type QueryEvent } from '../support/count-queries.ts'
 import { testDatabases } from '../support/databases.ts'

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
-import { cursorPaginate, type CursorPaginated } from '../../lib/http/cursor-paginate.ts'
+import { cursorPaginate, type CursorPaginated } from '../../lib/index.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { rowsOf } from '../support/apply-query.ts'
