@@ -78,7 +78,8 @@ async function run(database: BenchDatabase, query: BoundSql): Promise<Row[]> {
   return rowsOf(database, await database.knex.raw(query.sql, query.bindings))
 }
 
-const fingerprint = (rows: readonly Row[]): string => rows.map((row) => `${String(row.id)}:${Number(row.comments_count)}`).join(',')
+const fingerprint = (rows: readonly Row[]): string =>
+  rows.map((row) => `${String(row.id)}:${Number(row.comments_count)}`).join(',')
 
 async function timeOnce(operation: () => Promise<unknown>): Promise<number> {
   const start = performance.now()
@@ -93,15 +94,31 @@ async function timeOnce(operation: () => Promise<unknown>): Promise<number> {
  * scalar subquery, a grouped `left join`, or `lateral` on PostgreSQL (target ≤ 1.2). Every form must return
  * the library's rows, in its order, with the same counts, before anything is timed.
  */
-export async function aggregatesAtScale(database: BenchDatabase, budget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
+export async function aggregatesAtScale(
+  database: BenchDatabase,
+  budget: Budget,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const results: BenchResult[] = []
   for (const scaleCase of CASES) {
-    const compiled = applyQueryParams(database.knex('posts'), parseQueryParams(scaleCase.request), scaleRelationMap).toSQL()
+    const compiled = applyQueryParams(
+      database.knex('posts'),
+      parseQueryParams(scaleCase.request),
+      scaleRelationMap,
+    ).toSQL()
     const ours: BoundSql = { sql: compiled.sql, bindings: compiled.bindings as Array<string | number> }
     const mine = await run(database, ours)
-    const library = await applyQueryParams(database.knex('posts'), parseQueryParams(scaleCase.request), scaleRelationMap)
-    if (fingerprint(library as Row[]) !== fingerprint(mine)) throw new Error(`${FIGURE} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
-    if ((library as Row[]).some((row) => typeof row.comments_count !== 'number')) throw new Error(`${FIGURE} '${scaleCase.name}': comments_count is not a number`)
+    const library = await applyQueryParams(
+      database.knex('posts'),
+      parseQueryParams(scaleCase.request),
+      scaleRelationMap,
+    )
+    if (fingerprint(library as Row[]) !== fingerprint(mine))
+      throw new Error(
+        `${FIGURE} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`,
+      )
+    if ((library as Row[]).some((row) => typeof row.comments_count !== 'number'))
+      throw new Error(`${FIGURE} '${scaleCase.name}': comments_count is not a number`)
     const tried: Array<{ form: ExpertForm; ms: number }> = []
     for (const form of expertForms(database.dialect, scaleCase)) {
       let theirs: Row[] = []
@@ -109,18 +126,25 @@ export async function aggregatesAtScale(database: BenchDatabase, budget: Budget,
         theirs = await run(database, form)
       })
       if (fingerprint(theirs) !== fingerprint(mine)) {
-        throw new Error(`${FIGURE} '${scaleCase.name}' on ${database.dialect}: '${form.name}' returns other rows (${fingerprint(theirs).slice(0, 80)} vs ${fingerprint(mine).slice(0, 80)})`)
+        throw new Error(
+          `${FIGURE} '${scaleCase.name}' on ${database.dialect}: '${form.name}' returns other rows (${fingerprint(theirs).slice(0, 80)} vs ${fingerprint(mine).slice(0, 80)})`,
+        )
       }
       tried.push({ form, ms })
     }
     // A second run of the forms within 3× of the fastest first run, to pick the best one warm.
     const fastestFirst = Math.min(...tried.map(({ ms }) => ms))
-    for (const entry of tried) if (entry.ms <= 3 * fastestFirst) entry.ms = Math.min(entry.ms, await timeOnce(() => run(database, entry.form)))
+    for (const entry of tried)
+      if (entry.ms <= 3 * fastestFirst) entry.ms = Math.min(entry.ms, await timeOnce(() => run(database, entry.form)))
     tried.sort((a, b) => a.ms - b.ms)
     const best = tried[0]
     if (best === undefined) throw new Error(`${FIGURE}: no hand-written form`)
     const slow = fastestFirst > 500
-    const timing = await compare(() => run(database, ours), () => run(database, best.form), slow ? { ...budget, minSamples: 3, timeMs: 0 } : budget)
+    const timing = await compare(
+      () => run(database, ours),
+      () => run(database, best.form),
+      slow ? { ...budget, minSamples: 3, timeMs: 0 } : budget,
+    )
     const others = tried.map(({ form, ms }) => `${form.name} ${ms.toFixed(1)} ms`).join(', ')
     results.push(
       result({
@@ -135,7 +159,9 @@ export async function aggregatesAtScale(database: BenchDatabase, budget: Budget,
         note: `${best.form.why} (forms tried, best of two runs or one when 3× slower: ${others})`,
       }),
     )
-    log(`  ${database.dialect} ${scaleCase.name}: ${timing.ours.median.toFixed(2)} ms vs ${timing.baseline.median.toFixed(2)} ms (${best.form.name}) ×${timing.ratio.toFixed(3)}; forms tried: ${others}`)
+    log(
+      `  ${database.dialect} ${scaleCase.name}: ${timing.ours.median.toFixed(2)} ms vs ${timing.baseline.median.toFixed(2)} ms (${best.form.name}) ×${timing.ratio.toFixed(3)}; forms tried: ${others}`,
+    )
   }
   return results
 }

@@ -81,7 +81,11 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
       assertSameSql(name, applyQueryParams(db('users'), params, relationMap), hand(db, dialect))
       const handChain = (): unknown => hand(db, dialect).toSQL()
 
-      const pipeline = await compare(() => applyQueryParams(db('users'), parseQueryParams(queryString), relationMap).toSQL(), handChain, budget)
+      const pipeline = await compare(
+        () => applyQueryParams(db('users'), parseQueryParams(queryString), relationMap).toSQL(),
+        handChain,
+        budget,
+      )
       results.push(
         result({
           figure: FIGURE,
@@ -112,8 +116,16 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
       const { parseQueryParams: parseBefore, applyQueryParams: applyBefore } = before
       const mapBefore = before.relationMap as never
       const paramsBefore = parseBefore(queryString) as never
-      const then = await compare(() => applyBefore(db('users'), parseBefore(queryString) as never, mapBefore).toSQL(), handChain, budget)
-      const thenApply = await compare(() => applyBefore(db('users'), paramsBefore, mapBefore).toSQL(), handChain, budget)
+      const then = await compare(
+        () => applyBefore(db('users'), parseBefore(queryString) as never, mapBefore).toSQL(),
+        handChain,
+        budget,
+      )
+      const thenApply = await compare(
+        () => applyBefore(db('users'), paramsBefore, mapBefore).toSQL(),
+        handChain,
+        budget,
+      )
       for (const [stage, timing, label] of [
         ['raw string → SQL', then, 'parse + apply + toSQL'],
         ['parsed params → SQL', thenApply, 'apply + toSQL'],
@@ -130,7 +142,9 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
           }),
         )
       }
-      log(`  ${dialect} ${name}, release ${RELEASE_BEFORE}: pipeline ×${then.ratio.toFixed(2)}, apply ×${thenApply.ratio.toFixed(2)}`)
+      log(
+        `  ${dialect} ${name}, release ${RELEASE_BEFORE}: pipeline ×${then.ratio.toFixed(2)}, apply ×${thenApply.ratio.toFixed(2)}`,
+      )
     }
   }
 
@@ -143,9 +157,18 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
   const built = applyQueryParams(pg('users'), parsed, relationMap)
   const handTypical = (): unknown => handTypicalQuery(pg, handDialects.postgres).toSQL()
   const stages: Array<[string, () => unknown]> = [
-    ['parseQueryString: the raw bracket object', () => parseQueryString(typical, PARSE_DEFAULTS.depth, PARSE_DEFAULTS.parameterLimit)],
-    ['parseQueryParams on that raw object: shape checks', () => parseQueryParams(raw as Readonly<Record<string, unknown>>)],
-    ['applyQueryParams without toSQL: validation and building', () => void applyQueryParams(pg('users'), parsed, relationMap)],
+    [
+      'parseQueryString: the raw bracket object',
+      () => parseQueryString(typical, PARSE_DEFAULTS.depth, PARSE_DEFAULTS.parameterLimit),
+    ],
+    [
+      'parseQueryParams on that raw object: shape checks',
+      () => parseQueryParams(raw as Readonly<Record<string, unknown>>),
+    ],
+    [
+      'applyQueryParams without toSQL: validation and building',
+      () => void applyQueryParams(pg('users'), parsed, relationMap),
+    ],
     ["toSQL of the library's builder", () => built.toSQL()],
   ]
   for (const [stage, run] of stages) {
@@ -166,7 +189,11 @@ export async function buildingCost(budget: Budget, log: (line: string) => void):
 
   // Context (no target): the parser alone against qs, on the typical request.
   const qsOptions = { strictNullHandling: true }
-  const parse = await compare(() => parseQueryParams(typical), () => qs.parse(typical, qsOptions), budget)
+  const parse = await compare(
+    () => parseQueryParams(typical),
+    () => qs.parse(typical, qsOptions),
+    budget,
+  )
   results.push(
     result({
       figure: FIGURE,

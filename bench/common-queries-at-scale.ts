@@ -37,7 +37,11 @@ async function runSqlWithin(database: BenchDatabase, query: BoundSql, ms: number
         return rowsOf(database, await trx.raw(query.sql, query.bindings))
       })
     }
-    if (database.dialect === 'mysql') return rowsOf(database, await database.knex.raw(`set statement max_statement_time = ${ms / 1000} for ${query.sql}`, query.bindings))
+    if (database.dialect === 'mysql')
+      return rowsOf(
+        database,
+        await database.knex.raw(`set statement max_statement_time = ${ms / 1000} for ${query.sql}`, query.bindings),
+      )
     return await runSql(database, query)
   } catch (error) {
     if (/statement timeout|max_statement_time|interrupted/i.test(String(error))) return undefined
@@ -90,11 +94,14 @@ async function sides(database: BenchDatabase, scaleCase: ScaleCase): Promise<Sid
   const map = scaleCase.map ?? scaleRelationMap
   const builder = (): Knex.QueryBuilder => applyQueryParams(db(table), parseQueryParams(queryString), map)
   const count = scaleCase.count?.(database.dialect)
-  const first = await statementsSent(database, () => applyQueryParams(db(table), parseQueryParams(queryString), map, { frequencyMemoMs: 0 }))
+  const first = await statementsSent(database, () =>
+    applyQueryParams(db(table), parseQueryParams(queryString), map, { frequencyMemoMs: 0 }),
+  )
   await builder()
   const page = await statementsSent(database, () => builder())
   const probeSql = first.length > page.length ? first[0] : undefined
-  if (first.at(-1)?.sql !== page.at(-1)?.sql || first.length > page.length + 1) throw new Error(`${scaleCase.name}: a first read sends other statements than a later one`)
+  if (first.at(-1)?.sql !== page.at(-1)?.sql || first.length > page.length + 1)
+    throw new Error(`${scaleCase.name}: a first read sends other statements than a later one`)
   const oursSql: BoundSql[] = [...page]
   if (scaleCase.withCount === true) {
     const counting = countQuery(builder()).toSQL()
@@ -154,7 +161,11 @@ export async function commonQueriesAtScale(
   database: BenchDatabase,
   budget: Budget,
   log: (line: string) => void,
-  figure: { title: string; cases: readonly ScaleCase[]; wholeRequest: boolean; formTimeoutMs?: number } = { title: FIGURE, cases: SCALE_CASES, wholeRequest: true },
+  figure: { title: string; cases: readonly ScaleCase[]; wholeRequest: boolean; formTimeoutMs?: number } = {
+    title: FIGURE,
+    cases: SCALE_CASES,
+    wholeRequest: true,
+  },
 ): Promise<{ results: BenchResult[]; explains: ExplainRecord[] }> {
   const { title } = figure
   const results: BenchResult[] = []
@@ -163,7 +174,8 @@ export async function commonQueriesAtScale(
     const side = await sides(database, scaleCase)
     const mine = await side.ours()
     const mineSql = await side.runOursSql()
-    if (ids(mineSql.rows) !== ids(mine.rows) || mineSql.total !== mine.total) throw new Error(`${title} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
+    if (ids(mineSql.rows) !== ids(mine.rows) || mineSql.total !== mine.total)
+      throw new Error(`${title} '${scaleCase.name}': the library's SQL run as text returns other rows than the library`)
     const forms = scaleCase.expert(database.dialect)
     const firstRuns: Array<{ form: ExpertForm; ms: number }> = []
     const stopped: string[] = []
@@ -191,7 +203,10 @@ export async function commonQueriesAtScale(
       for (const form of forms) {
         const start = performance.now()
         const theirs = await side.expert(form)
-        if (ids(theirs.rows) !== ids(mine.rows)) throw new Error(`${title} '${scaleCase.name}' on ${database.dialect}: the hand-written '${form.name}' returns other rows than the library`)
+        if (ids(theirs.rows) !== ids(mine.rows))
+          throw new Error(
+            `${title} '${scaleCase.name}' on ${database.dialect}: the hand-written '${form.name}' returns other rows than the library`,
+          )
         firstRuns.push({ form, ms: performance.now() - start })
       }
       stopped.length = 0
@@ -200,7 +215,10 @@ export async function commonQueriesAtScale(
     const fastestFirst = Math.min(...firstRuns.map(({ ms }) => ms))
     const timed: Array<{ form: ExpertForm; ms: number }> = []
     for (const { form, ms } of firstRuns) {
-      timed.push({ form, ms: forms.length === 1 || ms > 3 * fastestFirst ? ms : await quickTime(() => side.expert(form), 3) })
+      timed.push({
+        form,
+        ms: forms.length === 1 || ms > 3 * fastestFirst ? ms : await quickTime(() => side.expert(form), 3),
+      })
     }
     timed.sort((a, b) => a.ms - b.ms)
     const best = timed[0]?.form
@@ -208,10 +226,18 @@ export async function commonQueriesAtScale(
     const count = scaleCase.count?.(database.dialect)
 
     const record = async (form: string, query: BoundSql): Promise<void> => {
-      explains.push({ figure: title, dialect: database.dialect, name: scaleCase.name, form, sql: query.sql, plan: await explainSql(database, query.sql, query.bindings) })
+      explains.push({
+        figure: title,
+        dialect: database.dialect,
+        name: scaleCase.name,
+        form,
+        sql: query.sql,
+        plan: await explainSql(database, query.sql, query.bindings),
+      })
     }
     if (side.probeSql !== undefined) await record('library (probe, first read of the value)', side.probeSql)
-    for (const [index, query] of side.oursSql.entries()) await record(index === 0 ? 'library' : 'library (count)', query)
+    for (const [index, query] of side.oursSql.entries())
+      await record(index === 0 ? 'library' : 'library (count)', query)
     await record(`hand-written: ${best.name}`, best)
     if (count !== undefined) await record('hand-written (count)', count)
 
@@ -219,7 +245,13 @@ export async function commonQueriesAtScale(
     const slow = (await quickTime(side.runOursSql, 1)) > 500
     const sampling = slow ? { ...budget, minSamples: Math.min(budget.minSamples ?? 3, 3), timeMs: 0 } : budget
     const timing = await compare(side.runOursSql, () => side.expert(best), sampling)
-    const others = timed.length === 1 && stopped.length === 0 ? [] : [...timed.map(({ form, ms }) => `${form.name} ${ms.toFixed(1)} ms`), ...stopped.map((name) => `${name} stopped after ${String(figure.formTimeoutMs)} ms`)]
+    const others =
+      timed.length === 1 && stopped.length === 0
+        ? []
+        : [
+            ...timed.map(({ form, ms }) => `${form.name} ${ms.toFixed(1)} ms`),
+            ...stopped.map((name) => `${name} stopped after ${String(figure.formTimeoutMs)} ms`),
+          ]
     const queries = scaleCase.withCount === true ? 2 : 1
     results.push(
       result({
@@ -227,7 +259,11 @@ export async function commonQueriesAtScale(
         name: scaleCase.name,
         dialect: database.dialect,
         unit: 'ms',
-        ours: measured(scaleCase.withCount === true ? "the library's page + count SQL" : "the library's SQL", timing.ours, side.oursSql.length),
+        ours: measured(
+          scaleCase.withCount === true ? "the library's page + count SQL" : "the library's SQL",
+          timing.ours,
+          side.oursSql.length,
+        ),
         baseline: measured(`hand-written ${best.name}`, timing.baseline, queries),
         ratio: timing.ratio,
         target: { op: '<=', value: 1.2 },
@@ -236,7 +272,11 @@ export async function commonQueriesAtScale(
     )
     let firstNote = ''
     if (side.probeSql !== undefined) {
-      const first = await compare(() => side.runOursSql(true), () => side.expert(best), sampling)
+      const first = await compare(
+        () => side.runOursSql(true),
+        () => side.expert(best),
+        sampling,
+      )
       firstNote = `; first read of the value (probe + page): ${first.ours.median.toFixed(2)} ms ×${first.ratio.toFixed(3)}`
       results.push(
         result({
@@ -261,7 +301,11 @@ export async function commonQueriesAtScale(
           name: `${scaleCase.name} (whole request)`,
           dialect: database.dialect,
           unit: 'ms',
-          ours: measured(scaleCase.withCount === true ? 'parse + apply + paginate' : 'parse + apply + run', whole.ours, side.oursSql.length),
+          ours: measured(
+            scaleCase.withCount === true ? 'parse + apply + paginate' : 'parse + apply + run',
+            whole.ours,
+            side.oursSql.length,
+          ),
           baseline: measured(`hand-written ${best.name}`, whole.baseline, queries),
           ratio: whole.ratio,
           note: 'context: the same, plus the cost of building the query per request (figure 1)',

@@ -4,7 +4,8 @@ import type { Knex } from 'knex'
 export async function countQueries(db: Knex, operation: () => Promise<unknown>): Promise<number> {
   let count = 0
   const listener = (event: { sql?: unknown }): void => {
-    if (typeof event.sql === 'string' && !/^(begin|commit|rollback|savepoint|release)\b/i.test(event.sql.trim())) count++
+    if (typeof event.sql === 'string' && !/^(begin|commit|rollback|savepoint|release)\b/i.test(event.sql.trim()))
+      count++
   }
   db.on('query', listener)
   try {

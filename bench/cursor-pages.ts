@@ -37,7 +37,14 @@ interface CursorCase {
   expert: (dialect: BenchDatabase['dialect'], at: Row) => Statement[]
 }
 
-const rowValue = (dialect: BenchDatabase['dialect'], a: string, b: string, op: '<' | '>', x: Value, y: Value): Statement =>
+const rowValue = (
+  dialect: BenchDatabase['dialect'],
+  a: string,
+  b: string,
+  op: '<' | '>',
+  x: Value,
+  y: Value,
+): Statement =>
   dialect === 'mysql'
     ? { sql: `${a} ${op}= ? and (${a} ${op} ? or ${a} = ? and ${b} ${op} ?)`, bindings: [x, x, x, y] }
     : { sql: `(${a}, ${b}) ${op} (?, ?)`, bindings: [x, y] }
@@ -49,13 +56,19 @@ const CASES: CursorCase[] = [
     position: () => `select p.created_at as a, p.id as b from cur_posts p order by p.created_at desc, p.id desc`,
     expert: (dialect, at) => {
       const where = rowValue(dialect, 'p.created_at', 'p.id', '<', at.a as Value, at.b as Value)
-      return [{ sql: `select ${COLUMNS} from cur_posts p where ${where.sql} order by p.created_at desc, p.id desc limit ${LIMIT + 1}`, bindings: where.bindings }]
+      return [
+        {
+          sql: `select ${COLUMNS} from cur_posts p where ${where.sql} order by p.created_at desc, p.id desc limit ${LIMIT + 1}`,
+          bindings: where.bindings,
+        },
+      ]
     },
   },
   {
     name: 'by a nullable column (published_at desc)',
     request: 'orders[0][column]=published_at&orders[0][direction]=desc',
-    position: (dialect) => `select p.published_at as a, p.id as b from cur_posts p order by p.published_at desc${dialect === 'postgres' ? ' nulls last' : ''}, p.id desc`,
+    position: (dialect) =>
+      `select p.published_at as a, p.id as b from cur_posts p order by p.published_at desc${dialect === 'postgres' ? ' nulls last' : ''}, p.id desc`,
     expert: (dialect, at) => {
       const nulls = (bindings: Value[], condition: string, limit: number): Statement => ({
         sql: `select ${COLUMNS} from cur_posts p where p.published_at is null${condition} order by p.published_at desc${dialect === 'postgres' ? ' nulls last' : ''}, p.id desc limit ${limit}`,
@@ -64,13 +77,20 @@ const CASES: CursorCase[] = [
       if (at.a === null) return [nulls([at.b as Value], ' and p.id < ?', LIMIT + 1)]
       const where = rowValue(dialect, 'p.published_at', 'p.id', '<', at.a as Value, at.b as Value)
       const order = `p.published_at desc${dialect === 'postgres' ? ' nulls last' : ''}, p.id desc`
-      return [{ sql: `select ${COLUMNS} from cur_posts p where ${where.sql} order by ${order} limit ${LIMIT + 1}`, bindings: where.bindings }, nulls([], '', LIMIT + 1)]
+      return [
+        {
+          sql: `select ${COLUMNS} from cur_posts p where ${where.sql} order by ${order} limit ${LIMIT + 1}`,
+          bindings: where.bindings,
+        },
+        nulls([], '', LIMIT + 1),
+      ]
     },
   },
   {
     name: 'by a belongsTo column (author.name)',
     request: 'orders[0][column]=author.name',
-    position: () => `select u.name as a, p.id as b from cur_posts p inner join cur_users u on u.id = p.user_id order by u.name asc, p.id asc`,
+    position: () =>
+      `select u.name as a, p.id as b from cur_posts p inner join cur_users u on u.id = p.user_id order by u.name asc, p.id asc`,
     expert: (dialect, at) => {
       const where = rowValue(dialect, 'u.name', 'p.id', '>', at.a as Value, at.b as Value)
       const lead = dialect === 'mysql' ? '' : 'u.name >= ? and '
@@ -107,35 +127,64 @@ const CASES: CursorCase[] = [
  * context, with the whole request (parse, verify the cursor, apply, read). Target: within 1.2× of the expert at
  * every depth.
  */
-export async function cursorPages(database: BenchDatabase, budget: Budget, slowBudget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
+export async function cursorPages(
+  database: BenchDatabase,
+  budget: Budget,
+  slowBudget: Budget,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const { knex, dialect } = database
   const results: BenchResult[] = []
-  const run = async (statement: Statement): Promise<Row[]> => rowsOf(database, await knex.raw(statement.sql, statement.bindings))
+  const run = async (statement: Statement): Promise<Row[]> =>
+    rowsOf(database, await knex.raw(statement.sql, statement.bindings))
   for (const scaleCase of CASES) {
     const slow = scaleCase.name.includes('count')
     for (const depth of DEPTHS) {
       const [at] = await run({ sql: `${scaleCase.position(dialect)} limit 1 offset ${depth - 1}`, bindings: [] })
       if (at === undefined) throw new Error(`${FIGURE}: no row at ${depth}`)
       const startParams = parseQueryParams(`${scaleCase.request}&limit=1&offset=${depth - 1}`)
-      const start = await cursorPaginate(applyQueryParams(knex('cur_posts'), startParams, cursorBenchMap), startParams, { secret: SECRET })
+      const start = await cursorPaginate(
+        applyQueryParams(knex('cur_posts'), startParams, cursorBenchMap),
+        startParams,
+        { secret: SECRET },
+      )
       const cursor = start.meta.next_cursor ?? ''
       const ours = async (): Promise<Row[]> => {
         const params = parseQueryParams(`${scaleCase.request}&limit=${LIMIT}&cursor=${cursor}`)
-        return (await cursorPaginate(applyQueryParams(knex('cur_posts'), params, cursorBenchMap), params, { secret: SECRET })).data
+        return (
+          await cursorPaginate(applyQueryParams(knex('cur_posts'), params, cursorBenchMap), params, { secret: SECRET })
+        ).data
       }
       const expert = async (): Promise<Row[]> => {
         const rows: Row[] = []
         for (const statement of scaleCase.expert(dialect, at)) {
           if (rows.length > LIMIT) break
-          rows.push(...(await run({ ...statement, sql: statement.sql.replace(`limit ${LIMIT + 1}`, `limit ${LIMIT + 1 - rows.length}`) })))
+          rows.push(
+            ...(await run({
+              ...statement,
+              sql: statement.sql.replace(`limit ${LIMIT + 1}`, `limit ${LIMIT + 1 - rows.length}`),
+            })),
+          )
         }
         return rows
       }
-      const offset = async (): Promise<unknown> => applyQueryParams(knex('cur_posts'), parseQueryParams(`${scaleCase.request}&limit=${LIMIT}&offset=${depth}`), cursorBenchMap)
-      const ids = (rows: readonly Row[]): string => rows.slice(0, LIMIT).map((row) => String(row.id)).join(',')
+      const offset = async (): Promise<unknown> =>
+        applyQueryParams(
+          knex('cur_posts'),
+          parseQueryParams(`${scaleCase.request}&limit=${LIMIT}&offset=${depth}`),
+          cursorBenchMap,
+        )
+      const ids = (rows: readonly Row[]): string =>
+        rows
+          .slice(0, LIMIT)
+          .map((row) => String(row.id))
+          .join(',')
       const sent: Statement[] = []
       const listen = (query: { sql: string; bindings?: readonly unknown[] }): void => {
-        sent.push({ sql: dialect === 'postgres' ? query.sql.replace(/\$\d+/g, '?') : query.sql, bindings: (query.bindings ?? []) as Value[] })
+        sent.push({
+          sql: dialect === 'postgres' ? query.sql.replace(/\$\d+/g, '?') : query.sql,
+          bindings: (query.bindings ?? []) as Value[],
+        })
       }
       knex.on('query', listen)
       const mine = await ours()
@@ -146,8 +195,14 @@ export async function cursorPages(database: BenchDatabase, budget: Budget, slowB
         return rows
       }
       const theirs = await expert()
-      if (ids(mine) !== ids(theirs) || mine.length !== LIMIT) throw new Error(`${FIGURE} ${scaleCase.name} at ${depth}: the library's page differs from the expert's (${ids(mine)} / ${ids(theirs)})`)
-      if (ids(await oursSql()) !== ids(theirs)) throw new Error(`${FIGURE} ${scaleCase.name} at ${depth}: the library's statements, sent as text, read other rows`)
+      if (ids(mine) !== ids(theirs) || mine.length !== LIMIT)
+        throw new Error(
+          `${FIGURE} ${scaleCase.name} at ${depth}: the library's page differs from the expert's (${ids(mine)} / ${ids(theirs)})`,
+        )
+      if (ids(await oursSql()) !== ids(theirs))
+        throw new Error(
+          `${FIGURE} ${scaleCase.name} at ${depth}: the library's statements, sent as text, read other rows`,
+        )
       const timing = await compare(oursSql, expert, slow ? slowBudget : budget)
       const whole = await measure(ours, slow ? slowBudget : budget)
       const offsetTiming = await measure(offset, slowBudget)
@@ -164,7 +219,9 @@ export async function cursorPages(database: BenchDatabase, budget: Budget, slowB
           note: `whole request (parse, verify, apply, page) ${whole.median.toFixed(2)} ms; offset (ours) ${offsetTiming.median.toFixed(2)} ms, ×${(offsetTiming.median / timing.baseline.median).toFixed(1)} the expert's keyset`,
         }),
       )
-      log(`  ${dialect} ${scaleCase.name} after ${depth}: cursor SQL ${timing.ours.median.toFixed(2)} ms, expert ${timing.baseline.median.toFixed(2)} ms ×${timing.ratio.toFixed(3)}; whole request ${whole.median.toFixed(2)} ms; offset ${offsetTiming.median.toFixed(2)} ms`)
+      log(
+        `  ${dialect} ${scaleCase.name} after ${depth}: cursor SQL ${timing.ours.median.toFixed(2)} ms, expert ${timing.baseline.median.toFixed(2)} ms ×${timing.ratio.toFixed(3)}; whole request ${whole.median.toFixed(2)} ms; offset ${offsetTiming.median.toFixed(2)} ms`,
+      )
     }
   }
   return results

@@ -1,7 +1,14 @@
 import knex, { type Knex } from 'knex'
 import { performance } from 'node:perf_hooks'
 import { mysqlConnection, mysqlUtcSession, pgTypes, pgUtcSession } from '../fixtures/driver-settings.ts'
-import { applyQueryParams, paginate, parseQueryParams, QueryParamsError, type PaginateQueries, type RelationMap } from '../lib/index.ts'
+import {
+  applyQueryParams,
+  paginate,
+  parseQueryParams,
+  QueryParamsError,
+  type PaginateQueries,
+  type RelationMap,
+} from '../lib/index.ts'
 import { clientQueryString } from './client-query-string.ts'
 import { benchDatabaseName } from './data/bench-servers.ts'
 import type { BenchResult, Measured } from './result.ts'
@@ -27,7 +34,10 @@ const MAP: RelationMap = {
   ...scaleRelationMap,
   posts: {
     ...scaleRelationMap.posts,
-    relations: { ...scaleRelationMap.posts.relations, firstComment: { type: 'hasOne', table: 'comments', foreignKey: 'post_id' } },
+    relations: {
+      ...scaleRelationMap.posts.relations,
+      firstComment: { type: 'hasOne', table: 'comments', foreignKey: 'post_id' },
+    },
   },
 }
 
@@ -42,9 +52,14 @@ const wildcards = (length: number): string => '%o'.repeat(length / 2)
 /** The slowest valid requests we could build under the default options (caps of parse and apply). */
 export const WORST_CASES: readonly WorstCase[] = [
   {
-    name: "100 or-ed `like` of 1,000-character wildcard patterns, with count",
+    name: '100 or-ed `like` of 1,000-character wildcard patterns, with count',
     request: {
-      wheres: Array.from({ length: 100 }, (_, index) => ({ column: 'title', operator: 'like', value: `${wildcards(998)}${index}`, boolean: 'or' })),
+      wheres: Array.from({ length: 100 }, (_, index) => ({
+        column: 'title',
+        operator: 'like',
+        value: `${wildcards(998)}${index}`,
+        boolean: 'or',
+      })),
       page: 1,
       limit: 15,
     },
@@ -53,7 +68,9 @@ export const WORST_CASES: readonly WorstCase[] = [
     name: '50 orders through relations (author, author.team), page 1',
     request: {
       orders: Array.from({ length: 50 }, (_, index) => ({
-        column: ['author.name', 'author.email', 'author.team.name', 'author.created_at', 'author.team.created_at'][index % 5],
+        column: ['author.name', 'author.email', 'author.team.name', 'author.created_at', 'author.team.created_at'][
+          index % 5
+        ],
         direction: index % 2 === 0 ? 'asc' : 'desc',
       })),
       page: 1,
@@ -63,7 +80,10 @@ export const WORST_CASES: readonly WorstCase[] = [
   {
     name: '48 orders through a hasOne (firstComment.body, .created_at), page 1',
     request: {
-      orders: Array.from({ length: 48 }, (_, index) => ({ column: index % 2 === 0 ? 'firstComment.body' : 'firstComment.created_at', direction: index % 4 < 2 ? 'asc' : 'desc' })),
+      orders: Array.from({ length: 48 }, (_, index) => ({
+        column: index % 2 === 0 ? 'firstComment.body' : 'firstComment.created_at',
+        direction: index % 4 < 2 ? 'asc' : 'desc',
+      })),
       page: 1,
       limit: 10,
     },
@@ -71,7 +91,12 @@ export const WORST_CASES: readonly WorstCase[] = [
   {
     name: '10 relation filters `comments.body like` 1,000-character patterns, with count',
     request: {
-      wheres: Array.from({ length: 10 }, (_, index) => ({ column: 'comments.body', operator: 'like', value: `${wildcards(998)}${index}`, boolean: 'or' })),
+      wheres: Array.from({ length: 10 }, (_, index) => ({
+        column: 'comments.body',
+        operator: 'like',
+        value: `${wildcards(998)}${index}`,
+        boolean: 'or',
+      })),
       page: 1,
       limit: 15,
     },
@@ -120,13 +145,28 @@ function probe(dialect: ServerDialect, url: string): Probe {
   const database = benchDatabaseName('scale')
   const target = serverUrl(url, database)
   if (dialect === 'postgres') {
-    const db = knex({ client: 'pg', connection: { connectionString: target, types: pgTypes, application_name: APPLICATION, options: RECOMMENDED_PG_SESSION }, pool: { min: 0, max: 10, afterCreate: pgUtcSession }, acquireConnectionTimeout: 120_000 })
+    const db = knex({
+      client: 'pg',
+      connection: {
+        connectionString: target,
+        types: pgTypes,
+        application_name: APPLICATION,
+        options: RECOMMENDED_PG_SESSION,
+      },
+      pool: { min: 0, max: 10, afterCreate: pgUtcSession },
+      acquireConnectionTimeout: 120_000,
+    })
     const admin = knex({ client: 'pg', connection: target, pool: { min: 0, max: 1 } })
-    const count = async (sql: string): Promise<number> => Number(((await admin.raw(sql, [APPLICATION])) as { rows: Array<{ n: string }> }).rows[0]?.n ?? 0)
+    const count = async (sql: string): Promise<number> =>
+      Number(((await admin.raw(sql, [APPLICATION])) as { rows: Array<{ n: string }> }).rows[0]?.n ?? 0)
     return {
       db,
       busy: () => count("select count(*) as n from pg_stat_activity where application_name = ? and state = 'active'"),
-      stopAll: async () => void (await admin.raw("select pg_cancel_backend(pid) from pg_stat_activity where application_name = ? and state = 'active'", [APPLICATION])),
+      stopAll: async () =>
+        void (await admin.raw(
+          "select pg_cancel_backend(pid) from pg_stat_activity where application_name = ? and state = 'active'",
+          [APPLICATION],
+        )),
       close: async () => {
         await db.destroy()
         await admin.destroy()
@@ -141,7 +181,10 @@ function probe(dialect: ServerDialect, url: string): Probe {
     pool: {
       min: 0,
       max: 10,
-      afterCreate: (connection: { threadId: number; query: (sql: string, done: (error: Error | null) => void) => void }, done: (error: Error | null, connection: unknown) => void) => {
+      afterCreate: (
+        connection: { threadId: number; query: (sql: string, done: (error: Error | null) => void) => void },
+        done: (error: Error | null, connection: unknown) => void,
+      ) => {
         threads.add(connection.threadId)
         mysqlUtcSession(connection as never, done as never)
       },
@@ -150,7 +193,9 @@ function probe(dialect: ServerDialect, url: string): Probe {
   const admin = knex({ client: 'mysql2', connection: mysqlConnection(target), pool: { min: 0, max: 1 } })
   const running = async (): Promise<number[]> => {
     if (threads.size === 0) return []
-    const [rows] = (await admin.raw(`select id from information_schema.processlist where command = 'Query' and id in (${[...threads].join(',')})`)) as [Array<{ id: number }>]
+    const [rows] = (await admin.raw(
+      `select id from information_schema.processlist where command = 'Query' and id in (${[...threads].join(',')})`,
+    )) as [Array<{ id: number }>]
     return rows.map((row) => Number(row.id))
   }
   return {
@@ -192,7 +237,11 @@ interface Run {
   outcome: string
 }
 
-async function runCase(probe: Probe, request: Record<string, unknown>, options: { timeout?: number; abortAfter?: number; cap: number }): Promise<Run> {
+async function runCase(
+  probe: Probe,
+  request: Record<string, unknown>,
+  options: { timeout?: number; abortAfter?: number; cap: number },
+): Promise<Run> {
   const params = parseQueryParams(clientQueryString(request), RAISED_PARSE)
   const controller = new AbortController()
   const start = performance.now()
@@ -205,9 +254,9 @@ async function runCase(probe: Probe, request: Record<string, unknown>, options: 
       }),
     )
     .then(
-    () => 'answered',
-    (error: unknown) => (error instanceof Error ? error.name : String(error)),
-  )
+      () => 'answered',
+      (error: unknown) => (error instanceof Error ? error.name : String(error)),
+    )
   await started(probe, settled)
   let from = start
   if (options.abortAfter !== undefined) {
@@ -219,10 +268,15 @@ async function runCase(probe: Probe, request: Record<string, unknown>, options: 
   if (busy === undefined) await probe.stopAll()
   const outcome = await settled
   await idleAfter(probe, performance.now(), 60_000)
-  return { busy, outcome: unbounded && busy === undefined ? `still running at ${options.cap / 1000} s (stopped by the bench)` : outcome }
+  return {
+    busy,
+    outcome:
+      unbounded && busy === undefined ? `still running at ${options.cap / 1000} s (stopped by the bench)` : outcome,
+  }
 }
 
-const seconds = (ms: number | undefined, cap: number): string => (ms === undefined ? `≥ ${(cap / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`)
+const seconds = (ms: number | undefined, cap: number): string =>
+  ms === undefined ? `≥ ${(cap / 1000).toFixed(0)} s` : `${(ms / 1000).toFixed(2)} s`
 
 /**
  * Figure 9: the slowest valid requests under the default options, each as `paginate` (page and count in
@@ -231,19 +285,29 @@ const seconds = (ms: number | undefined, cap: number): string => (ms === undefin
  * aborted when the client leaves after 0.5 s). Database time = until no statement of the request is active on
  * the server (`pg_stat_activity`, `information_schema.processlist`), polled every 20 ms.
  */
-export async function databaseTime(dialect: ServerDialect, url: string, log: (line: string) => void): Promise<BenchResult[]> {
+export async function databaseTime(
+  dialect: ServerDialect,
+  url: string,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const results: BenchResult[] = []
   const p = probe(dialect, url)
   try {
     for (const worst of WORST_CASES) {
       const before = await runCase(p, worst.request, { cap: BEFORE_CAP })
       const timed = await runCase(p, worst.request, { timeout: RECOMMENDED_TIMEOUT, cap: BEFORE_CAP })
-      const left = await runCase(p, worst.request, { abortAfter: CLIENT_LEAVES_AFTER, timeout: RECOMMENDED_TIMEOUT, cap: BEFORE_CAP })
+      const left = await runCase(p, worst.request, {
+        abortAfter: CLIENT_LEAVES_AFTER,
+        timeout: RECOMMENDED_TIMEOUT,
+        cap: BEFORE_CAP,
+      })
       const beforeMs = before.busy ?? BEFORE_CAP
       const timedOk = timed.busy !== undefined && timed.busy <= RECOMMENDED_TIMEOUT + 500
       const leftOk = left.busy !== undefined && left.busy <= 500
       log(`  ${worst.name}: with the default caps: ${underDefaults(p.db, worst.request)}`)
-      log(`  ${worst.name}: before ${seconds(before.busy, BEFORE_CAP)} (${before.outcome}); timeout ${RECOMMENDED_TIMEOUT / 1000} s → ${seconds(timed.busy, BEFORE_CAP)} (${timed.outcome}); client gone at 0.5 s → busy ${seconds(left.busy, BEFORE_CAP)} after (${left.outcome})`)
+      log(
+        `  ${worst.name}: before ${seconds(before.busy, BEFORE_CAP)} (${before.outcome}); timeout ${RECOMMENDED_TIMEOUT / 1000} s → ${seconds(timed.busy, BEFORE_CAP)} (${timed.outcome}); client gone at 0.5 s → busy ${seconds(left.busy, BEFORE_CAP)} after (${left.outcome})`,
+      )
       results.push({
         figure: FIGURE,
         name: `${worst.name}: timeout ${RECOMMENDED_TIMEOUT / 1000} s`,
@@ -272,17 +336,29 @@ export async function databaseTime(dialect: ServerDialect, url: string, log: (li
 }
 
 const EXPENSIVE: Record<string, unknown> = WORST_CASES[0]?.request ?? {}
-const CHEAP: Record<string, unknown> = { wheres: [{ column: 'id', operator: '=', value: 1, boolean: 'and' }], page: 1, limit: 15 }
+const CHEAP: Record<string, unknown> = {
+  wheres: [{ column: 'id', operator: '=', value: 1, boolean: 'and' }],
+  page: 1,
+  limit: 15,
+}
 const CONCURRENT = 20
 const POOL_TIMEOUT = 1000
 const POOL_CAP = 30_000
 
-async function cheapLatency(p: Probe, queries: PaginateQueries, timeout: number | undefined): Promise<{ ms: number; outcome: string }> {
+async function cheapLatency(
+  p: Probe,
+  queries: PaginateQueries,
+  timeout: number | undefined,
+): Promise<{ ms: number; outcome: string }> {
   // Ends the expensive requests once the cheap one is measured (their queued statements would run for minutes).
   const cleanup = new AbortController()
   const run = (request: Record<string, unknown>): Promise<string> => {
     const params = parseQueryParams(clientQueryString(request), RAISED_PARSE)
-    return paginate(applyQueryParams(p.db('posts'), params, MAP, RAISED_APPLY), params, { queries, signal: cleanup.signal, ...(timeout === undefined ? {} : { timeout }) }).then(
+    return paginate(applyQueryParams(p.db('posts'), params, MAP, RAISED_APPLY), params, {
+      queries,
+      signal: cleanup.signal,
+      ...(timeout === undefined ? {} : { timeout }),
+    }).then(
       () => 'answered',
       (error: unknown) => (error instanceof Error ? error.name : String(error)),
     )
@@ -305,7 +381,11 @@ async function cheapLatency(p: Probe, queries: PaginateQueries, timeout: number 
  * request run on a pool of 10, with each `paginate` `queries` choice, without and with a 1 s timeout; against
  * the same cheap request on an idle pool.
  */
-export async function poolUse(dialect: ServerDialect, url: string, log: (line: string) => void): Promise<BenchResult[]> {
+export async function poolUse(
+  dialect: ServerDialect,
+  url: string,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const results: BenchResult[] = []
   const p = probe(dialect, url)
   try {
@@ -321,7 +401,9 @@ export async function poolUse(dialect: ServerDialect, url: string, log: (line: s
       for (const queries of ['parallel', 'sequential', 'transaction'] as const) {
         const { ms, outcome } = await cheapLatency(p, queries, timeout)
         const label = `${queries}${timeout === undefined ? ', no timeout' : `, timeout ${timeout / 1000} s`}`
-        log(`  cheap request under ${CONCURRENT} expensive (${label}): ${(ms / 1000).toFixed(2)} s (${outcome}); idle ${idleMs.toFixed(1)} ms`)
+        log(
+          `  cheap request under ${CONCURRENT} expensive (${label}): ${(ms / 1000).toFixed(2)} s (${outcome}); idle ${idleMs.toFixed(1)} ms`,
+        )
         results.push({
           figure: POOL_FIGURE,
           name: `queries: ${label}`,

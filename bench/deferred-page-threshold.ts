@@ -16,9 +16,18 @@ const OFFSETS = [0, 20, 50, 100, 200, 300, 500, 1000, 9980]
 const COLUMNS = 'p.id, p.user_id, p.title, p.kind, p.published_at, p.views, p.created_at'
 
 function connect(): Knex {
-  if (which === 'mysql') return knex({ client: 'mysql2', connection: `${url.replace(/\/$/, '')}/${benchDatabaseName('scale')}`, pool: { min: 1, max: 1 } })
+  if (which === 'mysql')
+    return knex({
+      client: 'mysql2',
+      connection: `${url.replace(/\/$/, '')}/${benchDatabaseName('scale')}`,
+      pool: { min: 1, max: 1 },
+    })
   const filename = fileURLToPath(new URL('.cache/scale.sqlite', import.meta.url))
-  return knex({ client: 'better-sqlite3', connection: { filename, readonly: true } as Knex.Sqlite3ConnectionConfig, useNullAsDefault: true })
+  return knex({
+    client: 'better-sqlite3',
+    connection: { filename, readonly: true } as Knex.Sqlite3ConnectionConfig,
+    useNullAsDefault: true,
+  })
 }
 
 const plain = (offset: number, where: string): string =>
@@ -47,7 +56,9 @@ try {
       const b1 = await median(db, deferred(offset, where))
       const b2 = await median(db, deferred(offset, where))
       const a2 = await median(db, plain(offset, where))
-      console.log(`${which} ${where === '' ? 'all posts' : where} offset ${offset}: plain ${((a1 + a2) / 2).toFixed(0)} µs, deferred ${((b1 + b2) / 2).toFixed(0)} µs, plain ÷ deferred ×${((a1 + a2) / (b1 + b2)).toFixed(2)}`)
+      console.log(
+        `${which} ${where === '' ? 'all posts' : where} offset ${offset}: plain ${((a1 + a2) / 2).toFixed(0)} µs, deferred ${((b1 + b2) / 2).toFixed(0)} µs, plain ÷ deferred ×${((a1 + a2) / (b1 + b2)).toFixed(2)}`,
+      )
     }
   }
 } finally {

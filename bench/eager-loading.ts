@@ -32,17 +32,27 @@ function shape(rows: unknown): [number, number, number] {
  * 50,000 comments): the library (parse + apply + run, one `WHERE … IN` query per level) against objection.js
  * `withGraphFetched('posts.comments')` and against the naive per-row loop (N+1), by time and query count.
  */
-export async function eagerLoading(database: BenchDatabase, spec: DatasetSpec, budget: Budget, slowBudget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
+export async function eagerLoading(
+  database: BenchDatabase,
+  spec: DatasetSpec,
+  budget: Budget,
+  slowBudget: Budget,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const db = database.knex
   const request = clientQueryString({ with: ['posts.comments'] })
-  const ours = (): Promise<unknown> => applyQueryParams(db('users'), parseQueryParams(request), relationMap, { maxEagerRows: LARGE_EAGER_BUDGET }) as unknown as Promise<unknown>
+  const ours = (): Promise<unknown> =>
+    applyQueryParams(db('users'), parseQueryParams(request), relationMap, {
+      maxEagerRows: LARGE_EAGER_BUDGET,
+    }) as unknown as Promise<unknown>
   const objection = (): Promise<unknown> => objectionUsersWithPostsAndComments(db)
   const naive = (): Promise<unknown> => naiveUsersWithPostsAndComments(db)
 
   const expected = JSON.stringify([spec.users, spec.posts, spec.comments])
   const shapes = { ours: shape(await ours()), objection: shape(await objection()), naive: shape(await naive()) }
   for (const [name, got] of Object.entries(shapes)) {
-    if (JSON.stringify(got) !== expected) throw new Error(`eager loading: ${name} loaded ${JSON.stringify(got)} users/posts/comments, expected ${expected}`)
+    if (JSON.stringify(got) !== expected)
+      throw new Error(`eager loading: ${name} loaded ${JSON.stringify(got)} users/posts/comments, expected ${expected}`)
   }
   const queries = {
     ours: await countQueries(db, ours),
@@ -52,7 +62,9 @@ export async function eagerLoading(database: BenchDatabase, spec: DatasetSpec, b
   const name = `with=posts.comments (${spec.users} users, ${spec.posts} posts, ${spec.comments} comments)`
   const vsObjection = await compare(ours, objection, budget)
   const vsNaive = await compare(ours, naive, slowBudget)
-  log(`  ${database.dialect}: ×${vsObjection.ratio.toFixed(2)} of objection (${queries.ours} vs ${queries.objection} queries), ×${vsNaive.ratio.toFixed(3)} of N+1 (${queries.naive} queries)`)
+  log(
+    `  ${database.dialect}: ×${vsObjection.ratio.toFixed(2)} of objection (${queries.ours} vs ${queries.objection} queries), ×${vsNaive.ratio.toFixed(3)} of N+1 (${queries.naive} queries)`,
+  )
   return [
     result({
       figure: FIGURE,
@@ -63,7 +75,10 @@ export async function eagerLoading(database: BenchDatabase, spec: DatasetSpec, b
       baseline: measured("objection withGraphFetched('posts.comments')", vsObjection.baseline, queries.objection),
       ratio: vsObjection.ratio,
       target: { op: '<', value: 1 },
-      note: queries.ours === queries.objection ? 'same number of queries' : `query counts differ: ${queries.ours} vs ${queries.objection}`,
+      note:
+        queries.ours === queries.objection
+          ? 'same number of queries'
+          : `query counts differ: ${queries.ours} vs ${queries.objection}`,
     }),
     result({
       figure: FIGURE,

@@ -12,9 +12,16 @@ export async function explain(database: BenchDatabase, query: Knex.QueryBuilder)
 }
 
 /** {@link explain} for SQL text with `?` placeholders. */
-export async function explainSql(database: BenchDatabase, sql: string, bindings: readonly Knex.Value[]): Promise<string> {
+export async function explainSql(
+  database: BenchDatabase,
+  sql: string,
+  bindings: readonly Knex.Value[],
+): Promise<string> {
   if (database.dialect === 'postgres') {
-    const result = (await database.knex.raw(`explain (analyze, costs off, timing off, summary off) ${sql}`, bindings)) as {
+    const result = (await database.knex.raw(
+      `explain (analyze, costs off, timing off, summary off) ${sql}`,
+      bindings,
+    )) as {
       rows: Array<{ 'QUERY PLAN': string }>
     }
     return result.rows.map((row) => row['QUERY PLAN']).join('\n')
@@ -24,12 +31,17 @@ export async function explainSql(database: BenchDatabase, sql: string, bindings:
     return lines
       .map((line) => {
         const text = (key: string): string => (line[key] === null || line[key] === undefined ? '' : String(line[key]))
-        const key = text('key') === '' ? '' : ` using ${text('key')}${text('key_len') === '' ? '' : `(${text('key_len')})`}`
+        const key =
+          text('key') === '' ? '' : ` using ${text('key')}${text('key_len') === '' ? '' : `(${text('key_len')})`}`
         return `${text('id')} ${text('select_type')} ${text('table')}: ${text('type')}${key}, rows ${text('rows')}${text('Extra') === '' ? '' : `; ${text('Extra')}`}`
       })
       .join('\n')
   }
-  const rows = (await database.knex.raw(`explain query plan ${sql}`, bindings)) as Array<{ id: number; parent: number; detail: string }>
+  const rows = (await database.knex.raw(`explain query plan ${sql}`, bindings)) as Array<{
+    id: number
+    parent: number
+    detail: string
+  }>
   const depth = new Map<number, number>([[0, -1]])
   return rows
     .map((row) => {

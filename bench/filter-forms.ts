@@ -14,32 +14,58 @@ const POSTS = 500_000
 const TAGS = 500
 
 function connect(): Knex {
-  if (which === 'postgres') return knex({ client: 'pg', connection: url ?? 'postgres://postgres@127.0.0.1:5432/kqp_sql_forms' })
-  if (which === 'mysql') return knex({ client: 'mysql2', connection: url ?? 'mysql://root@127.0.0.1:3306/kqp_sql_forms' })
+  if (which === 'postgres')
+    return knex({ client: 'pg', connection: url ?? 'postgres://postgres@127.0.0.1:5432/kqp_sql_forms' })
+  if (which === 'mysql')
+    return knex({ client: 'mysql2', connection: url ?? 'mysql://root@127.0.0.1:3306/kqp_sql_forms' })
   return knex({ client: 'better-sqlite3', connection: { filename: '/tmp/kqp_sql_forms.db' }, useNullAsDefault: true })
 }
 
 const series = (n: number): string =>
-  which === 'postgres' ? `generate_series(1::bigint, ${n}) as s(i)` : `(with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n}) select i from s) as s`
+  which === 'postgres'
+    ? `generate_series(1::bigint, ${n}) as s(i)`
+    : `(with recursive s(i) as (select 1 union all select i + 1 from s where i < ${n}) select i from s) as s`
 
 async function seed(db: Knex): Promise<void> {
   if (which === 'mysql') await db.raw('set session cte_max_recursion_depth = 4294967295').catch(() => undefined)
   if (which === 'mysql') await db.raw('set session max_recursive_iterations = 4294967295')
   const exists = await db.schema.hasTable('ff_comments')
   if (exists) return
-  for (const t of ['ff_comments', 'ff_post_tag', 'ff_tags', 'ff_posts', 'ff_users']) await db.schema.dropTableIfExists(t)
+  for (const t of ['ff_comments', 'ff_post_tag', 'ff_tags', 'ff_posts', 'ff_users'])
+    await db.schema.dropTableIfExists(t)
   await db.raw('create table ff_users (id integer primary key, name varchar(50) not null, is_admin integer not null)')
-  await db.raw('create table ff_posts (id integer primary key, user_id integer not null, title varchar(80) not null, created_at integer not null)')
+  await db.raw(
+    'create table ff_posts (id integer primary key, user_id integer not null, title varchar(80) not null, created_at integer not null)',
+  )
   await db.raw('create table ff_tags (id integer primary key, name varchar(50) not null)')
-  await db.raw('create table ff_post_tag (post_id integer not null, tag_id integer not null, primary key (post_id, tag_id))')
+  await db.raw(
+    'create table ff_post_tag (post_id integer not null, tag_id integer not null, primary key (post_id, tag_id))',
+  )
   await db.raw('create table ff_comments (id integer primary key, post_id integer not null, body varchar(80) not null)')
-  await db.raw(`insert into ff_users select i, concat('user ', i), case when i % 100 = 0 then 1 else 0 end from ${series(USERS)}`.replace('concat(', which === 'sqlite' ? "('' || " : 'concat(').replace("'user ', i", which === 'sqlite' ? "'user ' || i" : "'user ', i"))
-  await db.raw(`insert into ff_posts select i, 1 + (i * 7919) % ${USERS}, ${cat("'post '", 'i')}, i from ${series(POSTS)}`)
+  await db.raw(
+    `insert into ff_users select i, concat('user ', i), case when i % 100 = 0 then 1 else 0 end from ${series(USERS)}`
+      .replace('concat(', which === 'sqlite' ? "('' || " : 'concat(')
+      .replace("'user ', i", which === 'sqlite' ? "'user ' || i" : "'user ', i"),
+  )
+  await db.raw(
+    `insert into ff_posts select i, 1 + (i * 7919) % ${USERS}, ${cat("'post '", 'i')}, i from ${series(POSTS)}`,
+  )
   await db.raw(`insert into ff_tags select i, ${cat("'tag '", 'i')} from ${series(TAGS)}`)
   await db.raw(`insert into ff_post_tag select i, 1 + (i * 31) % ${TAGS} from ${series(POSTS)}`)
-  await db.raw(`insert into ff_post_tag select i, 1 + (i * 37 + 7) % ${TAGS} from ${series(POSTS)} where (i * 37 + 7) % ${TAGS} <> (i * 31) % ${TAGS}`)
-  await db.raw(`insert into ff_comments select i, 1 + (i * 104729) % ${POSTS}, ${cat("'comment '", 'i')} from ${series(POSTS)}`)
-  for (const [t, c] of [['ff_posts', 'user_id'], ['ff_posts', 'created_at'], ['ff_post_tag', 'tag_id'], ['ff_comments', 'post_id'], ['ff_users', 'name'], ['ff_tags', 'name']] as const) {
+  await db.raw(
+    `insert into ff_post_tag select i, 1 + (i * 37 + 7) % ${TAGS} from ${series(POSTS)} where (i * 37 + 7) % ${TAGS} <> (i * 31) % ${TAGS}`,
+  )
+  await db.raw(
+    `insert into ff_comments select i, 1 + (i * 104729) % ${POSTS}, ${cat("'comment '", 'i')} from ${series(POSTS)}`,
+  )
+  for (const [t, c] of [
+    ['ff_posts', 'user_id'],
+    ['ff_posts', 'created_at'],
+    ['ff_post_tag', 'tag_id'],
+    ['ff_comments', 'post_id'],
+    ['ff_users', 'name'],
+    ['ff_tags', 'name'],
+  ] as const) {
     await db.raw(`create index ${t}_${c} on ${t} (${c})`)
   }
   await db.raw(which === 'mysql' ? 'analyze table ff_users, ff_posts, ff_tags, ff_post_tag, ff_comments' : 'analyze')
@@ -49,7 +75,13 @@ function cat(a: string, b: string): string {
   return which === 'sqlite' ? `${a} || ${b}` : `concat(${a}, ${b})`
 }
 
-interface Case { name: string; exists: string; in: string; nested?: string; scalar?: string }
+interface Case {
+  name: string
+  exists: string
+  in: string
+  nested?: string
+  scalar?: string
+}
 
 const CASES: Case[] = [
   {
@@ -126,8 +158,11 @@ try {
     if (e.rows !== i.rows) throw new Error(`${c.name}: forms disagree`)
     const n = c.nested === undefined ? undefined : await time(db, c.nested)
     const v = c.scalar === undefined ? undefined : await time(db, c.scalar)
-    if ((n !== undefined && n.rows !== i.rows) || (v !== undefined && v.rows !== i.rows)) throw new Error(`${c.name}: forms disagree`)
-    console.log(`| ${c.name} | ${e.ms.toFixed(2)} | ${i.ms.toFixed(2)} | ${(e.ms / i.ms).toFixed(2)} | ${n?.ms.toFixed(2) ?? ''} | ${v?.ms.toFixed(2) ?? ''} |`)
+    if ((n !== undefined && n.rows !== i.rows) || (v !== undefined && v.rows !== i.rows))
+      throw new Error(`${c.name}: forms disagree`)
+    console.log(
+      `| ${c.name} | ${e.ms.toFixed(2)} | ${i.ms.toFixed(2)} | ${(e.ms / i.ms).toFixed(2)} | ${n?.ms.toFixed(2) ?? ''} | ${v?.ms.toFixed(2) ?? ''} |`,
+    )
   }
 } finally {
   await db.destroy()

@@ -18,10 +18,16 @@ if ((kind !== 'demo' && kind !== 'library' && kind !== 'hand') || (dialect !== '
 }
 const database = await ensureDataset(dialect, demoRecipe(EAGER_DATASET), benchServers(process.env), () => undefined)
 const app =
-  kind === 'demo' ? buildApp({ db: database.knex }) : kind === 'library' ? buildLibraryMinimalServer(database.knex) : buildHandWrittenServer(database.knex, dialect)
+  kind === 'demo'
+    ? buildApp({ db: database.knex })
+    : kind === 'library'
+      ? buildLibraryMinimalServer(database.knex)
+      : buildHandWrittenServer(database.knex, dialect)
 await app.listen({ port: 0, host: '127.0.0.1' })
 const address = app.server.address()
-process.stdout.write(`${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0 })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ port: typeof address === 'object' && address !== null ? address.port : 0 })}\n`,
+)
 process.once('SIGTERM', () => {
   void app.close().then(async () => {
     await database.knex.destroy()

@@ -63,7 +63,10 @@ interface Load {
 /** CPU time (ms) a process has used so far, from /proc/<pid>/stat (Linux); NaN elsewhere. */
 function processCpuMs(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${String(pid)}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    const fields =
+      readFileSync(`/proc/${String(pid)}/stat`, 'utf8')
+        .split(') ')[1]
+        ?.split(' ') ?? []
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
   } catch {
     return Number.NaN
@@ -76,15 +79,23 @@ async function load(server: Server, path: string, connections: number, seconds: 
   const run = await autocannon({ url, connections, duration: seconds, pipelining: 1, timeout: 30 })
   const after = processCpuMs(server.child.pid)
   if (run.errors > 0 || run.timeouts > 0 || run.non2xx > 0) {
-    throw new Error(`autocannon ${url}: ${run.errors} errors, ${run.timeouts} timeouts, ${run.non2xx} non-2xx responses`)
+    throw new Error(
+      `autocannon ${url}: ${run.errors} errors, ${run.timeouts} timeouts, ${run.non2xx} non-2xx responses`,
+    )
   }
-  return { requestsPerSecond: run.requests.average, p99: run.latency.p99, cpuPerRequestMs: (after - before) / run.requests.total }
+  return {
+    requestsPerSecond: run.requests.average,
+    p99: run.latency.p99,
+    cpuPerRequestMs: (after - before) / run.requests.total,
+  }
 }
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2
 }
 
 const LABELS: Record<ServerKind, string> = {
@@ -100,7 +111,11 @@ const LABELS: Record<ServerKind, string> = {
  * cost from the demo app's, the library in a handler as minimal as the hand-written one. All on the
  * eager data set, each server in its own process, loaded by autocannon on loopback in turns.
  */
-export async function httpThroughput(dialect: 'sqlite' | 'postgres', plan: LoadPlan, log: (line: string) => void): Promise<BenchResult[]> {
+export async function httpThroughput(
+  dialect: 'sqlite' | 'postgres',
+  plan: LoadPlan,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const path = `/users?${clientQueryString(httpRequest)}`
   const kinds: ServerKind[] = ['demo', 'library', 'hand']
   const servers = new Map<ServerKind, Server>()
@@ -114,7 +129,9 @@ export async function httpThroughput(dialect: 'sqlite' | 'postgres', plan: LoadP
     const bodies = await Promise.all(kinds.map((kind) => body(server(kind).url + path)))
     for (const [index, kind] of kinds.entries()) {
       if (bodies[index] !== bodies[2]) {
-        throw new Error(`HTTP figure: the ${kind} server and the hand-written handler answer differently\n  ${kind}: ${(bodies[index] ?? '').slice(0, 300)}\n  hand: ${(bodies[2] ?? '').slice(0, 300)}`)
+        throw new Error(
+          `HTTP figure: the ${kind} server and the hand-written handler answer differently\n  ${kind}: ${(bodies[index] ?? '').slice(0, 300)}\n  hand: ${(bodies[2] ?? '').slice(0, 300)}`,
+        )
       }
     }
     const users = (JSON.parse(bodies[2] ?? '{"data":[]}') as { data: unknown[] }).data.length

@@ -42,6 +42,11 @@ export function machine(): Machine {
     node: process.version,
     platform: `${os.type()} ${os.release()} ${os.arch()}`,
     loadAverage: [one, five, fifteen],
-    packages: Object.fromEntries(['knex', 'objection', 'qs', 'pg', 'better-sqlite3', 'fastify', 'autocannon', 'tsx'].map((name) => [name, version(name)])),
+    packages: Object.fromEntries(
+      ['knex', 'objection', 'qs', 'pg', 'better-sqlite3', 'fastify', 'autocannon', 'tsx'].map((name) => [
+        name,
+        version(name),
+      ]),
+    ),
   }
 }

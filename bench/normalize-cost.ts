@@ -29,7 +29,9 @@ export function isoDatetimeRecipe(spec: DatasetSpec): DatasetRecipe {
     async build(db, dialect, log) {
       await demo.build(db, dialect, log)
       for (const [table, columns] of Object.entries(DATETIME_COLUMNS)) {
-        await db.raw(`update ${table} set ${columns.map((column) => `${column} = strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`).join(', ')}`)
+        await db.raw(
+          `update ${table} set ${columns.map((column) => `${column} = strftime('%Y-%m-%dT%H:%M:%fZ', ${column})`).join(', ')}`,
+        )
       }
     },
   }
@@ -42,7 +44,12 @@ const isoMap: RelationMap = Object.fromEntries(
     {
       ...definition,
       columns: Object.fromEntries(
-        Object.entries(definition.columns).map(([name, spec]) => [name, (typeof spec === 'string' ? spec : spec.type) === 'datetime' ? { ...(typeof spec === 'string' ? { type: spec } : spec), storage: 'iso' } : spec]),
+        Object.entries(definition.columns).map(([name, spec]) => [
+          name,
+          (typeof spec === 'string' ? spec : spec.type) === 'datetime'
+            ? { ...(typeof spec === 'string' ? { type: spec } : spec), storage: 'iso' }
+            : spec,
+        ]),
       ),
     },
   ]),
@@ -57,18 +64,39 @@ const isoMap: RelationMap = Object.fromEntries(
  * whose date-times are stored as ISO 8601 text ({@link isoDatetimeRecipe}). Target: at most 5% over the
  * unnormalized path.
  */
-export async function normalizeCost(database: BenchDatabase, spec: DatasetSpec, budget: Budget, log: (line: string) => void, storage?: 'iso'): Promise<BenchResult[]> {
+export async function normalizeCost(
+  database: BenchDatabase,
+  spec: DatasetSpec,
+  budget: Budget,
+  log: (line: string) => void,
+  storage?: 'iso',
+): Promise<BenchResult[]> {
   const db = database.knex
   const map = storage === 'iso' ? isoMap : relationMap
   const stored = storage === 'iso' ? ", date-times stored as ISO text (storage: 'iso')" : ''
   const cases = [
-    { name: `with=posts.comments (${spec.users} users, ${spec.posts} posts, ${spec.comments} comments)${stored}`, request: clientQueryString({ with: ['posts.comments'] }), table: 'users' },
-    { name: `1,000-row page of posts (limit=1000, order by id)${stored}`, request: clientQueryString({ limit: 1000, page: 1, orders: [{ column: 'id', direction: 'asc' }] }), table: 'posts' },
+    {
+      name: `with=posts.comments (${spec.users} users, ${spec.posts} posts, ${spec.comments} comments)${stored}`,
+      request: clientQueryString({ with: ['posts.comments'] }),
+      table: 'users',
+    },
+    {
+      name: `1,000-row page of posts (limit=1000, order by id)${stored}`,
+      request: clientQueryString({ limit: 1000, page: 1, orders: [{ column: 'id', direction: 'asc' }] }),
+      table: 'posts',
+    },
   ]
   const results: BenchResult[] = []
   for (const { name, request, table } of cases) {
-    const json = (): Promise<unknown> => applyQueryParams(db(table), parseQueryParams(request), map, { maxEagerRows: LARGE_EAGER_BUDGET }) as unknown as Promise<unknown>
-    const driver = (): Promise<unknown> => applyQueryParams(db(table), parseQueryParams(request), map, { values: 'driver', maxEagerRows: LARGE_EAGER_BUDGET }) as unknown as Promise<unknown>
+    const json = (): Promise<unknown> =>
+      applyQueryParams(db(table), parseQueryParams(request), map, {
+        maxEagerRows: LARGE_EAGER_BUDGET,
+      }) as unknown as Promise<unknown>
+    const driver = (): Promise<unknown> =>
+      applyQueryParams(db(table), parseQueryParams(request), map, {
+        values: 'driver',
+        maxEagerRows: LARGE_EAGER_BUDGET,
+      }) as unknown as Promise<unknown>
     const comparison = await compare(json, driver, { ...budget, minSamples: Math.max(budget.minSamples ?? 5, 15) })
     log(`  ${database.dialect}: ${name}: ×${comparison.ratio.toFixed(3)} of the driver's values`)
     results.push(

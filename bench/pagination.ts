@@ -22,7 +22,11 @@ const CASES: readonly PageCase[] = [
   { name: 'page 500 of all users, 20 per page', request: { page: 500, limit: 20 }, page: 500, limit: 20 },
   {
     name: "page 3 of users with a post like '%rust%', 20 per page",
-    request: { wheres: [{ column: 'posts.title', operator: 'like', value: '%rust%', boolean: 'and' }], page: 3, limit: 20 },
+    request: {
+      wheres: [{ column: 'posts.title', operator: 'like', value: '%rust%', boolean: 'and' }],
+      page: 3,
+      limit: 20,
+    },
     page: 3,
     limit: 20,
     titlePattern: '%rust%',
@@ -35,7 +39,11 @@ type Row = Record<string, unknown>
  * Figure 4: `paginate(applyQueryParams(…), params)` — `{ data, meta }` with the total — on the large data
  * set, against the hand-written page query + `count(*)`, both sent together.
  */
-export async function pagination(database: BenchDatabase, budget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
+export async function pagination(
+  database: BenchDatabase,
+  budget: Budget,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const db = database.knex
   const results: BenchResult[] = []
   for (const { name, request, page, limit, titlePattern } of CASES) {
@@ -48,7 +56,9 @@ export async function pagination(database: BenchDatabase, budget: Budget, log: (
     const [mine, theirs] = [await ours(), (await hand()) as Awaited<ReturnType<typeof handPage>>]
     const ids = (rows: Row[]): string => rows.map((row) => String(row.id)).join(',')
     if (ids(mine.data) !== ids(theirs.data) || mine.meta.total !== theirs.meta.total) {
-      throw new Error(`pagination '${name}': the library and the hand-written queries disagree (total ${mine.meta.total ?? 'none'} vs ${theirs.meta.total})`)
+      throw new Error(
+        `pagination '${name}': the library and the hand-written queries disagree (total ${mine.meta.total ?? 'none'} vs ${theirs.meta.total})`,
+      )
     }
     const queries = { ours: await countQueries(db, ours), hand: await countQueries(db, hand) }
     const timing = await compare(ours, hand, budget)

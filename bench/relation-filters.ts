@@ -84,7 +84,8 @@ export async function relationFilters(
     const firstRuns = new Map<string, number>()
     for (const { name, build } of [...forms, { name: 'JOIN + DISTINCT', build: join }]) {
       const theirs = await timeOnce(build)
-      if (sortedIds(theirs.rows) !== sortedIds(oursRows)) throw new Error(`relation filter '${filter.name}': the library and ${name} return different users`)
+      if (sortedIds(theirs.rows) !== sortedIds(oursRows))
+        throw new Error(`relation filter '${filter.name}': the library and ${name} return different users`)
       firstRuns.set(name, theirs.ms)
     }
     const matches = (oursRows as unknown as Row[]).length
@@ -98,14 +99,26 @@ export async function relationFilters(
     timed.sort((a, b) => a.ms - b.ms)
     // Queries that take seconds get fewer samples: their ratio is clear long before the budget is spent.
     const slow = Math.max(mine.ms, timed[0]?.ms ?? 0) > 500
-    const sampling = (base: Budget): Budget => (slow ? { ...base, minSamples: Math.min(base.minSamples ?? 3, 3), timeMs: 0, warmupMs: 0 } : base)
+    const sampling = (base: Budget): Budget =>
+      slow ? { ...base, minSamples: Math.min(base.minSamples ?? 3, 3), timeMs: 0, warmupMs: 0 } : base
     const best = timed[0]
     if (best === undefined) throw new Error('no hand-written form')
     const others = timed.slice(1).map((form) => `${form.name} ${form.ms.toFixed(1)} ms`)
 
-    const plans = { ours: await explain(database, ours()), best: await explain(database, best.build()), join: await explain(database, join()) }
+    const plans = {
+      ours: await explain(database, ours()),
+      best: await explain(database, best.build()),
+      join: await explain(database, join()),
+    }
     const stripRows = (plan: string): string => plan.replace(/\(actual rows=\d+ loops=\d+\)/g, '')
-    explains.push({ figure: FIGURE, dialect: database.dialect, name: filter.name, form: 'library', sql: ours().toSQL().sql, plan: plans.ours })
+    explains.push({
+      figure: FIGURE,
+      dialect: database.dialect,
+      name: filter.name,
+      form: 'library',
+      sql: ours().toSQL().sql,
+      plan: plans.ours,
+    })
     explains.push({
       figure: FIGURE,
       dialect: database.dialect,
@@ -114,7 +127,14 @@ export async function relationFilters(
       sql: best.build().toSQL().sql,
       plan: stripRows(plans.best) === stripRows(plans.ours) ? '(the same plan as the library query)' : plans.best,
     })
-    explains.push({ figure: FIGURE, dialect: database.dialect, name: filter.name, form: 'JOIN + DISTINCT', sql: join().toSQL().sql, plan: plans.join })
+    explains.push({
+      figure: FIGURE,
+      dialect: database.dialect,
+      name: filter.name,
+      form: 'JOIN + DISTINCT',
+      sql: join().toSQL().sql,
+      plan: plans.join,
+    })
 
     const run = (build: () => Knex.QueryBuilder) => async (): Promise<void> => {
       await build()
@@ -127,7 +147,9 @@ export async function relationFilters(
     const vsJoin = verySlow
       ? { ours: single(mine.ms), baseline: single(joinFirst), ratio: mine.ms / joinFirst }
       : await compare(run(ours), run(join), sampling(joinBudget))
-    log(`  ${database.dialect} ${filter.name}: ×${vsBest.ratio.toFixed(3)} of ${best.name} (others: ${others.join(', ')}), ×${vsJoin.ratio.toFixed(3)} of JOIN + DISTINCT (${matches} rows)`)
+    log(
+      `  ${database.dialect} ${filter.name}: ×${vsBest.ratio.toFixed(3)} of ${best.name} (others: ${others.join(', ')}), ×${vsJoin.ratio.toFixed(3)} of JOIN + DISTINCT (${matches} rows)`,
+    )
     results.push(
       result({
         figure: FIGURE,

@@ -14,7 +14,10 @@ const map = {
   ...scaleRelationMap,
   users: {
     ...scaleRelationMap.users,
-    relations: { ...scaleRelationMap.users.relations, firstPost: { type: 'hasOne', table: 'posts', foreignKey: 'user_id' } },
+    relations: {
+      ...scaleRelationMap.users.relations,
+      firstPost: { type: 'hasOne', table: 'posts', foreignKey: 'user_id' },
+    },
   },
 } satisfies RelationMap
 
@@ -48,17 +51,35 @@ const CASES: readonly OrderCase[] = [
     table: 'users',
     request: { orders: [{ column: 'firstPost.title', direction: 'asc' }], limit: 20 },
     forms: (dialect) => [
-      { name: 'derived min-key join', sql: `select ${USERS} from users u left join (${FIRST_KEY}) f on f.user_id = u.id left join posts fp on fp.id = f.id order by fp.title ${asc(dialect)}, u.id asc limit 20`, bindings: [] },
-      { name: 'correlated subquery', sql: `select ${USERS} from users u order by (select fp.title from posts fp where fp.user_id = u.id order by fp.id asc limit 1) ${asc(dialect)}, u.id asc limit 20`, bindings: [] },
+      {
+        name: 'derived min-key join',
+        sql: `select ${USERS} from users u left join (${FIRST_KEY}) f on f.user_id = u.id left join posts fp on fp.id = f.id order by fp.title ${asc(dialect)}, u.id asc limit 20`,
+        bindings: [],
+      },
+      {
+        name: 'correlated subquery',
+        sql: `select ${USERS} from users u order by (select fp.title from posts fp where fp.user_id = u.id order by fp.id asc limit 1) ${asc(dialect)}, u.id asc limit 20`,
+        bindings: [],
+      },
       ...(dialect === 'postgres'
-        ? [{ name: 'distinct on', sql: `select ${USERS} from users u left join (select distinct on (user_id) user_id, title from posts order by user_id, id) f on f.user_id = u.id order by f.title asc nulls first, u.id asc limit 20`, bindings: [] }]
+        ? [
+            {
+              name: 'distinct on',
+              sql: `select ${USERS} from users u left join (select distinct on (user_id) user_id, title from posts order by user_id, id) f on f.user_id = u.id order by f.title asc nulls first, u.id asc limit 20`,
+              bindings: [],
+            },
+          ]
         : []),
     ],
   },
   {
     name: `posts of ${AUTHORS.toLocaleString('en')} authors by author.firstPost.title`,
     table: 'posts',
-    request: { wheres: [{ column: 'user_id', operator: '<=', value: AUTHORS, boolean: 'and' }], orders: [{ column: 'author.firstPost.title', direction: 'asc' }], limit: 20 },
+    request: {
+      wheres: [{ column: 'user_id', operator: '<=', value: AUTHORS, boolean: 'and' }],
+      orders: [{ column: 'author.firstPost.title', direction: 'asc' }],
+      limit: 20,
+    },
     forms: (dialect) => [
       {
         name: 'derived min-key join',
@@ -71,7 +92,13 @@ const CASES: readonly OrderCase[] = [
         bindings: [AUTHORS],
       },
       ...(dialect === 'postgres'
-        ? [{ name: 'distinct on', sql: `select ${POSTS} from posts p left join (select distinct on (user_id) user_id, title from posts order by user_id, id) f on f.user_id = p.user_id where p.user_id <= ? order by f.title asc nulls first, p.id asc limit 20`, bindings: [AUTHORS] }]
+        ? [
+            {
+              name: 'distinct on',
+              sql: `select ${POSTS} from posts p left join (select distinct on (user_id) user_id, title from posts order by user_id, id) f on f.user_id = p.user_id where p.user_id <= ? order by f.title asc nulls first, p.id asc limit 20`,
+              bindings: [AUTHORS],
+            },
+          ]
         : []),
     ],
   },
@@ -97,12 +124,21 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
  * (target ≤ 1.2); the note gives each form's first run, the correlated subquery being what the library wrote
  * before (one subquery per base row). Every form must return the library's rows in its order first.
  */
-export async function relationOrders(database: BenchDatabase, budget: Budget, log: (line: string) => void): Promise<BenchResult[]> {
+export async function relationOrders(
+  database: BenchDatabase,
+  budget: Budget,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const results: BenchResult[] = []
   const db = database.knex
   for (const orderCase of CASES) {
-    const compiled = applyQueryParams(db(orderCase.table), parseQueryParams(clientQueryString(orderCase.request)), map).toSQL()
-    const ours = async (): Promise<Row[]> => rowsOf(database, await db.raw(compiled.sql, compiled.bindings as Array<string | number>))
+    const compiled = applyQueryParams(
+      db(orderCase.table),
+      parseQueryParams(clientQueryString(orderCase.request)),
+      map,
+    ).toSQL()
+    const ours = async (): Promise<Row[]> =>
+      rowsOf(database, await db.raw(compiled.sql, compiled.bindings as Array<string | number>))
     const mine = await ours()
     const firstRuns: Array<{ form: Form; ms: number }> = []
     for (const form of orderCase.forms(database.dialect)) {
@@ -110,7 +146,10 @@ export async function relationOrders(database: BenchDatabase, budget: Budget, lo
       const ms = await timed(async () => {
         theirs = rowsOf(database, await db.raw(form.sql, form.bindings))
       })
-      if (ids(theirs) !== ids(mine)) throw new Error(`${FIGURE} '${orderCase.name}' on ${database.dialect}: '${form.name}' returns other rows (${ids(theirs).slice(0, 60)} vs ${ids(mine).slice(0, 60)})`)
+      if (ids(theirs) !== ids(mine))
+        throw new Error(
+          `${FIGURE} '${orderCase.name}' on ${database.dialect}: '${form.name}' returns other rows (${ids(theirs).slice(0, 60)} vs ${ids(mine).slice(0, 60)})`,
+        )
       firstRuns.push({ form, ms })
     }
     firstRuns.sort((a, b) => a.ms - b.ms)
@@ -131,7 +170,9 @@ export async function relationOrders(database: BenchDatabase, budget: Budget, lo
         note: `first runs: ${forms}; the correlated subquery is the library's SQL before issue 24`,
       }),
     )
-    log(`  ${database.dialect} ${orderCase.name}: ${timing.ours.median.toFixed(1)} ms vs ${timing.baseline.median.toFixed(1)} ms (${best.name}) ×${timing.ratio.toFixed(3)}; first runs: ${forms}`)
+    log(
+      `  ${database.dialect} ${orderCase.name}: ${timing.ours.median.toFixed(1)} ms vs ${timing.baseline.median.toFixed(1)} ms (${best.name}) ×${timing.ratio.toFixed(3)}; first runs: ${forms}`,
+    )
   }
   return results
 }

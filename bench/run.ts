@@ -4,7 +4,13 @@ import { performance } from 'node:perf_hooks'
 import { buildingCost } from './building-cost.ts'
 import { EAGER_DATASET, LARGE_DATASET } from './data/dataset-spec.ts'
 import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers.ts'
-import { CACHE_DIRECTORY, demoRecipe, ensureDataset, type BenchDatabase, type DatasetRecipe } from './data/ensure-dataset.ts'
+import {
+  CACHE_DIRECTORY,
+  demoRecipe,
+  ensureDataset,
+  type BenchDatabase,
+  type DatasetRecipe,
+} from './data/ensure-dataset.ts'
 import { commonQueriesAtScale } from './common-queries-at-scale.ts'
 import { aggregatesAtScale } from './aggregates-at-scale.ts'
 import { cursorPages } from './cursor-pages.ts'
@@ -50,9 +56,13 @@ const servers = benchServers(process.env)
 const onArg = args.find((arg) => arg.startsWith('--on='))
 const on = onArg === undefined ? undefined : new Set(onArg.slice('--on='.length).split(','))
 const runsOn = (dialect: BenchDialect): boolean => on === undefined || on.has(dialect)
-const dialects = (servers.postgres === undefined ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)).filter(runsOn)
+const dialects = (servers.postgres === undefined ? (['sqlite'] as const) : (['sqlite', 'postgres'] as const)).filter(
+  runsOn,
+)
 /** Figures 3, 4, 6, 8 and 13 (the large data sets), on every database named. */
-const allDialects: BenchDialect[] = [...dialects, ...(servers.mysql === undefined ? [] : ['mysql' as const])].filter(runsOn)
+const allDialects: BenchDialect[] = [...dialects, ...(servers.mysql === undefined ? [] : ['mysql' as const])].filter(
+  runsOn,
+)
 
 const scale = quick ? 0.15 : 1
 const budgets = {
@@ -90,7 +100,11 @@ async function figure(title: string, run: () => Promise<void>): Promise<void> {
   }
 }
 
-async function withDataset(dialect: BenchDialect, recipe: DatasetRecipe, use: (database: BenchDatabase) => Promise<void>): Promise<void> {
+async function withDataset(
+  dialect: BenchDialect,
+  recipe: DatasetRecipe,
+  use: (database: BenchDatabase) => Promise<void>,
+): Promise<void> {
   const database = await ensureDataset(dialect, recipe, servers, log)
   databases.add(database.label)
   try {
@@ -100,9 +114,12 @@ async function withDataset(dialect: BenchDialect, recipe: DatasetRecipe, use: (d
   }
 }
 
-log(`knex-query-params benchmarks — ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node.js ${host.node}, load average ${host.loadAverage.map((value) => value.toFixed(2)).join(' ')}${quick ? ' — QUICK (smoke test, nothing written)' : ''}`)
+log(
+  `knex-query-params benchmarks — ${host.cpus} CPUs, ${host.memoryGiB} GiB, Node.js ${host.node}, load average ${host.loadAverage.map((value) => value.toFixed(2)).join(' ')}${quick ? ' — QUICK (smoke test, nothing written)' : ''}`,
+)
 if (servers.postgres === undefined) {
-  const reason = 'PostgreSQL: BENCH_POSTGRES_URL is not set, so every PostgreSQL figure is skipped (figure 1 still compiles PostgreSQL SQL, which needs no server)'
+  const reason =
+    'PostgreSQL: BENCH_POSTGRES_URL is not set, so every PostgreSQL figure is skipped (figure 1 still compiles PostgreSQL SQL, which needs no server)'
   skipped.push(reason)
   log(`  ${reason}`)
 }
@@ -173,7 +190,12 @@ if (wants(13)) {
   for (const dialect of allDialects) {
     await figure(`13. relation filters on skewed values (${dialect})`, () =>
       withDataset(dialect, skewedRecipe(), async (database) => {
-        const skewed = await commonQueriesAtScale(database, budgets.skewed, log, { title: '13. relation filters on skewed values', cases: skewedCases(), wholeRequest: false, formTimeoutMs: 3000 })
+        const skewed = await commonQueriesAtScale(database, budgets.skewed, log, {
+          title: '13. relation filters on skewed values',
+          cases: skewedCases(),
+          wholeRequest: false,
+          formTimeoutMs: 3000,
+        })
         results.push(...skewed.results)
         explains.push(...skewed.explains)
       }),
@@ -185,7 +207,12 @@ if (wants(14)) {
   for (const dialect of allDialects) {
     await figure(`14. the search box (${dialect})`, () =>
       withDataset(dialect, searchRecipe(), async (database) => {
-        const searched = await commonQueriesAtScale(database, budgets.scale, log, { title: '14. the search box', cases: SEARCH_CASES, wholeRequest: false, formTimeoutMs: 10_000 })
+        const searched = await commonQueriesAtScale(database, budgets.scale, log, {
+          title: '14. the search box',
+          cases: SEARCH_CASES,
+          wholeRequest: false,
+          formTimeoutMs: 10_000,
+        })
         results.push(...searched.results)
         explains.push(...searched.explains)
       }),
@@ -208,7 +235,10 @@ if (wants(8)) {
     results.push(...(await worstCaseMemory('none', '', log)))
   })
   for (const dialect of allDialects) {
-    const connection = dialect === 'sqlite' ? `${CACHE_DIRECTORY}scale.sqlite` : (dialect === 'postgres' ? servers.postgres : servers.mysql) ?? ''
+    const connection =
+      dialect === 'sqlite'
+        ? `${CACHE_DIRECTORY}scale.sqlite`
+        : ((dialect === 'postgres' ? servers.postgres : servers.mysql) ?? '')
     await figure(`8. worst-case memory (${dialect})`, () =>
       withDataset(dialect, scaleRecipe(), async () => {
         results.push(...(await worstCaseMemory(dialect, connection, log)))
@@ -219,7 +249,8 @@ if (wants(8)) {
 
 if (wants(9)) {
   if (allDialects.includes('sqlite')) {
-    const reason = 'figure 9 on SQLite: a statement cannot be interrupted from JavaScript, so the worst requests would block the bench for minutes (see the README, "Database time")'
+    const reason =
+      'figure 9 on SQLite: a statement cannot be interrupted from JavaScript, so the worst requests would block the bench for minutes (see the README, "Database time")'
     skipped.push(reason)
     log(`  ${reason}`)
   }
@@ -290,7 +321,17 @@ if (wants(16)) {
         results.push(...(await randomRequests(database, quick ? 20 : 150, log)))
         if (dialect !== 'postgres') return
         const session = (jit: 'on' | 'off'): Knex =>
-          knex({ ...database.knex.client.config, pool: { min: 1, max: 1, afterCreate: (connection: { query: (sql: string, done: (error: Error | null) => void) => void }, done: (error: Error | null) => void) => connection.query(`set jit = ${jit}`, done) } })
+          knex({
+            ...database.knex.client.config,
+            pool: {
+              min: 1,
+              max: 1,
+              afterCreate: (
+                connection: { query: (sql: string, done: (error: Error | null) => void) => void },
+                done: (error: Error | null) => void,
+              ) => connection.query(`set jit = ${jit}`, done),
+            },
+          })
         const [on, off] = [session('on'), session('off')]
         try {
           results.push(...(await jitCost(database, on, off, budgets.scale, log)))
@@ -322,13 +363,21 @@ log(terminalTable(report))
 log('')
 for (const line of [...skipped.map((text) => `skipped: ${text}`), ...failed.map((text) => `FAILED: ${text}`)]) log(line)
 const missed = results.filter((row) => row.met === false)
-log(`${results.filter((row) => row.met === true).length} targets met, ${missed.length} missed; ${report.durationSeconds.toFixed(0)} s`)
+log(
+  `${results.filter((row) => row.met === true).length} targets met, ${missed.length} missed; ${report.durationSeconds.toFixed(0)} s`,
+)
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url))
 if (quick || on !== undefined) {
   log('(--quick or --on: bench/results.json and BENCHMARKS.md left as they were)')
 } else {
   const previous = only === undefined ? undefined : readReport(resultsFile)
-  writeReport(previous === undefined || only === undefined ? report : mergeReports(previous, report, only), resultsFile, fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)))
-  log(`wrote bench/results.json and BENCHMARKS.md${only === undefined ? '' : ` (figures ${[...only].join(', ')} replaced, the others kept)`}`)
+  writeReport(
+    previous === undefined || only === undefined ? report : mergeReports(previous, report, only),
+    resultsFile,
+    fileURLToPath(new URL('../BENCHMARKS.md', import.meta.url)),
+  )
+  log(
+    `wrote bench/results.json and BENCHMARKS.md${only === undefined ? '' : ` (figures ${[...only].join(', ')} replaced, the others kept)`}`,
+  )
 }
 if (failed.length > 0) process.exitCode = 1

@@ -45,9 +45,18 @@ export interface Budget {
 export type Operation = () => unknown
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+  (typeof value === 'object' || typeof value === 'function') &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === 'function'
 
-const DEFAULTS: Required<Budget> = { warmupMs: 300, timeMs: 2000, sampleMs: 5, minSamples: 5, maxSamples: 10_000, clock: 'wall' }
+const DEFAULTS: Required<Budget> = {
+  warmupMs: 300,
+  timeMs: 2000,
+  sampleMs: 5,
+  minSamples: 5,
+  maxSamples: 10_000,
+  clock: 'wall',
+}
 
 const clocks: Record<Required<Budget>['clock'], () => number> = {
   wall: () => performance.now(),
@@ -86,7 +95,10 @@ function percentile(sorted: readonly number[], fraction: number): number {
 }
 
 function median(values: readonly number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 0.5)
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  )
 }
 
 function summarize(samples: number[], batch: number): Timing {

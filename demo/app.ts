@@ -35,7 +35,11 @@ export interface AppOptions {
  * await app.listen({ port: 0 })
  */
 export function buildApp(options: AppOptions): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, logController: new OneLineRequestLog(), clientErrorHandler: answerClientError })
+  const app = Fastify({
+    logger: options.logger ?? false,
+    logController: new OneLineRequestLog(),
+    clientErrorHandler: answerClientError,
+  })
   registerCors(app, options.corsOrigin ?? '*')
   registerContentTypes(app)
   registerErrorHandlers(app)

@@ -17,7 +17,9 @@ export function registerContentTypes(app: FastifyInstance): void {
     const type = request.headers['content-type']
     if (typeof type === 'string') request.headers['content-type'] = normalizeContentType(type)
   })
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, body))
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  )
   const json = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

@@ -18,7 +18,10 @@ export function registerCors(app: FastifyInstance, origin: string): void {
     return reply
       .code(204)
       .header('access-control-allow-methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS')
-      .header('access-control-allow-headers', typeof headers === 'string' ? headers : 'Accept, Content-Type, Authorization')
+      .header(
+        'access-control-allow-headers',
+        typeof headers === 'string' ? headers : 'Accept, Content-Type, Authorization',
+      )
       .header('access-control-max-age', '600')
       .send()
   })

@@ -33,6 +33,9 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (name === 'KnexTimeoutError') return true
   if (typeof code === 'string' && (CODES.has(code) || SQLSTATE_CONNECTION.test(code))) return true
   if (typeof message === 'string' && MESSAGES.test(message)) return true
-  const nested = [...(error instanceof AggregateError ? (error.errors as unknown[]) : []), (error as { cause?: unknown }).cause]
+  const nested = [
+    ...(error instanceof AggregateError ? (error.errors as unknown[]) : []),
+    (error as { cause?: unknown }).cause,
+  ]
   return nested.some((inner) => isDatabaseUnavailable(inner, depth + 1))
 }

@@ -15,8 +15,14 @@ export const DEFAULT_SQLITE_FILE = fileURLToPath(new URL('../demo.sqlite', impor
  */
 export function connectDatabase(url: string | undefined): Knex {
   if (url === undefined || url === '' || url.startsWith('sqlite:')) {
-    const filename = url === undefined || url === '' ? DEFAULT_SQLITE_FILE : url.slice('sqlite:'.length).replace(/^\/\//, '')
-    return knex({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true, pool: { min: 1, max: 1 } })
+    const filename =
+      url === undefined || url === '' ? DEFAULT_SQLITE_FILE : url.slice('sqlite:'.length).replace(/^\/\//, '')
+    return knex({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: { min: 1, max: 1 },
+    })
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     return knex({
@@ -40,5 +46,7 @@ export function connectDatabase(url: string | undefined): Knex {
       },
     })
   }
-  throw new Error(`DATABASE_URL must start with postgres://, mysql://, mariadb:// or sqlite:, got '${url.split(':')[0] ?? ''}:…'`)
+  throw new Error(
+    `DATABASE_URL must start with postgres://, mysql://, mariadb:// or sqlite:, got '${url.split(':')[0] ?? ''}:…'`,
+  )
 }

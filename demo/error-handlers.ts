@@ -6,7 +6,9 @@ import { rememberRejection } from './rejections.ts'
 import { tooLargeProblem } from './too-large.ts'
 
 const statusOf = (error: unknown): number | undefined =>
-  typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : undefined
+  typeof error === 'object' && error !== null && 'statusCode' in error && typeof error.statusCode === 'number'
+    ? error.statusCode
+    : undefined
 
 /**
  * The demo's error answers:
@@ -32,16 +34,24 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     }
     if (isConstraintViolation(error)) {
       request.log.info({ code: (error as { code?: unknown }).code }, 'constraint violation')
-      return reply.code(409).send({ message: 'The change conflicts with stored data (a unique, foreign-key or not-null constraint).' })
+      return reply
+        .code(409)
+        .send({ message: 'The change conflicts with stored data (a unique, foreign-key or not-null constraint).' })
     }
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'database unavailable')
-      return reply.code(503).header('retry-after', '1').send({ message: 'The database is unavailable; try again shortly.', code: 'database_unavailable' })
+      return reply
+        .code(503)
+        .header('retry-after', '1')
+        .send({ message: 'The database is unavailable; try again shortly.', code: 'database_unavailable' })
     }
     const status = statusOf(error)
     if (status === 413) {
       rememberRejection(request, { code: 'body_too_large' })
-      return reply.code(413).header('content-type', 'application/problem+json').send(tooLargeProblem(413, app.initialConfig.bodyLimit))
+      return reply
+        .code(413)
+        .header('content-type', 'application/problem+json')
+        .send(tooLargeProblem(413, app.initialConfig.bodyLimit))
     }
     if (status !== undefined && status >= 400 && status < 500) {
       return reply.code(status).send({ message: error instanceof Error ? error.message : 'Bad Request' })
@@ -49,5 +59,7 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected error')
     return reply.code(500).send({ message: 'Internal Server Error' })
   })
-  app.setNotFoundHandler(async (request, reply) => reply.code(404).send({ message: `No route ${request.method} ${request.url.split('?')[0] ?? ''}.` }))
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send({ message: `No route ${request.method} ${request.url.split('?')[0] ?? ''}.` }),
+  )
 }

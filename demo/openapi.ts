@@ -14,7 +14,8 @@ export function demoOpenApiDocument(): OpenApiDocument {
   return openApiDocument(demoRelationMap, {
     title: 'knex-query-params demo API',
     version: '1.0.0',
-    description: 'The demo domain (users, teams, posts, comments, tags, images) served with applyQueryParams and paginate.',
+    description:
+      'The demo domain (users, teams, posts, comments, tags, images) served with applyQueryParams and paginate.',
     resources: RESOURCES.map((name) => ({ path: `/${name}`, table: name, item: true })),
   })
 }

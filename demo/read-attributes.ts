@@ -26,10 +26,18 @@ const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `
  * readAttributes({ title: 'Hi', userId: '1' }, relationMap.posts, WRITE_RULES.posts, 'create')
  * // { title: 'Hi', user_id: 1 }
  */
-export function readAttributes(body: unknown, table: TableDefinition, rules: WriteRules, mode: 'create' | 'update'): Record<string, DatabaseValue> {
+export function readAttributes(
+  body: unknown,
+  table: TableDefinition,
+  rules: WriteRules,
+  mode: 'create' | 'update',
+): Record<string, DatabaseValue> {
   const source: unknown = body === undefined || body === null || body === '' ? {} : body
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
-    throw new QueryParamsError('The request body must be a JSON object of attributes.', { code: 'invalid_value', param: 'body' })
+    throw new QueryParamsError('The request body must be a JSON object of attributes.', {
+      code: 'invalid_value',
+      param: 'body',
+    })
   }
   const writable = Object.keys(table.columns).filter((column) => !SERVER_COLUMNS.has(column))
   const attributes: Record<string, DatabaseValue> = {}
@@ -39,7 +47,11 @@ export function readAttributes(body: unknown, table: TableDefinition, rules: Wri
     const spec = column === undefined ? undefined : table.columns[column]
     const type = spec === undefined ? undefined : columnType(spec)
     if (column === undefined || type === undefined) {
-      throw new QueryParamsError(`Attribute '${name}' cannot be written.`, { code: 'unknown_column', param: name, allowed: writable })
+      throw new QueryParamsError(`Attribute '${name}' cannot be written.`, {
+        code: 'unknown_column',
+        param: name,
+        allowed: writable,
+      })
     }
     attributes[column] = coerce(type, value, name)
   }
@@ -55,7 +67,12 @@ export function readAttributes(body: unknown, table: TableDefinition, rules: Wri
 
 function coerce(type: ColumnType, value: unknown, param: string): DatabaseValue {
   if (value === null) return null
-  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined
+  const text =
+    typeof value === 'string'
+      ? value.trim()
+      : typeof value === 'number' || typeof value === 'boolean'
+        ? String(value)
+        : undefined
   if (text !== undefined) {
     switch (type) {
       case 'string':

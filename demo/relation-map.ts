@@ -9,7 +9,10 @@ export const notDeleted: Guard = (query, { table }) => {
 type Guarded<Map> = { [Table in keyof Map]: Map[Table] & Pick<TableDefinition, 'guard'> }
 
 /** The demo's posts with a search box: `GET /posts?search=knex%20tips` finds the words in a title, body or author's name. */
-const posts = { ...relationMap.posts, search: { columns: ['title', 'body', 'author.name'], mode: 'contains' } } satisfies TableDefinition
+const posts = {
+  ...relationMap.posts,
+  search: { columns: ['title', 'body', 'author.name'], mode: 'contains' },
+} satisfies TableDefinition
 const searchable = { ...relationMap, posts }
 
 /**

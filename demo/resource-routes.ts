@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
-import { applyQueryParams, cursorLinks, cursorPaginate, paginate, queryParamsFromRequest, type QueryParams } from '../lib/index.ts'
+import {
+  applyQueryParams,
+  cursorLinks,
+  cursorPaginate,
+  paginate,
+  queryParamsFromRequest,
+  type QueryParams,
+} from '../lib/index.ts'
 import { readAttributes, type DatabaseValue } from './read-attributes.ts'
 import { demoRelationMap as relationMap } from './relation-map.ts'
 import { WRITE_RULES, type ResourceName } from './resources.ts'
@@ -31,7 +38,8 @@ const KEY = /^[1-9]\d{0,14}$/
  */
 export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName, cursorSecret: string): void {
   const table = relationMap[name]
-  const notFound = (reply: FastifyReply, id: string): FastifyReply => reply.code(404).send({ message: `No ${name} record with id ${id}.` })
+  const notFound = (reply: FastifyReply, id: string): FastifyReply =>
+    reply.code(404).send({ message: `No ${name} record with id ${id}.` })
 
   const find = async (id: number, params: QueryParams): Promise<ApiRecord | undefined> => {
     delete params.page
@@ -44,10 +52,16 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
   app.get(`/${name}`, async (request, reply) => {
     const params = queryParamsFromRequest(request)
     const query = applyQueryParams(db(name), params, relationMap)
-    if (params.cursor !== undefined || (params.limit !== undefined && params.page === undefined && params.offset === undefined)) {
+    if (
+      params.cursor !== undefined ||
+      (params.limit !== undefined && params.page === undefined && params.offset === undefined)
+    ) {
       const { data, meta } = await cursorPaginate<ApiRecord>(query, params, { secret: cursorSecret })
       const links = cursorLinks(request.url, meta)
-      const header = [links.next === null ? [] : [`<${links.next}>; rel="next"`], links.prev === null ? [] : [`<${links.prev}>; rel="prev"`]].flat()
+      const header = [
+        links.next === null ? [] : [`<${links.next}>; rel="next"`],
+        links.prev === null ? [] : [`<${links.prev}>; rel="prev"`],
+      ].flat()
       if (header.length > 0) void reply.header('Link', header.join(', '))
       return params.cursor === undefined ? { data } : { data, meta, links }
     }
@@ -66,7 +80,12 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     const params = queryParamsFromRequest(request)
     const attributes = readAttributes(request.body, table, WRITE_RULES[name], 'create')
     const now = databaseTimestamp(new Date())
-    const id = await insertRow(db, name, { ...WRITE_RULES[name].hiddenDefaults, ...attributes, created_at: now, updated_at: now })
+    const id = await insertRow(db, name, {
+      ...WRITE_RULES[name].hiddenDefaults,
+      ...attributes,
+      created_at: now,
+      updated_at: now,
+    })
     const record = await find(id, params)
     return reply.code(201).send({ data: record ?? null })
   })
@@ -76,7 +95,8 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     const attributes = readAttributes(request.body, table, WRITE_RULES[name], 'update')
     const id = KEY.test(request.params.id) ? Number(request.params.id) : undefined
     if (id === undefined) return notFound(reply, request.params.id)
-    if ((await db(name).where('id', id).whereNull('deleted_at').first('id')) === undefined) return notFound(reply, request.params.id)
+    if ((await db(name).where('id', id).whereNull('deleted_at').first('id')) === undefined)
+      return notFound(reply, request.params.id)
     await db(name)
       .where('id', id)
       .update({ ...attributes, updated_at: databaseTimestamp(new Date()) })

@@ -17,9 +17,13 @@ function serializeValue(value: unknown, type: ColumnType | undefined): unknown {
       return typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : value
     case 'datetime':
       if (value instanceof Date) return value.toISOString()
-      return typeof value === 'string' && SQL_TIMESTAMP.test(value) ? new Date(`${value.replace(' ', 'T')}Z`).toISOString() : value
+      return typeof value === 'string' && SQL_TIMESTAMP.test(value)
+        ? new Date(`${value.replace(' ', 'T')}Z`).toISOString()
+        : value
     case 'date':
-      return value instanceof Date ? `${pad(value.getUTCFullYear(), 4)}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}` : value
+      return value instanceof Date
+        ? `${pad(value.getUTCFullYear(), 4)}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}`
+        : value
     default:
       return value instanceof Date ? value.toISOString() : value
   }
@@ -45,7 +49,9 @@ function serializeIn(row: ApiRecord, tables: readonly string[], map: RelationMap
   for (const [key, value] of Object.entries(row)) {
     const related = relatedTables(row, tables, key, map)
     if (related.length > 0 && typeof value === 'object' && value !== null) {
-      result[key] = Array.isArray(value) ? value.map((item: ApiRecord) => serializeIn(item, related, map)) : serializeIn(value as ApiRecord, related, map)
+      result[key] = Array.isArray(value)
+        ? value.map((item: ApiRecord) => serializeIn(item, related, map))
+        : serializeIn(value as ApiRecord, related, map)
     } else {
       const table = tables.find((candidate) => map[candidate]?.columns[key] !== undefined)
       const spec = table === undefined ? undefined : map[table]?.columns[key]

@@ -25,7 +25,12 @@ const refuse = async (error: unknown): Promise<never> => {
 }
 const { seeded } = await prepareDatabase(db).catch(refuse)
 const mapWarnings = await checkDemoMap(db, demoRelationMap).catch(refuse)
-const app = buildApp({ db, logger: { level: 'info', stream: logDestination(process.stdout) }, corsOrigin: process.env.CORS_ORIGIN ?? '*', ...(process.env.CURSOR_SECRET === undefined ? {} : { cursorSecret: process.env.CURSOR_SECRET }) })
+const app = buildApp({
+  db,
+  logger: { level: 'info', stream: logDestination(process.stdout) },
+  corsOrigin: process.env.CORS_ORIGIN ?? '*',
+  ...(process.env.CURSOR_SECRET === undefined ? {} : { cursorSecret: process.env.CURSOR_SECRET }),
+})
 app.addHook('onClose', async () => {
   await db.destroy()
 })
@@ -35,7 +40,9 @@ if (!(await listenOrExplain(app, port, process.env.HOST ?? 'localhost'))) {
   process.exit(1)
 }
 for (const problem of mapWarnings) app.log.warn(`relation map: ${describeProblem(problem)}`)
-app.log.info(`${seeded ? 'seeded the fixtures; ' : ''}database: ${process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === '' ? 'demo.sqlite' : process.env.DATABASE_URL.replace(/\/\/[^@/]*@/, '//…@')}`)
+app.log.info(
+  `${seeded ? 'seeded the fixtures; ' : ''}database: ${process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === '' ? 'demo.sqlite' : process.env.DATABASE_URL.replace(/\/\/[^@/]*@/, '//…@')}`,
+)
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -21,9 +21,10 @@ export interface TooLargeProblem {
  */
 export function tooLargeProblem(status: 413 | 431, limit?: number): TooLargeProblem {
   const size = limit === undefined ? '' : ` (${Math.round(limit / 1024)} KB)`
-  const detail = status === 431
-    ? `The URL and headers are larger than the server accepts${size}. Send a long query as a form body (Content-Type: application/x-www-form-urlencoded) instead.`
-    : `The request body is larger than the server accepts${size}.`
+  const detail =
+    status === 431
+      ? `The URL and headers are larger than the server accepts${size}. Send a long query as a form body (Content-Type: application/x-www-form-urlencoded) instead.`
+      : `The request body is larger than the server accepts${size}.`
   return {
     type: 'about:blank',
     title: status === 431 ? 'Request Header Fields Too Large' : 'Content Too Large',
@@ -45,18 +46,35 @@ export function tooLargeProblem(status: 413 | 431, limit?: number): TooLargeProb
 export function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const problem = clientProblem(error.code)
-  if (problem.status === 431) this.log.warn({ statusCode: 431, code: problem.code }, 'request with an oversized URL or headers 431')
+  if (problem.status === 431)
+    this.log.warn({ statusCode: 431, code: problem.code }, 'request with an oversized URL or headers 431')
   else this.log.debug({ statusCode: problem.status, err: error }, `client error ${problem.status}`)
   if (socket.writable) {
     const body = JSON.stringify(problem)
-    socket.write(`HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n${body}`)
+    socket.write(
+      `HTTP/1.1 ${problem.status} ${problem.title}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/problem+json\r\nConnection: close\r\n\r\n${body}`,
+    )
   }
   socket.destroy(error)
 }
 
-function clientProblem(code: string | undefined): { type: 'about:blank'; title: string; status: number; detail: string; message: string; code: string } {
+function clientProblem(code: string | undefined): {
+  type: 'about:blank'
+  title: string
+  status: number
+  detail: string
+  message: string
+  code: string
+} {
   if (code === 'HPE_HEADER_OVERFLOW') return tooLargeProblem(431, maxHeaderSize)
   const timeout = code === 'ERR_HTTP_REQUEST_TIMEOUT'
   const detail = timeout ? 'The request was not received in time.' : 'The HTTP request is malformed.'
-  return { type: 'about:blank', title: timeout ? 'Request Timeout' : 'Bad Request', status: timeout ? 408 : 400, detail, message: detail, code: timeout ? 'request_timeout' : 'bad_request' }
+  return {
+    type: 'about:blank',
+    title: timeout ? 'Request Timeout' : 'Bad Request',
+    status: timeout ? 408 : 400,
+    detail,
+    message: detail,
+    code: timeout ? 'request_timeout' : 'bad_request',
+  }
 }

@@ -21,12 +21,19 @@ for (const table of ['users', 'posts'] as const) {
   // The URL's query on GET; a query too long for a URL goes in a form body, e.g. POST /posts/search.
   // The signal cancels the statements on the server when the client leaves or the time is up.
   const list = (request: FastifyRequest) =>
-    paginate(applyQueryParams(db(table), request.queryParams, relationMap, { signal: request.querySignal }), request.queryParams)
+    paginate(
+      applyQueryParams(db(table), request.queryParams, relationMap, { signal: request.querySignal }),
+      request.queryParams,
+    )
   app.get(`/${table}`, list)
   app.post(`/${table}/search`, list)
   // Keyset pages (GET /posts/feed?limit=20, then the links): as fast at any depth; cursors signed with the secret.
   app.get(`/${table}/feed`, async (request) => {
-    const page = await cursorPaginate(applyQueryParams(db(table), request.queryParams, relationMap, { signal: request.querySignal }), request.queryParams, { secret: CURSOR_SECRET })
+    const page = await cursorPaginate(
+      applyQueryParams(db(table), request.queryParams, relationMap, { signal: request.querySignal }),
+      request.queryParams,
+      { secret: CURSOR_SECRET },
+    )
     return { ...page, links: cursorLinks(request.url, page.meta) }
   })
 }

@@ -14,7 +14,12 @@ export { isFormContentType, normalizeContentType } from './http/content-type.ts'
 export { errorResponse } from './http/error-response.ts'
 export type { ErrorResponse, ErrorResponseOptions, ProblemBody } from './http/error-response.ts'
 export { problemResponse, tooLargeResponse, serverProblemResponse } from './http/problems.ts'
-export type { TooLargeProblemBody, TooLargeResponse, ServerProblemBody, ServerProblemResponse } from './http/problems.ts'
+export type {
+  TooLargeProblemBody,
+  TooLargeResponse,
+  ServerProblemBody,
+  ServerProblemResponse,
+} from './http/problems.ts'
 export { requestSignal } from './http/request-signal.ts'
 export type { RequestSignalOptions, ResponseLike } from './http/request-signal.ts'
 export { handleClientError } from './http/handle-client-error.ts'

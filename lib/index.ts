@@ -17,7 +17,16 @@ export type { AggregateRecord, SnakeCase } from './map/aggregate-record.ts'
 export type { ContextOf, ContextOptions, NeedsContext } from './map/context-options.ts'
 export type { QueryParamsErrorCode, QueryParamsErrorDetails } from './errors/query-params-error.ts'
 export { OPERATORS } from './query-params.ts'
-export type { BooleanOperator, ClientScalar, Direction, Operator, Order, QueryParamKey, QueryParams, WhereDescription } from './query-params.ts'
+export type {
+  BooleanOperator,
+  ClientScalar,
+  Direction,
+  Operator,
+  Order,
+  QueryParamKey,
+  QueryParams,
+  WhereDescription,
+} from './query-params.ts'
 export type {
   AggregateDefinition,
   AggregateFunction,

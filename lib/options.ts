@@ -92,7 +92,9 @@ export const PARSE_DEFAULTS: Required<ParseOptions> = {
 }
 
 /** Defaults of {@link ApplyOptions} (all but `table`, `context`, `dialect`, `timeout` and `signal`). */
-export const APPLY_DEFAULTS: Required<Omit<ApplyOptions, 'table' | 'context' | keyof BoundOptions | keyof DialectOptions>> = {
+export const APPLY_DEFAULTS: Required<
+  Omit<ApplyOptions, 'table' | 'context' | keyof BoundOptions | keyof DialectOptions>
+> = {
   defaultLimit: 15,
   maxLimit: 1000,
   like: 'insensitive',

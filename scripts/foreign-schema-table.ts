@@ -19,8 +19,14 @@ const run = promisify(execFile)
 const script = fileURLToPath(new URL('../spec/schemas/support/rentals-run.ts', import.meta.url))
 const count = Number(process.env.FUZZ_RUNS ?? '300')
 
-interface Answer { rows?: unknown[]; status?: number }
-interface Output { requests: unknown[]; answers: Record<string, Answer[]> }
+interface Answer {
+  rows?: unknown[]
+  status?: number
+}
+interface Output {
+  requests: unknown[]
+  answers: Record<string, Answer[]>
+}
 
 const fresh: TestDatabase[] = []
 const targets: Record<string, string> = {}
@@ -34,7 +40,11 @@ try {
   }
   const outputs: Record<string, string> = {}
   for (const zone of ['UTC', 'America/New_York']) {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, JSON.stringify(targets), String(count), '30'], { env: { ...process.env, TZ: zone }, maxBuffer: 256 * 1024 * 1024 })
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', script, JSON.stringify(targets), String(count), '30'],
+      { env: { ...process.env, TZ: zone }, maxBuffer: 256 * 1024 * 1024 },
+    )
     outputs[zone] = stdout
     const output = JSON.parse(stdout) as Output
     const names = Object.keys(output.answers)
@@ -50,14 +60,20 @@ try {
       if (!answers.every((answer) => answer.rows !== undefined)) return
       ran++
       // The same rows: the same number, each with the same key (the first column, the table's key) in the same place.
-      const rows = answers.map((answer) => JSON.stringify((answer.rows as Array<Record<string, unknown>>).map((row) => Object.values(row)[0])))
+      const rows = answers.map((answer) =>
+        JSON.stringify((answer.rows as Array<Record<string, unknown>>).map((row) => Object.values(row)[0])),
+      )
       if (rows.every((each) => each === rows[0])) sameRows++
       const json = answers.map((answer) => JSON.stringify(answer))
       if (json.every((each) => each === json[0])) sameJson++
     })
-    console.log(`TZ=${zone} on ${names.join(', ')}: ${output.requests.length} requests (${rejected} a 400 on every database); same rows ${sameRows} of ${ran} that ran; byte-identical JSON ${sameJson} of ${ran}; 500s ${failed.length}${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`)
+    console.log(
+      `TZ=${zone} on ${names.join(', ')}: ${output.requests.length} requests (${rejected} a 400 on every database); same rows ${sameRows} of ${ran} that ran; byte-identical JSON ${sameJson} of ${ran}; 500s ${failed.length}${failed.length > 0 ? ` (${failed.join(', ')})` : ''}`,
+    )
   }
-  console.log(`the two zones printed ${outputs['UTC'] === outputs['America/New_York'] ? 'byte-identical' : 'different'} output`)
+  console.log(
+    `the two zones printed ${outputs['UTC'] === outputs['America/New_York'] ? 'byte-identical' : 'different'} output`,
+  )
 } finally {
   for (const own of fresh) await dropFreshDatabase(own)
 }

@@ -10,7 +10,11 @@
  */
 import { testDatabases, type TestDatabase } from '../spec/support/databases.ts'
 import { prepareTestDatabase } from '../spec/support/prepare-test-database.ts'
-import { createTestDatabases, dropTestDatabases, dropTestDatabasesOnSignal } from '../spec/support/test-database-lifecycle.ts'
+import {
+  createTestDatabases,
+  dropTestDatabases,
+  dropTestDatabasesOnSignal,
+} from '../spec/support/test-database-lifecycle.ts'
 import { checkEquivalence } from '../spec/reliability/support/equivalence-property.ts'
 import { fuzzSettings, type FuzzSettings } from '../spec/reliability/support/fuzz-settings.ts'
 import { checkRawQueries } from '../spec/reliability/support/raw-query-property.ts'
@@ -44,9 +48,13 @@ async function checkGuards(databases: readonly TestDatabase[], settings: FuzzSet
 }
 
 const settings = fuzzSettings(20_000)
-const only = (process.env.FUZZ_ONLY ?? '').split(',').map((name) => name.trim()).filter((name) => name !== '')
+const only = (process.env.FUZZ_ONLY ?? '')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '')
 const unknown = only.filter((name) => !(name in PROPERTIES))
-if (unknown.length > 0) throw new Error(`FUZZ_ONLY: unknown ${unknown.join(', ')} (known: ${Object.keys(PROPERTIES).join(', ')})`)
+if (unknown.length > 0)
+  throw new Error(`FUZZ_ONLY: unknown ${unknown.join(', ')} (known: ${Object.keys(PROPERTIES).join(', ')})`)
 const databases = testDatabases()
 let failed = false
 dropTestDatabasesOnSignal(databases)
@@ -60,7 +68,9 @@ try {
     const started = performance.now()
     try {
       const tally = await property.check(databases, settings)
-      console.log(`ok   ${property.title}: ${describeTally(tally)} in ${((performance.now() - started) / 1000).toFixed(1)} s`)
+      console.log(
+        `ok   ${property.title}: ${describeTally(tally)} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      )
     } catch (error) {
       failed = true
       console.log(`FAIL ${property.title}:\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)

@@ -8,7 +8,11 @@
  */
 import { testDatabases } from '../spec/support/databases.ts'
 import { prepareTestDatabase } from '../spec/support/prepare-test-database.ts'
-import { createTestDatabases, dropTestDatabases, dropTestDatabasesOnSignal } from '../spec/support/test-database-lifecycle.ts'
+import {
+  createTestDatabases,
+  dropTestDatabases,
+  dropTestDatabasesOnSignal,
+} from '../spec/support/test-database-lifecycle.ts'
 import { LOAD_REQUESTS } from '../spec/reliability/support/load-requests.ts'
 import { describeLoad, runLoad } from '../spec/reliability/support/load-run.ts'
 
@@ -28,10 +32,14 @@ try {
       report.serverErrors > 0 ? `${report.serverErrors} 5xx` : '',
       report.errors + report.timeouts > 0 ? `${report.errors} errors, ${report.timeouts} timeouts` : '',
       report.wrong.length > 0 ? `wrong responses: ${report.wrong.join('; ')}` : '',
-      report.heapAfterMb - report.heapBeforeMb > heapLimitMb ? `heap grew ${(report.heapAfterMb - report.heapBeforeMb).toFixed(1)} MB` : '',
+      report.heapAfterMb - report.heapBeforeMb > heapLimitMb
+        ? `heap grew ${(report.heapAfterMb - report.heapBeforeMb).toFixed(1)} MB`
+        : '',
     ].filter((problem) => problem !== '')
     failed ||= problems.length > 0
-    console.log(`${problems.length === 0 ? 'ok  ' : 'FAIL'} ${database.label}: ${describeLoad(report)}${problems.length === 0 ? '' : `\n     ${problems.join('\n     ')}`}`)
+    console.log(
+      `${problems.length === 0 ? 'ok  ' : 'FAIL'} ${database.label}: ${describeLoad(report)}${problems.length === 0 ? '' : `\n     ${problems.join('\n     ')}`}`,
+    )
   }
 } finally {
   await dropTestDatabases(testDatabases())

@@ -15,7 +15,9 @@ import { startTcpProxy } from '../spec/topology/support/tcp-proxy.ts'
 const RUNS = 5
 
 const mapSleeping = (sleep: string) =>
-  defineRelationMap({ items: { columns: { id: 'integer' }, scopes: { slow: (query: Knex.QueryBuilder) => void query.whereRaw(sleep) } } })
+  defineRelationMap({
+    items: { columns: { id: 'integer' }, scopes: { slow: (query: Knex.QueryBuilder) => void query.whereRaw(sleep) } },
+  })
 
 async function idleMs(running: () => Promise<number>): Promise<number> {
   const start = Date.now()
@@ -23,12 +25,23 @@ async function idleMs(running: () => Promise<number>): Promise<number> {
   return Date.now() - start
 }
 
-async function measure(label: string, map: ReturnType<typeof mapSleeping>, url: () => Promise<{ url: string; close(): Promise<void> }>, running: () => Promise<number>): Promise<void> {
+async function measure(
+  label: string,
+  map: ReturnType<typeof mapSleeping>,
+  url: () => Promise<{ url: string; close(): Promise<void> }>,
+  running: () => Promise<number>,
+): Promise<void> {
   const figures: number[] = []
   for (let run = 0; run < RUNS; run += 1) {
     const target = await url()
-    const db = knex({ client: target.url.startsWith('mysql') ? 'mysql2' : 'pg', connection: target.url, pool: { min: 0, max: 1 } })
-    await applyQueryParams(db('items'), parseQueryParams('scopes[0]=slow'), map, { timeout: 300 }).catch(() => undefined)
+    const db = knex({
+      client: target.url.startsWith('mysql') ? 'mysql2' : 'pg',
+      connection: target.url,
+      pool: { min: 0, max: 1 },
+    })
+    await applyQueryParams(db('items'), parseQueryParams('scopes[0]=slow'), map, { timeout: 300 }).catch(
+      () => undefined,
+    )
     figures.push(await idleMs(running))
     await db.destroy()
     await target.close()
@@ -42,17 +55,34 @@ const standby = knex({ client: 'pg', connection: pair.standby.urlOf('postgres') 
 try {
   await primary.raw('create table items (id int primary key)')
   await primary.raw('insert into items values (1)')
-  while (((await standby.raw("select to_regclass('items') is not null as ready")) as { rows: Array<{ ready: boolean }> }).rows[0]?.ready !== true) {
+  while (
+    ((await standby.raw("select to_regclass('items') is not null as ready")) as { rows: Array<{ ready: boolean }> })
+      .rows[0]?.ready !== true
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   const pgMap = mapSleeping('pg_sleep(5) is not null')
   const onStandby = async (): Promise<number> =>
-    ((await standby.raw("select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()")) as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0
-  await measure('PostgreSQL standby, direct', pgMap, async () => ({ url: pair.standby.urlOf('postgres'), close: async () => undefined }), onStandby)
-  await measure('PostgreSQL standby, behind a proxy alternating with the primary', pgMap, async () => {
-    const proxy = await startTcpProxy((n) => (n % 2 === 0 ? pair.standby.port : pair.primary.port))
-    return { url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, close: () => proxy.close() }
-  }, onStandby)
+    (
+      (await standby.raw(
+        "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()",
+      )) as { rows: Array<{ n: number }> }
+    ).rows[0]?.n ?? 0
+  await measure(
+    'PostgreSQL standby, direct',
+    pgMap,
+    async () => ({ url: pair.standby.urlOf('postgres'), close: async () => undefined }),
+    onStandby,
+  )
+  await measure(
+    'PostgreSQL standby, behind a proxy alternating with the primary',
+    pgMap,
+    async () => {
+      const proxy = await startTcpProxy((n) => (n % 2 === 0 ? pair.standby.port : pair.primary.port))
+      return { url: `postgres://postgres@127.0.0.1:${proxy.port}/postgres`, close: () => proxy.close() }
+    },
+    onStandby,
+  )
 } finally {
   await primary.destroy()
   await standby.destroy()
@@ -71,13 +101,29 @@ try {
   }
   const myMap = mapSleeping('sleep(5) = 0')
   const onA = async (): Promise<number> =>
-    Number(((await adminA.raw("select count(*) as n from information_schema.processlist where command = 'Query' and info like '%sleep(5)%' and id <> connection_id()")) as [Array<{ n: number }>])[0][0]?.n)
+    Number(
+      (
+        (await adminA.raw(
+          "select count(*) as n from information_schema.processlist where command = 'Query' and info like '%sleep(5)%' and id <> connection_id()",
+        )) as [Array<{ n: number }>]
+      )[0][0]?.n,
+    )
   const through = (route: (n: number) => number) => async () => {
     const proxy = await startTcpProxy(route)
     return { url: `mysql://root@127.0.0.1:${proxy.port}/kqp_latency`, close: () => proxy.close() }
   }
-  await measure('MariaDB, direct (through a proxy to one server)', myMap, through(() => a.port), onA)
-  await measure('MariaDB, behind a proxy alternating between two servers', myMap, through((n) => (n % 2 === 0 ? a.port : b.port)), onA)
+  await measure(
+    'MariaDB, direct (through a proxy to one server)',
+    myMap,
+    through(() => a.port),
+    onA,
+  )
+  await measure(
+    'MariaDB, behind a proxy alternating between two servers',
+    myMap,
+    through((n) => (n % 2 === 0 ? a.port : b.port)),
+    onA,
+  )
 } finally {
   await adminA.destroy()
   await Promise.all([a.stop(), b.stop()])

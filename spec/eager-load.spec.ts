@@ -13,14 +13,20 @@ import { testDatabases } from './support/databases.ts'
 
 const map: RelationMap = relationMap
 
-function node(table: string, name: string, children: Record<string, WithNode[]> = {}, relations: RelationMap = map): WithNode {
+function node(
+  table: string,
+  name: string,
+  children: Record<string, WithNode[]> = {},
+  relations: RelationMap = map,
+): WithNode {
   const relation = relationsOf(relations, table).get(name)
   if (relation === undefined) throw new Error(`no relation ${table}.${name}`)
   return { relation, children }
 }
 
 /** Runs `load` and returns the statements it issued (BEGIN/COMMIT/ROLLBACK left out). */
-const queriesOf = async (knex: Knex, load: () => Promise<void>): Promise<QueryEvent[]> => (await countQueries(knex, load)).queries
+const queriesOf = async (knex: Knex, load: () => Promise<void>): Promise<QueryEvent[]> =>
+  (await countQueries(knex, load)).queries
 
 const asRow = (value: unknown): Row => {
   expect(value).to.be.an('object').and.not.equal(null)
@@ -46,19 +52,29 @@ const commentIdsOfPost = (postId: number): number[] =>
 const tagIdsOfPost = (postId: number): number[] =>
   sortedNumbers(demoData.post_tag.filter((link) => link.post_id === postId).map((link) => link.tag_id))
 const imageIdsOf = (type: 'User' | 'Post', id: number): number[] =>
-  sortedNumbers(demoData.images.filter((image) => image.imageable_type === type && image.imageable_id === id).map((image) => image.id))
+  sortedNumbers(
+    demoData.images
+      .filter((image) => image.imageable_type === type && image.imageable_id === id)
+      .map((image) => image.id),
+  )
 
 for (const db of testDatabases()) {
   describe(`eager loading (${db.name})`, () => {
-    const users = (): Promise<Row[]> => db.knex('users').select('users.id', 'users.name', 'users.team_id').orderBy('users.id')
-    const posts = (): Promise<Row[]> => db.knex('posts').select('posts.id', 'posts.title', 'posts.user_id').orderBy('posts.id')
+    const users = (): Promise<Row[]> =>
+      db.knex('users').select('users.id', 'users.name', 'users.team_id').orderBy('users.id')
+    const posts = (): Promise<Row[]> =>
+      db.knex('posts').select('posts.id', 'posts.title', 'posts.user_id').orderBy('posts.id')
 
     describe('parentKeysFor', () => {
       it('names the parent columns each relation type needs', () => {
-        expect(parentKeysFor([node('users', 'team'), node('users', 'posts'), node('users', 'avatar'), node('users', 'ownedTeam')])).to.deep.equal([
-          'team_id',
-          'id',
-        ])
+        expect(
+          parentKeysFor([
+            node('users', 'team'),
+            node('users', 'posts'),
+            node('users', 'avatar'),
+            node('users', 'ownedTeam'),
+          ]),
+        ).to.deep.equal(['team_id', 'id'])
         expect(parentKeysFor([node('images', 'imageable')])).to.deep.equal(['imageable_type', 'imageable_id'])
         expect(parentKeysFor([node('posts', 'tags'), node('posts', 'author')])).to.deep.equal(['id', 'user_id'])
         expect(parentKeysFor([])).to.deep.equal([])
@@ -68,7 +84,9 @@ for (const db of testDatabases()) {
     describe('belongsTo', () => {
       it('attaches the owner or null, in one query over the distinct non-null keys', async () => {
         const rows = await users()
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, [node('users', 'team')], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'users', rows, [node('users', 'team')], map),
+        )
         expect(queries).to.have.length(1)
         // The distinct keys, then the row limit: the default budget of 10,000 rows plus one.
         expect((queries[0]?.bindings ?? []).map(Number)).to.have.members([1, 2, 3, 10_001])
@@ -92,9 +110,24 @@ for (const db of testDatabases()) {
     describe('hasOne', () => {
       it('attaches the owned team or null', async () => {
         const rows = await users()
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, [node('users', 'ownedTeam')], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'users', rows, [node('users', 'ownedTeam')], map),
+        )
         expect(queries).to.have.length(1)
-        expect(rows.map((row) => idOf(row.ownedTeam))).to.deep.equal([2, null, 1, null, 4, null, null, null, null, null, null, null])
+        expect(rows.map((row) => idOf(row.ownedTeam))).to.deep.equal([
+          2,
+          null,
+          1,
+          null,
+          4,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+        ])
         expect(asRow(byId(rows, 5).ownedTeam).name).to.equal('Research')
       })
     })
@@ -102,9 +135,12 @@ for (const db of testDatabases()) {
     describe('hasMany', () => {
       it('attaches every child ordered by primary key, [] when there is none', async () => {
         const rows = await users()
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, [node('users', 'posts')], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'users', rows, [node('users', 'posts')], map),
+        )
         expect(queries).to.have.length(1)
-        for (const user of demoData.users) expect(idsOf(byId(rows, user.id).posts), `user ${user.id}`).to.deep.equal(postIdsOfUser(user.id))
+        for (const user of demoData.users)
+          expect(idsOf(byId(rows, user.id).posts), `user ${user.id}`).to.deep.equal(postIdsOfUser(user.id))
         expect(byId(rows, 6).posts).to.deep.equal([])
         expect(byId(rows, 8).posts).to.deep.equal([])
         const first = asRows(byId(rows, 1).posts)[0]
@@ -117,19 +153,24 @@ for (const db of testDatabases()) {
         await loadWithTree(db.knex, 'teams', teams, [node('teams', 'members')], map)
         expect(idsOf(byId(teams, 1).members)).to.deep.equal([2, 3, 9])
         expect(byId(teams, 4).members).to.deep.equal([])
-        for (const team of teams) for (const member of asRows(team.members)) expect(Object.keys(member)).to.have.members(allowed('users'))
+        for (const team of teams)
+          for (const member of asRows(team.members)) expect(Object.keys(member)).to.have.members(allowed('users'))
       })
     })
 
     describe('belongsToMany', () => {
       it('attaches the related rows through the pivot, without the pivot key', async () => {
         const rows = await posts()
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'posts', rows, [node('posts', 'tags')], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'posts', rows, [node('posts', 'tags')], map),
+        )
         expect(queries).to.have.length(1)
-        for (const post of demoData.posts) expect(idsOf(byId(rows, post.id).tags), `post ${post.id}`).to.deep.equal(tagIdsOfPost(post.id))
+        for (const post of demoData.posts)
+          expect(idsOf(byId(rows, post.id).tags), `post ${post.id}`).to.deep.equal(tagIdsOfPost(post.id))
         expect(asRows(byId(rows, 4).tags).map((tag) => tag.name)).to.deep.equal(['sql', 'JavaScript', 'databases'])
         expect(byId(rows, 16).tags).to.deep.equal([])
-        for (const row of rows) for (const tag of asRows(row.tags)) expect(Object.keys(tag)).to.have.members(allowed('tags'))
+        for (const row of rows)
+          for (const tag of asRows(row.tags)) expect(Object.keys(tag)).to.have.members(allowed('tags'))
       })
 
       it('gives each parent its own copy of a related row shared with another parent', async () => {
@@ -152,10 +193,25 @@ for (const db of testDatabases()) {
     describe('morphOne / morphMany', () => {
       it('morphOne takes the first child by primary key, or null', async () => {
         const rows = await users()
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, [node('users', 'avatar')], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'users', rows, [node('users', 'avatar')], map),
+        )
         expect(queries).to.have.length(1)
         expect(queries[0]?.bindings).to.include('User')
-        expect(rows.map((row) => idOf(row.avatar))).to.deep.equal([1, null, 5, null, 2, null, null, null, null, null, null, null])
+        expect(rows.map((row) => idOf(row.avatar))).to.deep.equal([
+          1,
+          null,
+          5,
+          null,
+          2,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+          null,
+        ])
         expect(asRow(byId(rows, 5).avatar).url).to.equal('https://img.example.com/users/5/avatar.png')
       })
 
@@ -164,8 +220,10 @@ for (const db of testDatabases()) {
         const postRows = await posts()
         await loadWithTree(db.knex, 'users', userRows, [node('users', 'images')], map)
         await loadWithTree(db.knex, 'posts', postRows, [node('posts', 'images')], map)
-        for (const user of demoData.users) expect(idsOf(byId(userRows, user.id).images)).to.deep.equal(imageIdsOf('User', user.id))
-        for (const post of demoData.posts) expect(idsOf(byId(postRows, post.id).images)).to.deep.equal(imageIdsOf('Post', post.id))
+        for (const user of demoData.users)
+          expect(idsOf(byId(userRows, user.id).images)).to.deep.equal(imageIdsOf('User', user.id))
+        for (const post of demoData.posts)
+          expect(idsOf(byId(postRows, post.id).images)).to.deep.equal(imageIdsOf('Post', post.id))
         expect(idsOf(byId(userRows, 1).images)).to.deep.equal([1])
         expect(idsOf(byId(postRows, 1).images)).to.deep.equal([6, 7])
         expect(idsOf(byId(userRows, 5).images)).to.deep.equal([2, 3, 4])
@@ -174,8 +232,13 @@ for (const db of testDatabases()) {
 
     describe('morphTo', () => {
       it('loads each target table in one query', async () => {
-        const images: Row[] = await db.knex('images').select('images.id', 'images.imageable_type', 'images.imageable_id').orderBy('images.id')
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'images', images, [node('images', 'imageable')], map))
+        const images: Row[] = await db
+          .knex('images')
+          .select('images.id', 'images.imageable_type', 'images.imageable_id')
+          .orderBy('images.id')
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'images', images, [node('images', 'imageable')], map),
+        )
         expect(queries).to.have.length(2)
         for (const image of demoData.images) {
           const target = asRow(byId(images, image.id).imageable)
@@ -194,7 +257,9 @@ for (const db of testDatabases()) {
           { id: 4, imageable_type: null, imageable_id: 1 },
           { id: 5, imageable_type: 'User', imageable_id: '7' },
         ]
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'images', rows, [node('images', 'imageable')], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'images', rows, [node('images', 'imageable')], map),
+        )
         expect(queries).to.have.length(2)
         expect(rows.map((row) => row.imageable ?? null).slice(0, 4)).to.deep.equal([null, null, null, null])
         expect(asRow(rows[4]?.imageable).name).to.equal('Grace')
@@ -234,8 +299,16 @@ for (const db of testDatabases()) {
       })
 
       it('loads the children of each morphTo target table in one query per relation', async () => {
-        const images: Row[] = await db.knex('images').select('images.id', 'images.imageable_type', 'images.imageable_id').orderBy('images.id')
-        const tree = [node('images', 'imageable', { users: [node('users', 'team')], posts: [node('posts', 'tags'), node('posts', 'author')] })]
+        const images: Row[] = await db
+          .knex('images')
+          .select('images.id', 'images.imageable_type', 'images.imageable_id')
+          .orderBy('images.id')
+        const tree = [
+          node('images', 'imageable', {
+            users: [node('users', 'team')],
+            posts: [node('posts', 'tags'), node('posts', 'author')],
+          }),
+        ]
         const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'images', images, tree, map))
         expect(queries).to.have.length(5)
         expect(asRow(asRow(byId(images, 1).imageable).team).name).to.equal('Platform')
@@ -250,11 +323,20 @@ for (const db of testDatabases()) {
           comments: { ...map.comments, columns: { body: 'string' } },
         }
         const rows = await users()
-        const tree = [node('users', 'posts', { posts: [node('posts', 'comments', {}, narrow), node('posts', 'tags', {}, narrow)] }, narrow)]
+        const tree = [
+          node(
+            'users',
+            'posts',
+            { posts: [node('posts', 'comments', {}, narrow), node('posts', 'tags', {}, narrow)] },
+            narrow,
+          ),
+        ]
         const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, tree, narrow))
         expect(queries).to.have.length(3)
         const alicePosts = asRows(byId(rows, 1).posts)
-        expect(alicePosts.map((post) => post.title)).to.deep.equal(demoData.posts.filter((post) => post.user_id === 1).map((post) => post.title))
+        expect(alicePosts.map((post) => post.title)).to.deep.equal(
+          demoData.posts.filter((post) => post.user_id === 1).map((post) => post.title),
+        )
         for (const user of rows) {
           for (const post of asRows(user.posts)) {
             expect(Object.keys(post)).to.have.members(['title', 'comments', 'tags'])
@@ -278,16 +360,24 @@ for (const db of testDatabases()) {
       })
 
       it('issues no query when every parent key is null', async () => {
-        const rows: Row[] = await db.knex('users').select('users.id', 'users.team_id').whereNull('users.team_id').orderBy('users.id')
+        const rows: Row[] = await db
+          .knex('users')
+          .select('users.id', 'users.team_id')
+          .whereNull('users.team_id')
+          .orderBy('users.id')
         expect(rows).to.have.length(3)
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, [node('users', 'team', { teams: [node('teams', 'members')] })], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'users', rows, [node('users', 'team', { teams: [node('teams', 'members')] })], map),
+        )
         expect(queries).to.have.length(0)
         expect(rows.map((row) => row.team)).to.deep.equal([null, null, null])
       })
 
       it('matches keys by their string form (1, "1" and 1n meet)', async () => {
         const rows: Row[] = [{ id: '1' }, { id: 5n }, { id: 1 }]
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, [node('users', 'posts')], map))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'users', rows, [node('users', 'posts')], map),
+        )
         expect(queries).to.have.length(1)
         expect(queries[0]?.bindings).to.have.length(3) // two distinct keys and the row limit
         expect(idsOf(rows[0]?.posts)).to.deep.equal(postIdsOfUser(1))
@@ -327,7 +417,9 @@ for (const db of testDatabases()) {
         const expected = await users()
         await loadWithTree(db.knex, 'users', expected, [node('users', 'posts')], map)
         const rows = await users()
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'users', rows, [node('users', 'posts')], map, { chunkSize: 5 }))
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'users', rows, [node('users', 'posts')], map, { chunkSize: 5 }),
+        )
         expect(queries).to.have.length(Math.ceil(demoData.users.length / 5))
         for (const query of queries) expect(query.bindings?.length).to.be.at.most(5 + 1) // keys and the row limit
         expect(rows).to.deep.equal(expected)
@@ -336,7 +428,9 @@ for (const db of testDatabases()) {
       it('chunks every level of a nested tree', async () => {
         const rows = await users()
         const queries = await queriesOf(db.knex, () =>
-          loadWithTree(db.knex, 'users', rows, [node('users', 'posts', { posts: [node('posts', 'comments')] })], map, { chunkSize: 5 }),
+          loadWithTree(db.knex, 'users', rows, [node('users', 'posts', { posts: [node('posts', 'comments')] })], map, {
+            chunkSize: 5,
+          }),
         )
         const userChunks = Math.ceil(demoData.users.length / 5)
         const postChunks = Math.ceil(demoData.posts.length / 5)
@@ -345,10 +439,19 @@ for (const db of testDatabases()) {
       })
 
       it('chunks each morphTo target table', async () => {
-        const images: Row[] = await db.knex('images').select('images.id', 'images.imageable_type', 'images.imageable_id').orderBy('images.id')
-        const queries = await queriesOf(db.knex, () => loadWithTree(db.knex, 'images', images, [node('images', 'imageable')], map, { chunkSize: 2 }))
-        const userIds = new Set(demoData.images.filter((image) => image.imageable_type === 'User').map((image) => image.imageable_id))
-        const postIds = new Set(demoData.images.filter((image) => image.imageable_type === 'Post').map((image) => image.imageable_id))
+        const images: Row[] = await db
+          .knex('images')
+          .select('images.id', 'images.imageable_type', 'images.imageable_id')
+          .orderBy('images.id')
+        const queries = await queriesOf(db.knex, () =>
+          loadWithTree(db.knex, 'images', images, [node('images', 'imageable')], map, { chunkSize: 2 }),
+        )
+        const userIds = new Set(
+          demoData.images.filter((image) => image.imageable_type === 'User').map((image) => image.imageable_id),
+        )
+        const postIds = new Set(
+          demoData.images.filter((image) => image.imageable_type === 'Post').map((image) => image.imageable_id),
+        )
         expect(queries).to.have.length(Math.ceil(userIds.size / 2) + Math.ceil(postIds.size / 2))
         for (const image of demoData.images) expect(idOf(byId(images, image.id).imageable)).to.equal(image.imageable_id)
       })

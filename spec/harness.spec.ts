@@ -31,7 +31,10 @@ for (const db of testDatabases()) {
     for (const table of mappedTables) {
       it(`returns the allow-listed ${table} columns as the fixtures define them`, async () => {
         const columns = Object.keys(relationMap[table].columns)
-        const rows = await db.knex(table).select(columns.map((column) => `${table}.${column}`)).orderBy('id')
+        const rows = await db
+          .knex(table)
+          .select(columns.map((column) => `${table}.${column}`))
+          .orderBy('id')
         const expected = demoData[table].map((row) => pick(row, columns))
         expect(normalizeRows(rows, table)).to.deep.equal(expected)
       })

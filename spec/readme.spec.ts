@@ -12,7 +12,13 @@ import { runCli } from '../lib/cli/run-cli.ts'
 const root = fileURLToPath(new URL('..', import.meta.url))
 
 /** The documents a user reads: the README and every page of `docs/` (all shipped in the package). */
-const DOCUMENTS = ['README.md', ...readdirSync(join(root, 'docs')).filter((file) => file.endsWith('.md')).sort().map((file) => `docs/${file}`)]
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .sort()
+    .map((file) => `docs/${file}`),
+]
 
 /** The servers of README "Serving a list endpoint" (Express, Fastify) and of docs/http.md, each a `src/server.ts`. */
 const SERVERS = ['express', 'fastify', 'koa', 'hono', 'node-http'] as const
@@ -29,13 +35,18 @@ interface Block {
 /** Every ```ts <name> block of the README and docs/: a named block is an example the suite runs. */
 function namedBlocks(): Block[] {
   return DOCUMENTS.flatMap((document) =>
-    [...readFileSync(join(root, document), 'utf8').matchAll(/^```ts ([\w-]+)\n([\s\S]*?)^```$/gm)].map(([, name = '', source = '']) => ({ document, name, source })),
+    [...readFileSync(join(root, document), 'utf8').matchAll(/^```ts ([\w-]+)\n([\s\S]*?)^```$/gm)].map(
+      ([, name = '', source = '']) => ({ document, name, source }),
+    ),
   )
 }
 
 function block(name: string): string {
   const found = namedBlocks().filter((candidate) => candidate.name === name)
-  expect(found.map((candidate) => candidate.document), `one \`\`\`ts ${name} block`).to.have.length(1)
+  expect(
+    found.map((candidate) => candidate.document),
+    `one \`\`\`ts ${name} block`,
+  ).to.have.length(1)
   return found[0]?.source ?? ''
 }
 
@@ -52,13 +63,19 @@ function promisedOutput(source: string): string | undefined {
   const first = lines.findIndex((line) => /^\/\/ [[{]/.test(line))
   if (first === -1) return undefined
   const end = lines.findIndex((line, index) => index > first && !line.startsWith('// '))
-  return lines.slice(first, end === -1 ? undefined : end).map((line) => line.slice(3)).join('\n')
+  return lines
+    .slice(first, end === -1 ? undefined : end)
+    .map((line) => line.slice(3))
+    .join('\n')
 }
 
 /** Runs a block and checks it prints what its `// […]` or `// {…}` comment promises. */
 function runExample({ document, name, source }: Block): void {
   const promised = promisedOutput(source)
-  expect(promised, `${document} \`\`\`ts ${name} ends with the output it promises, as a // [...] or // {...} line`).to.be.a('string')
+  expect(
+    promised,
+    `${document} \`\`\`ts ${name} ends with the output it promises, as a // [...] or // {...} line`,
+  ).to.be.a('string')
   const dir = scratch(name)
   try {
     writeFileSync(join(dir, `${name}.ts`), source)
@@ -76,8 +93,22 @@ describe('README and docs/ examples', function () {
 
   it('every named block has a unique name, and the README and docs/ keep their examples', () => {
     const names = namedBlocks().map((candidate) => candidate.name)
-    expect(names.filter((name, index) => names.indexOf(name) !== index), 'names used twice').to.deep.equal([])
-    expect(names).to.include.members(['quickstart', ...APP_BLOCKS, 'guards', 'parameters', 'define-relation-map', 'eager-loading', 'errors', 'json-values', 'paginate', 'introspect'])
+    expect(
+      names.filter((name, index) => names.indexOf(name) !== index),
+      'names used twice',
+    ).to.deep.equal([])
+    expect(names).to.include.members([
+      'quickstart',
+      ...APP_BLOCKS,
+      'guards',
+      'parameters',
+      'define-relation-map',
+      'eager-loading',
+      'errors',
+      'json-values',
+      'paginate',
+      'introspect',
+    ])
   })
 
   it('every named example type-checks under strict, as a user compiles it', () => {
@@ -122,7 +153,10 @@ async function createShop(file: string): Promise<void> {
       t.decimal('price', 10, 2).notNullable()
       t.datetime('deleted_at')
     })
-    await db('tenants').insert([{ id: 1, name: 'Acme' }, { id: 2, name: 'Globex' }])
+    await db('tenants').insert([
+      { id: 1, name: 'Acme' },
+      { id: 2, name: 'Globex' },
+    ])
     await db('categories').insert([
       { id: 1, tenant_id: 1, name: 'Lighting' },
       { id: 2, tenant_id: 1, name: 'Discontinued', deleted_at: '2024-01-01 00:00:00' },
@@ -147,13 +181,18 @@ function readmeCommand(command: string): string[] {
   const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/\\\n\s*/g, '')
   const line = readme.split('\n').find((candidate) => candidate.startsWith(`npx knex-query-params ${command} `))
   expect(line, `README runs npx knex-query-params ${command}`).to.be.a('string')
-  return (line ?? '').replace(/\s+#.*$/, '').split(/\s+/).slice(2)
+  return (line ?? '')
+    .replace(/\s+#.*$/, '')
+    .split(/\s+/)
+    .slice(2)
 }
 
 /** The URLs of the README's `curl -g '…'` lines, each with what its comment says (if anything). */
 function readmeRequests(): Array<{ url: string; comment: string }> {
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
-  return [...readme.matchAll(/^curl -g '(http:\/\/localhost:3000[^']+)'(?:\s+#\s*(.*))?$/gm)].map(([, url = '', comment = '']) => ({ url, comment }))
+  return [...readme.matchAll(/^curl -g '(http:\/\/localhost:3000[^']+)'(?:\s+#\s*(.*))?$/gm)].map(
+    ([, url = '', comment = '']) => ({ url, comment }),
+  )
 }
 
 async function freePort(): Promise<number> {
@@ -202,7 +241,10 @@ function strictCompileErrors(files: readonly string[]): string[] {
     types: ['node'],
   })
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
+    const where =
+      diagnostic.file === undefined
+        ? ''
+        : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
     return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`
   })
 }
@@ -244,15 +286,29 @@ describe('README "Serving a list endpoint" and the apps of docs/http.md, as writ
 
   for (const framework of SERVERS) {
     it(`the ${framework} app answers the README's requests: a page through the guard, and a 400 problem`, async () => {
-      expect(existsSync(join(dir, 'src/relation-map.generated.ts')), 'the map was generated by the test above').to.equal(true)
+      expect(
+        existsSync(join(dir, 'src/relation-map.generated.ts')),
+        'the map was generated by the test above',
+      ).to.equal(true)
       // db.ts is the one piece replaced: the same knex instance, on the SQLite shop instead of PostgreSQL.
-      writeFileSync(join(dir, 'src/db.ts'), `import knex from 'knex'\n\nexport const db = knex({ client: 'better-sqlite3', connection: { filename: ${JSON.stringify(join(dir, 'shop.sqlite'))} }, useNullAsDefault: true })\n`)
+      writeFileSync(
+        join(dir, 'src/db.ts'),
+        `import knex from 'knex'\n\nexport const db = knex({ client: 'better-sqlite3', connection: { filename: ${JSON.stringify(join(dir, 'shop.sqlite'))} }, useNullAsDefault: true })\n`,
+      )
       writeFileSync(join(dir, 'src/server.ts'), block(framework))
       const port = await freePort()
-      const child = spawn(process.execPath, [...SOURCE, join(dir, 'src/server.ts')], { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, [...SOURCE, join(dir, 'src/server.ts')], {
+        cwd: dir,
+        env: { ...process.env, PORT: String(port) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let output = ''
-      child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString() })
-      child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString() })
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+      })
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString()
+      })
       try {
         const base = `http://127.0.0.1:${port}`
         await waitUntilServing(base, child, () => output)
@@ -283,7 +339,8 @@ describe('README and docs/ links', () => {
         const [path = '', anchor] = target.split('#')
         const file = path === '' ? document : normalize(join(dirname(document), path))
         if (!existsSync(join(root, file))) broken.push(`${document}: ${target} (no such file)`)
-        else if (anchor !== undefined && !anchorsOf(file).has(anchor)) broken.push(`${document}: ${target} (no such heading)`)
+        else if (anchor !== undefined && !anchorsOf(file).has(anchor))
+          broken.push(`${document}: ${target} (no such heading)`)
       }
     }
     expect(broken).to.deep.equal([])
@@ -308,14 +365,23 @@ describe('README and docs/ links', () => {
 /** The relative link targets of a Markdown file (absolute URLs left out). */
 function relativeLinks(document: string): string[] {
   const text = readFileSync(join(root, document), 'utf8')
-  return [...text.matchAll(/\]\(([^)\s]+)\)/g)].map(([, target = '']) => target).filter((target) => !/^[a-z]+:/.test(target))
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map(([, target = '']) => target)
+    .filter((target) => !/^[a-z]+:/.test(target))
 }
 
 function anchorsOf(file: string): Set<string> {
-  return new Set([...readFileSync(join(root, file), 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => githubSlug(heading ?? '')))
+  return new Set(
+    [...readFileSync(join(root, file), 'utf8').matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) =>
+      githubSlug(heading ?? ''),
+    ),
+  )
 }
 
 /** The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens. */
 function githubSlug(heading: string): string {
-  return heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-')
 }

@@ -4,7 +4,8 @@ import type { HandDialect } from './hand-dialect.ts'
 
 type Row = Record<string, unknown>
 
-const columns = (table: keyof typeof relationMap): string[] => Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
+const columns = (table: keyof typeof relationMap): string[] =>
+  Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
 
 /** How a relation filter is written by hand: the form the library writes on that database (`Dialect.filteredRelation`). */
 export type FilterForm = 'exists' | 'in'
@@ -15,7 +16,13 @@ export type FilterForm = 'exists' | 'in'
  * in the form the library writes on that database (a correlated `EXISTS` on PostgreSQL, `users.id in
  * (select posts.user_id …)` on SQLite and MariaDB), and the first `limit` users by id.
  */
-export function guardedTitleFilter(db: Knex, dialect: HandDialect, form: FilterForm, pattern: string, limit: number): Knex.QueryBuilder {
+export function guardedTitleFilter(
+  db: Knex,
+  dialect: HandDialect,
+  form: FilterForm,
+  pattern: string,
+  limit: number,
+): Knex.QueryBuilder {
   const query = db('users').select(columns('users')).whereNull('users.deleted_at')
   if (form === 'in') {
     query.whereIn('users.id', function (this: Knex.QueryBuilder) {
@@ -23,7 +30,11 @@ export function guardedTitleFilter(db: Knex, dialect: HandDialect, form: FilterF
     })
   } else {
     query.whereExists(function (this: Knex.QueryBuilder) {
-      dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')).whereNull('posts.deleted_at'), 'posts.title', pattern)
+      dialect.like(
+        this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')).whereNull('posts.deleted_at'),
+        'posts.title',
+        pattern,
+      )
     })
   }
   return query.orderBy('users.id', 'asc').limit(limit)
@@ -38,7 +49,10 @@ export function guardedCommentFilter(db: Knex, form: FilterForm, body: string, l
         .from('posts')
         .whereNull('posts.deleted_at')
         .whereIn('posts.id', function (this: Knex.QueryBuilder) {
-          this.select('comments.post_id').from('comments').where('comments.body', '=', body).whereNull('comments.deleted_at')
+          this.select('comments.post_id')
+            .from('comments')
+            .where('comments.body', '=', body)
+            .whereNull('comments.deleted_at')
         })
     })
   } else {
@@ -48,7 +62,11 @@ export function guardedCommentFilter(db: Knex, form: FilterForm, body: string, l
         .where('posts.user_id', db.ref('users.id'))
         .whereNull('posts.deleted_at')
         .whereExists(function (this: Knex.QueryBuilder) {
-          this.select(db.raw('1')).from('comments').where('comments.post_id', db.ref('posts.id')).whereNull('comments.deleted_at').where('comments.body', '=', body)
+          this.select(db.raw('1'))
+            .from('comments')
+            .where('comments.post_id', db.ref('posts.id'))
+            .whereNull('comments.deleted_at')
+            .where('comments.body', '=', body)
         })
     })
   }

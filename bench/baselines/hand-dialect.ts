@@ -16,16 +16,23 @@ export interface HandDialect {
   page(query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder
 }
 
-const boundPage = (query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder => query.limit(limit).offset(offset)
+const boundPage = (query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder =>
+  query.limit(limit).offset(offset)
 /** `limit 20 offset 20` in the SQL text, as the library writes a page on SQLite (`Dialect.inlinePage`). */
 const inlinePage = (query: Knex.QueryBuilder, limit: number, offset: number): Knex.QueryBuilder =>
   query.limit(limit, { skipBinding: true }).offset(offset, { skipBinding: true })
 
 export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> = {
   mysql: {
-    like: (query, column, pattern) => query.whereRaw('lower(??) like lower(convert(? using utf8mb4) collate utf8mb4_bin)', [column, pattern]),
+    like: (query, column, pattern) =>
+      query.whereRaw('lower(??) like lower(convert(? using utf8mb4) collate utf8mb4_bin)', [column, pattern]),
     boolean: (value) => (value ? 1 : 0),
-    datetime: (iso) => new Date(iso).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', ''),
+    datetime: (iso) =>
+      new Date(iso)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.000Z$/, '')
+        .replace('Z', ''),
     orderBy: (query, column, direction) => query.orderBy(column, direction),
     unpagedFilter: 'in',
     page: boundPage,
@@ -41,7 +48,12 @@ export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> 
   sqlite: {
     like: (query, column, pattern) => query.whereRaw("?? like ? escape '\\'", [column, pattern]),
     boolean: (value) => (value ? 1 : 0),
-    datetime: (iso) => new Date(iso).toISOString().replace('T', ' ').replace(/\.000Z$/, '').replace('Z', ''),
+    datetime: (iso) =>
+      new Date(iso)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.000Z$/, '')
+        .replace('Z', ''),
     orderBy: (query, column, direction) => query.orderBy(column, direction),
     unpagedFilter: 'in',
     page: inlinePage,

@@ -4,7 +4,8 @@ import { serializeRecord, type ApiRecord } from '../../demo/serialize-record.ts'
 import { relationMap } from '../../fixtures/relation-map.ts'
 import { handDialects } from './hand-dialect.ts'
 
-const columns = (table: keyof typeof relationMap): string[] => Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
+const columns = (table: keyof typeof relationMap): string[] =>
+  Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
 const USER_COLUMNS = columns('users')
 const POST_COLUMNS = columns('posts')
 const TEAM_COLUMNS = columns('teams')
@@ -29,7 +30,11 @@ export function buildHandWrittenServer(db: Knex, dialectName: 'sqlite' | 'postgr
           where.where('users.is_admin', '=', dialect.boolean(false))
           where.where('users.created_at', '>=', dialect.datetime('2020-01-01T00:00:00.000Z'))
           where.whereExists(function (this: Knex.QueryBuilder) {
-            dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', '%o%')
+            dialect.like(
+              this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')),
+              'posts.title',
+              '%o%',
+            )
           })
         })
         .whereExists(function (this: Knex.QueryBuilder) {
@@ -38,10 +43,25 @@ export function buildHandWrittenServer(db: Knex, dialectName: 'sqlite' | 'postgr
     const pageQuery = filtered().select(USER_COLUMNS)
     dialect.orderBy(pageQuery, 'users.name', 'asc')
     dialect.orderBy(pageQuery, 'users.created_at', 'desc')
-    pageQuery.orderBy('users.id', 'asc').limit(perPage).offset((page - 1) * perPage)
-    const [rows, counted] = (await Promise.all([pageQuery, filtered().count({ total: '*' })])) as [ApiRecord[], Array<{ total: unknown }>]
+    pageQuery
+      .orderBy('users.id', 'asc')
+      .limit(perPage)
+      .offset((page - 1) * perPage)
+    const [rows, counted] = (await Promise.all([pageQuery, filtered().count({ total: '*' })])) as [
+      ApiRecord[],
+      Array<{ total: unknown }>,
+    ]
 
-    const posts: ApiRecord[] = rows.length === 0 ? [] : await db('posts').select(POST_COLUMNS).whereIn('posts.user_id', rows.map((row) => row.id as number)).orderBy('posts.id')
+    const posts: ApiRecord[] =
+      rows.length === 0
+        ? []
+        : await db('posts')
+            .select(POST_COLUMNS)
+            .whereIn(
+              'posts.user_id',
+              rows.map((row) => row.id as number),
+            )
+            .orderBy('posts.id')
     const postsByUser = new Map<unknown, ApiRecord[]>()
     for (const post of posts) {
       const list = postsByUser.get(post.user_id)
@@ -49,7 +69,10 @@ export function buildHandWrittenServer(db: Knex, dialectName: 'sqlite' | 'postgr
       else list.push(post)
     }
     const teamIds = [...new Set(rows.map((row) => row.team_id).filter((id) => id !== null))] as number[]
-    const teams: ApiRecord[] = teamIds.length === 0 ? [] : await db('teams').select(TEAM_COLUMNS).whereIn('teams.id', teamIds).orderBy('teams.id')
+    const teams: ApiRecord[] =
+      teamIds.length === 0
+        ? []
+        : await db('teams').select(TEAM_COLUMNS).whereIn('teams.id', teamIds).orderBy('teams.id')
     const teamsById = new Map(teams.map((team) => [team.id, team]))
     for (const row of rows) {
       row.posts = postsByUser.get(row.id) ?? []

@@ -20,9 +20,18 @@ const TEMPLATES: ReadonlyArray<(i: number) => { client: ClientWhere; hand: HandW
     hand: (where) => where.where('users.score', '>', i),
   }),
   (i) => ({
-    client: { column: 'created_at', operator: '>=', value: `2021-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00.000Z`, boolean: 'and' },
+    client: {
+      column: 'created_at',
+      operator: '>=',
+      value: `2021-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00.000Z`,
+      boolean: 'and',
+    },
     hand: (where, dialect) =>
-      where.where('users.created_at', '>=', dialect.datetime(`2021-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00.000Z`)),
+      where.where(
+        'users.created_at',
+        '>=',
+        dialect.datetime(`2021-01-${String((i % 28) + 1).padStart(2, '0')}T00:00:00.000Z`),
+      ),
   }),
   (i) => ({
     client: { column: 'team_id', operator: 'in', value: [i, i + 1, i + 2], boolean: 'and' },
@@ -46,13 +55,26 @@ const TEMPLATES: ReadonlyArray<(i: number) => { client: ClientWhere; hand: HandW
       dialect.unpagedFilter === 'in'
         ? where.whereIn('users.id', dialect.like(db('posts').select('posts.user_id'), 'posts.title', `%t${i}%`))
         : where.whereExists(function (this: Knex.QueryBuilder) {
-            dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', `%t${i}%`)
+            dialect.like(
+              this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')),
+              'posts.title',
+              `%t${i}%`,
+            )
           }),
   }),
   (i) => ({
-    client: { column: 'updated_at', operator: '<', value: `2030-02-${String((i % 28) + 1).padStart(2, '0')}T12:00:00.000Z`, boolean: 'and' },
+    client: {
+      column: 'updated_at',
+      operator: '<',
+      value: `2030-02-${String((i % 28) + 1).padStart(2, '0')}T12:00:00.000Z`,
+      boolean: 'and',
+    },
     hand: (where, dialect) =>
-      where.where('users.updated_at', '<', dialect.datetime(`2030-02-${String((i % 28) + 1).padStart(2, '0')}T12:00:00.000Z`)),
+      where.where(
+        'users.updated_at',
+        '<',
+        dialect.datetime(`2030-02-${String((i % 28) + 1).padStart(2, '0')}T12:00:00.000Z`),
+      ),
   }),
 ]
 

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
 import { relationMap } from '../../fixtures/relation-map.ts'
 
-const columns = (table: keyof typeof relationMap): string[] => Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
+const columns = (table: keyof typeof relationMap): string[] =>
+  Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
 
 type Row = Record<string, unknown>
 
@@ -9,9 +10,15 @@ type Row = Record<string, unknown>
 export async function naiveUsersWithPostsAndComments(db: Knex): Promise<Row[]> {
   const users: Row[] = await db('users').select(columns('users'))
   for (const user of users) {
-    const posts: Row[] = await db('posts').select(columns('posts')).where('posts.user_id', user.id as number).orderBy('posts.id')
+    const posts: Row[] = await db('posts')
+      .select(columns('posts'))
+      .where('posts.user_id', user.id as number)
+      .orderBy('posts.id')
     for (const post of posts) {
-      post.comments = await db('comments').select(columns('comments')).where('comments.post_id', post.id as number).orderBy('comments.id')
+      post.comments = await db('comments')
+        .select(columns('comments'))
+        .where('comments.post_id', post.id as number)
+        .orderBy('comments.id')
     }
     user.posts = posts
   }

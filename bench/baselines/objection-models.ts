@@ -2,7 +2,8 @@ import type { Knex } from 'knex'
 import { Model, type Modifiers, type RelationMappings } from 'objection'
 import { relationMap } from '../../fixtures/relation-map.ts'
 
-const columns = (table: keyof typeof relationMap): string[] => Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
+const columns = (table: keyof typeof relationMap): string[] =>
+  Object.keys(relationMap[table].columns).map((column) => `${table}.${column}`)
 
 /** Each model selects the allow-listed columns of its table, as the library does, so both fetch the same data. */
 class Comment extends Model {
@@ -23,7 +24,11 @@ class Post extends Model {
   }
   static override get relationMappings(): RelationMappings {
     return {
-      comments: { relation: Model.HasManyRelation, modelClass: Comment, join: { from: 'posts.id', to: 'comments.post_id' } },
+      comments: {
+        relation: Model.HasManyRelation,
+        modelClass: Comment,
+        join: { from: 'posts.id', to: 'comments.post_id' },
+      },
     }
   }
 }

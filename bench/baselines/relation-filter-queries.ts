@@ -33,7 +33,11 @@ export function titleFilter(pattern: string, limit?: number): RelationFilterCase
         db('users')
           .select(USER_COLUMNS)
           .whereExists(function (this: Knex.QueryBuilder) {
-            dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', pattern)
+            dialect.like(
+              this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')),
+              'posts.title',
+              pattern,
+            )
           }),
         limit,
       ),
@@ -45,7 +49,14 @@ export function titleFilter(pattern: string, limit?: number): RelationFilterCase
         limit,
       ),
     joinDistinct: (db, dialect) =>
-      page(dialect.like(db('users').distinct(USER_COLUMNS).innerJoin('posts', 'posts.user_id', 'users.id'), 'posts.title', pattern), limit),
+      page(
+        dialect.like(
+          db('users').distinct(USER_COLUMNS).innerJoin('posts', 'posts.user_id', 'users.id'),
+          'posts.title',
+          pattern,
+        ),
+        limit,
+      ),
   }
 }
 
@@ -66,7 +77,10 @@ export function commentFilter(body: string, limit?: number): RelationFilterCase 
               .from('posts')
               .where('posts.user_id', db.ref('users.id'))
               .whereExists(function (this: Knex.QueryBuilder) {
-                this.select(db.raw('1')).from('comments').where('comments.post_id', db.ref('posts.id')).where('comments.body', '=', body)
+                this.select(db.raw('1'))
+                  .from('comments')
+                  .where('comments.post_id', db.ref('posts.id'))
+                  .where('comments.body', '=', body)
               })
           }),
         limit,
@@ -75,7 +89,13 @@ export function commentFilter(body: string, limit?: number): RelationFilterCase 
       page(
         db('users')
           .select(USER_COLUMNS)
-          .whereIn('users.id', db('posts').select('posts.user_id').innerJoin('comments', 'comments.post_id', 'posts.id').where('comments.body', '=', body)),
+          .whereIn(
+            'users.id',
+            db('posts')
+              .select('posts.user_id')
+              .innerJoin('comments', 'comments.post_id', 'posts.id')
+              .where('comments.body', '=', body),
+          ),
         limit,
       ),
     joinDistinct: (db) =>

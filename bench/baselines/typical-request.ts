@@ -43,7 +43,11 @@ export function handTypicalQuery(db: Knex, dialect: HandDialect, times = 1): Kne
         where.where('users.is_admin', '=', dialect.boolean(false))
         where.where('users.created_at', '>=', dialect.datetime('2021-01-01T00:00:00.000Z'))
         where.whereExists(function (this: Knex.QueryBuilder) {
-          dialect.like(this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')), 'posts.title', '%sql%')
+          dialect.like(
+            this.select(db.raw('1')).from('posts').where('posts.user_id', db.ref('users.id')),
+            'posts.title',
+            '%sql%',
+          )
         })
       }
     })

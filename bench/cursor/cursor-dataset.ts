@@ -17,7 +17,13 @@ const notNull = { nullable: false } as const
 export const cursorBenchMap = {
   cur_users: { columns: { id: 'integer', name: { type: 'string', ...notNull } } },
   cur_posts: {
-    columns: { id: 'integer', user_id: { type: 'integer', ...notNull }, title: { type: 'string', ...notNull }, published_at: 'datetime', created_at: { type: 'datetime', ...notNull } },
+    columns: {
+      id: 'integer',
+      user_id: { type: 'integer', ...notNull },
+      title: { type: 'string', ...notNull },
+      published_at: 'datetime',
+      created_at: { type: 'datetime', ...notNull },
+    },
     relations: {
       author: { type: 'belongsTo', table: 'cur_users', foreignKey: 'user_id', required: true },
       comments: { type: 'hasMany', table: 'cur_comments', foreignKey: 'post_id' },
@@ -62,7 +68,10 @@ function rowsSql(dialect: BenchDialect): string[] {
               case when g % 3 = 0 then null else ${at(`${hash(2654435761)} % 31536000`)} end, ${at(`g * 30 + ${hash(3266489917)} % 600`)}
        FROM_SERIES`,
     ),
-    series(COMMENTS, `insert into cur_comments (id, post_id) select g, (${hash(2654435761)} % ${Math.floor(CURSOR_POSTS / 10)} + 1) * 10 FROM_SERIES`),
+    series(
+      COMMENTS,
+      `insert into cur_comments (id, post_id) select g, (${hash(2654435761)} % ${Math.floor(CURSOR_POSTS / 10)} + 1) * 10 FROM_SERIES`,
+    ),
   ]
 }
 
@@ -89,7 +98,9 @@ export function cursorRecipe(): DatasetRecipe {
       const loaded = performance.now()
       for (const statement of indexSql(dialect)) await db.raw(statement)
       await analyze(db, dialect, TABLES)
-      log(`  generated cursor on ${dialect} (${CURSOR_POSTS} posts): rows ${((loaded - start) / 1000).toFixed(1)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(1)} s`)
+      log(
+        `  generated cursor on ${dialect} (${CURSOR_POSTS} posts): rows ${((loaded - start) / 1000).toFixed(1)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(1)} s`,
+      )
     },
   }
 }

@@ -32,11 +32,13 @@ export function benchServers(env: Record<string, string | undefined>): BenchServ
   const postgres = env.BENCH_POSTGRES_URL
   const mysql = env.BENCH_MYSQL_URL
   if (postgres !== undefined && postgres !== '') {
-    if (!/^postgres(ql)?:\/\//.test(postgres)) throw new Error(`BENCH_POSTGRES_URL must be a postgres:// URL, got '${postgres.split('://')[0] ?? ''}://…'`)
+    if (!/^postgres(ql)?:\/\//.test(postgres))
+      throw new Error(`BENCH_POSTGRES_URL must be a postgres:// URL, got '${postgres.split('://')[0] ?? ''}://…'`)
     servers.postgres = postgres
   }
   if (mysql !== undefined && mysql !== '') {
-    if (!/^(mysql|mariadb):\/\//.test(mysql)) throw new Error(`BENCH_MYSQL_URL must be a mysql:// or mariadb:// URL, got '${mysql.split('://')[0] ?? ''}://…'`)
+    if (!/^(mysql|mariadb):\/\//.test(mysql))
+      throw new Error(`BENCH_MYSQL_URL must be a mysql:// or mariadb:// URL, got '${mysql.split('://')[0] ?? ''}://…'`)
     servers.mysql = mysql.replace(/^mariadb:/, 'mysql:')
   }
   return servers
@@ -45,7 +47,8 @@ export function benchServers(env: Record<string, string | undefined>): BenchServ
 /** `kqp_bench_<name>`, checked to be a plain identifier. */
 export function benchDatabaseName(name: string): string {
   const database = `${BENCH_DATABASE_PREFIX}${name}`
-  if (!/^kqp_bench_[a-z0-9_]+$/.test(database)) throw new Error(`bench database name '${database}' is not a plain kqp_bench_* identifier`)
+  if (!/^kqp_bench_[a-z0-9_]+$/.test(database))
+    throw new Error(`bench database name '${database}' is not a plain kqp_bench_* identifier`)
   return database
 }
 
@@ -85,7 +88,11 @@ function adminKnex(dialect: 'postgres' | 'mysql', url: string): Knex {
   }
   const target = new URL(url)
   target.pathname = '/'
-  return knex({ client: 'mysql2', connection: { uri: target.toString() } as Knex.MySql2ConnectionConfig, pool: { min: 0, max: 1 } })
+  return knex({
+    client: 'mysql2',
+    connection: { uri: target.toString() } as Knex.MySql2ConnectionConfig,
+    pool: { min: 0, max: 1 },
+  })
 }
 
 async function databaseExists(admin: Knex, dialect: 'postgres' | 'mysql', database: string): Promise<boolean> {
@@ -93,10 +100,11 @@ async function databaseExists(admin: Knex, dialect: 'postgres' | 'mysql', databa
     const found = (await admin.raw('select 1 from pg_database where datname = ?', [database])) as { rows: unknown[] }
     return found.rows.length > 0
   }
-  const [rows] = (await admin.raw('select 1 from information_schema.schemata where schema_name = ?', [database])) as [unknown[]]
+  const [rows] = (await admin.raw('select 1 from information_schema.schemata where schema_name = ?', [database])) as [
+    unknown[],
+  ]
   return rows.length > 0
 }
-
 
 /**
  * Opens `kqp_bench_<name>` on the server of `url`, creating it (with its {@link OWNER_TABLE}) if missing.
@@ -114,9 +122,14 @@ export async function openBenchDatabase(dialect: 'postgres' | 'mysql', url: stri
   const tables = await listTables(db)
   if (tables.length > 0 && !tables.includes(OWNER_TABLE)) {
     await db.destroy()
-    throw new Error(`${database} on ${redactUrl(url)} holds tables (${tables.slice(0, 5).join(', ')}) that the bench did not create; it will not touch it. Drop or rename that database yourself.`)
+    throw new Error(
+      `${database} on ${redactUrl(url)} holds tables (${tables.slice(0, 5).join(', ')}) that the bench did not create; it will not touch it. Drop or rename that database yourself.`,
+    )
   }
-  if (tables.length === 0) await db.raw(`create table ${OWNER_TABLE} (created_by varchar(64) not null)`).then(() => db(OWNER_TABLE).insert({ created_by: 'knex-query-params bench' }))
+  if (tables.length === 0)
+    await db
+      .raw(`create table ${OWNER_TABLE} (created_by varchar(64) not null)`)
+      .then(() => db(OWNER_TABLE).insert({ created_by: 'knex-query-params bench' }))
   return db
 }
 
@@ -124,14 +137,24 @@ export async function openBenchDatabase(dialect: 'postgres' | 'mysql', url: stri
  * Drops and recreates `kqp_bench_<name>` (only after {@link openBenchDatabase} proved the bench owns it) and
  * returns a connection to the new, empty database (with its owner table).
  */
-export async function recreateBenchDatabase(dialect: 'postgres' | 'mysql', url: string, name: string, current: Knex): Promise<Knex> {
+export async function recreateBenchDatabase(
+  dialect: 'postgres' | 'mysql',
+  url: string,
+  name: string,
+  current: Knex,
+): Promise<Knex> {
   const database = benchDatabaseName(name)
   const tables = await listTables(current)
-  if (!tables.includes(OWNER_TABLE)) throw new Error(`${database}: no ${OWNER_TABLE} table, so the bench did not create it; not dropping it`)
+  if (!tables.includes(OWNER_TABLE))
+    throw new Error(`${database}: no ${OWNER_TABLE} table, so the bench did not create it; not dropping it`)
   await current.destroy()
   const admin = adminKnex(dialect, url)
   try {
-    await admin.raw(dialect === 'postgres' ? `drop database if exists ${database} with (force)` : `drop database if exists ${database}`)
+    await admin.raw(
+      dialect === 'postgres'
+        ? `drop database if exists ${database} with (force)`
+        : `drop database if exists ${database}`,
+    )
   } finally {
     await admin.destroy()
   }

@@ -3,7 +3,14 @@ import { mkdirSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { migrate } from '../../fixtures/migrate.ts'
-import { openBenchDatabase, recreateBenchDatabase, redactUrl, benchDatabaseName, type BenchDialect, type BenchServers } from './bench-servers.ts'
+import {
+  openBenchDatabase,
+  recreateBenchDatabase,
+  redactUrl,
+  benchDatabaseName,
+  type BenchDialect,
+  type BenchServers,
+} from './bench-servers.ts'
 import { DATASET_VERSION, type DatasetSpec } from './dataset-spec.ts'
 import { generationSql } from './generation-sql.ts'
 
@@ -85,7 +92,9 @@ export function demoRecipe(spec: DatasetSpec): DatasetRecipe {
       await migrate(db)
       await bulkLoad(db, dialect, generationSql(dialect, spec))
       await analyze(db, dialect, ['teams', 'users', 'posts', 'comments'])
-      log(`  generated ${spec.name} on ${dialect} (${spec.users} users, ${spec.posts} posts, ${spec.comments} comments) in ${((performance.now() - start) / 1000).toFixed(1)} s`)
+      log(
+        `  generated ${spec.name} on ${dialect} (${spec.users} users, ${spec.posts} posts, ${spec.comments} comments) in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+      )
     },
   }
 }
@@ -113,7 +122,12 @@ async function ensureSqlite(recipe: DatasetRecipe, log: (line: string) => void):
   return { dialect: 'sqlite', label, knex: db }
 }
 
-async function ensureServer(dialect: 'postgres' | 'mysql', url: string, recipe: DatasetRecipe, log: (line: string) => void): Promise<BenchDatabase> {
+async function ensureServer(
+  dialect: 'postgres' | 'mysql',
+  url: string,
+  recipe: DatasetRecipe,
+  log: (line: string) => void,
+): Promise<BenchDatabase> {
   const label = `${dialect} ${new URL(url).host}/${benchDatabaseName(recipe.name)}`
   const fingerprint = recipe.fingerprint(dialect)
   let db = await openBenchDatabase(dialect, url, recipe.name)
@@ -133,9 +147,15 @@ async function ensureServer(dialect: 'postgres' | 'mysql', url: string, recipe: 
  * (its own database `kqp_bench_<name>`, created by the bench), building it first unless an identical one
  * is there. On a server, only a database the bench created is ever dropped and rebuilt.
  */
-export async function ensureDataset(dialect: BenchDialect, recipe: DatasetRecipe, servers: BenchServers, log: (line: string) => void): Promise<BenchDatabase> {
+export async function ensureDataset(
+  dialect: BenchDialect,
+  recipe: DatasetRecipe,
+  servers: BenchServers,
+  log: (line: string) => void,
+): Promise<BenchDatabase> {
   if (dialect === 'sqlite') return ensureSqlite(recipe, log)
   const url = servers[dialect]
-  if (url === undefined) throw new Error(`ensureDataset: ${dialect} needs BENCH_${dialect === 'postgres' ? 'POSTGRES' : 'MYSQL'}_URL`)
+  if (url === undefined)
+    throw new Error(`ensureDataset: ${dialect} needs BENCH_${dialect === 'postgres' ? 'POSTGRES' : 'MYSQL'}_URL`)
   return ensureServer(dialect, url, recipe, log)
 }

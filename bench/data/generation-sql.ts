@@ -18,7 +18,8 @@ export function generationSql(dialect: BenchDialect, spec: DatasetSpec): string[
         : `with recursive s(g) as (select 1 union all select g + 1 from s where g < ${count}) ${select.replace('FROM_SERIES', 'from s')}`
   const big = pg ? 'g::bigint' : 'g'
   const hash = (multiplier: number): string => `((${big} * ${multiplier}) % 4294967296)`
-  const bool = (condition: string): string => (pg || my ? `(${condition})` : `(case when ${condition} then 1 else 0 end)`)
+  const bool = (condition: string): string =>
+    pg || my ? `(${condition})` : `(case when ${condition} then 1 else 0 end)`
   const at = (minutes: string): string =>
     pg
       ? `(timestamptz '2020-01-01 00:00:00+00' + (${minutes}) * interval '1 minute')`
@@ -26,11 +27,17 @@ export function generationSql(dialect: BenchDialect, spec: DatasetSpec): string[
         ? `(timestamp '2020-01-01 00:00:00' + interval (${minutes}) minute)`
         : `datetime('2020-01-01 00:00:00', '+' || (${minutes}) || ' minutes')`
   const day = (days: string): string =>
-    pg ? `(date '1960-01-01' + (${days})::int)` : my ? `(date '1960-01-01' + interval (${days}) day)` : `date('1960-01-01', '+' || (${days}) || ' days')`
+    pg
+      ? `(date '1960-01-01' + (${days})::int)`
+      : my
+        ? `(date '1960-01-01' + interval (${days}) day)`
+        : `date('1960-01-01', '+' || (${days}) || ' days')`
   const topicValues = TOPICS.map((topic, index) => `(${index}, '${topic}')`).join(', ')
 
   const statements = [
-    pg ? 'create temporary table topics (n integer primary key, word text not null) on commit drop' : 'create temporary table topics (n integer primary key, word text not null)',
+    pg
+      ? 'create temporary table topics (n integer primary key, word text not null) on commit drop'
+      : 'create temporary table topics (n integer primary key, word text not null)',
     `insert into topics (n, word) values ${topicValues}`,
     series(
       spec.teams,
@@ -60,7 +67,9 @@ export function generationSql(dialect: BenchDialect, spec: DatasetSpec): string[
   if (!pg) statements.push(my ? 'drop temporary table topics' : 'drop table topics')
   if (pg) {
     for (const table of ['teams', 'users', 'posts', 'comments']) {
-      statements.push(`select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 1) from ${table}))`)
+      statements.push(
+        `select setval(pg_get_serial_sequence('${table}', 'id'), (select coalesce(max(id), 1) from ${table}))`,
+      )
     }
   }
   return statements

@@ -27,9 +27,33 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'teams → first member (hasOne)', table: 'users', columns: 'id, team_id, name, email, created_at', foreignKey: 'team_id', order: 'id asc', limit: 1, parents: 'select id from teams order by id limit 1000' },
-  { name: 'teams → 3 newest members', table: 'users', columns: 'id, team_id, name, email, created_at', foreignKey: 'team_id', order: 'created_at desc, id desc', limit: 3, parents: 'select id from teams order by id limit 1000' },
-  { name: 'users → 3 newest posts', table: 'posts', columns: 'id, user_id, title, kind, published_at, views, created_at', foreignKey: 'user_id', order: 'created_at desc, id desc', limit: 3, parents: 'select id from users order by id limit 1000' },
+  {
+    name: 'teams → first member (hasOne)',
+    table: 'users',
+    columns: 'id, team_id, name, email, created_at',
+    foreignKey: 'team_id',
+    order: 'id asc',
+    limit: 1,
+    parents: 'select id from teams order by id limit 1000',
+  },
+  {
+    name: 'teams → 3 newest members',
+    table: 'users',
+    columns: 'id, team_id, name, email, created_at',
+    foreignKey: 'team_id',
+    order: 'created_at desc, id desc',
+    limit: 3,
+    parents: 'select id from teams order by id limit 1000',
+  },
+  {
+    name: 'users → 3 newest posts',
+    table: 'posts',
+    columns: 'id, user_id, title, kind, published_at, views, created_at',
+    foreignKey: 'user_id',
+    order: 'created_at desc, id desc',
+    limit: 3,
+    parents: 'select id from users order by id limit 1000',
+  },
 ]
 
 async function time(sql: string, bindings: readonly number[]): Promise<number> {
@@ -38,7 +62,8 @@ async function time(sql: string, bindings: readonly number[]): Promise<number> {
   return Number(process.hrtime.bigint() - start) / 1e6
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN
 
 for (const item of CASES) {
   const keys = ((await db.raw(item.parents)) as { rows: Array<{ id: number }> }).rows.map((row) => row.id)
@@ -66,6 +91,8 @@ for (const item of CASES) {
   }
   const w = median(windowMs)
   const l = median(lateralMs)
-  console.log(`${item.name}: window ${w.toFixed(1)} ms, lateral ${l.toFixed(1)} ms, window ÷ lateral ×${(w / l).toFixed(2)}`)
+  console.log(
+    `${item.name}: window ${w.toFixed(1)} ms, lateral ${l.toFixed(1)} ms, window ÷ lateral ×${(w / l).toFixed(2)}`,
+  )
 }
 await db.destroy()

@@ -17,7 +17,8 @@ interface Library {
 
 const [libDir, name, dialect, connection, beforeFlag] = process.argv.slice(2)
 const request = WORST_CASE_REQUESTS.find((candidate) => candidate.name === name)
-if (libDir === undefined || request === undefined || dialect === undefined) throw new Error('usage: worst-case-child <lib> <request> <dialect> [connection] [before]')
+if (libDir === undefined || request === undefined || dialect === undefined)
+  throw new Error('usage: worst-case-child <lib> <request> <dialect> [connection] [before]')
 const before = beforeFlag === 'before'
 const lib = (await import(pathToFileURL(`${libDir}/index.ts`).href)) as Library
 
@@ -28,7 +29,13 @@ const sample = (): void => {
 const sampler = setInterval(sample, 5)
 
 function open(): Knex | undefined {
-  if (dialect === 'sqlite') return knex({ client: 'better-sqlite3', connection: { filename: connection ?? '', options: { readonly: true } }, useNullAsDefault: true, pool: { min: 1, max: 1 } })
+  if (dialect === 'sqlite')
+    return knex({
+      client: 'better-sqlite3',
+      connection: { filename: connection ?? '', options: { readonly: true } },
+      useNullAsDefault: true,
+      pool: { min: 1, max: 1 },
+    })
   if (dialect === 'postgres' || dialect === 'mysql') return serverKnex(dialect, connection ?? '', 'kqp_bench_scale', 10)
   return undefined
 }
@@ -71,7 +78,8 @@ try {
 } catch (error) {
   const status = (error as { status?: unknown }).status
   const code = (error as { code?: unknown }).code
-  result.outcome = status === 400 ? `400 ${String(code)}` : `${(error as Error).name}: ${(error as Error).message.slice(0, 80)}`
+  result.outcome =
+    status === 400 ? `400 ${String(code)}` : `${(error as Error).name}: ${(error as Error).message.slice(0, 80)}`
 }
 result.ms = performance.now() - started
 clearInterval(sampler)

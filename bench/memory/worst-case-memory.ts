@@ -35,25 +35,58 @@ function beforeLibrary(): string {
   return `${target}lib`
 }
 
-async function measure(lib: string, request: WorstCaseRequest, dialect: BenchDialect | 'none', connection: string, before: boolean): Promise<Sample> {
-  const args = ['--expose-gc', `--max-old-space-size=${HEAP_LIMIT_MB}`, '--import', 'tsx', child, lib, request.name, dialect, connection, before ? 'before' : 'after']
+async function measure(
+  lib: string,
+  request: WorstCaseRequest,
+  dialect: BenchDialect | 'none',
+  connection: string,
+  before: boolean,
+): Promise<Sample> {
+  const args = [
+    '--expose-gc',
+    `--max-old-space-size=${HEAP_LIMIT_MB}`,
+    '--import',
+    'tsx',
+    child,
+    lib,
+    request.name,
+    dialect,
+    connection,
+    before ? 'before' : 'after',
+  ]
   const started = performance.now()
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: repository, timeout: TIMEOUT_MS, maxBuffer: 1 << 20 })
+    const { stdout } = await promisify(execFile)(process.execPath, args, {
+      cwd: repository,
+      timeout: TIMEOUT_MS,
+      maxBuffer: 1 << 20,
+    })
     return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Sample
   } catch (error) {
     const failed = error as { signal?: string; stderr?: string; killed?: boolean }
     const fatal = /FATAL ERROR: [^\n]*/.exec(failed.stderr ?? '')?.[0]
-    const outcome = failed.killed === true ? `no answer in ${TIMEOUT_MS / 1000} s` : fatal !== undefined ? `process died: ${fatal.slice(0, 60)}` : `process died (${failed.signal ?? 'exit'})`
+    const outcome =
+      failed.killed === true
+        ? `no answer in ${TIMEOUT_MS / 1000} s`
+        : fatal !== undefined
+          ? `process died: ${fatal.slice(0, 60)}`
+          : `process died (${failed.signal ?? 'exit'})`
     return { outcome, ms: performance.now() - started, peakRssMB: Number.NaN, peakHeapMB: Number.NaN }
   }
 }
 
 const mb = (value: number | undefined): string =>
-  value === undefined || Number.isNaN(value) ? '?' : `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString('en')} MB`
+  value === undefined || Number.isNaN(value)
+    ? '?'
+    : `${value < 10 ? value.toFixed(1) : Math.round(value).toLocaleString('en')} MB`
 
 function describe(sample: Sample, which: string): string {
-  const size = sample.retainedMB !== undefined ? `, retained ${mb(sample.retainedMB)}` : sample.bodyMB !== undefined ? `, body ${mb(sample.bodyMB)}` : ''
+  const size =
+    sample.retainedMB !== undefined
+      ? `, retained ${mb(sample.retainedMB)}`
+      : sample.bodyMB !== undefined
+        ? `, body ${mb(sample.bodyMB)}`
+        : ''
   return `${which}: ${sample.outcome}; peak RSS ${mb(sample.peakRssMB)}, heap ${mb(sample.peakHeapMB)}${size}`
 }
 
@@ -67,7 +100,11 @@ function measured(sample: Sample, label: string): Measured {
  * issue 18 ("before", {@link BEFORE_COMMIT}), one after the other. `connection` is the scale data set: its
  * SQLite file or its server URL. The body case needs no database and runs with `dialect` `none`.
  */
-export async function worstCaseMemory(dialect: BenchDialect | 'none', connection: string, log: (line: string) => void): Promise<BenchResult[]> {
+export async function worstCaseMemory(
+  dialect: BenchDialect | 'none',
+  connection: string,
+  log: (line: string) => void,
+): Promise<BenchResult[]> {
   const before = beforeLibrary()
   const after = fileURLToPath(new URL('../../lib', import.meta.url))
   const results: BenchResult[] = []
@@ -75,7 +112,9 @@ export async function worstCaseMemory(dialect: BenchDialect | 'none', connection
     if ((request.bodies !== undefined) !== (dialect === 'none')) continue
     const old = await measure(before, request, dialect, connection, true)
     const now = await measure(after, request, dialect, connection, false)
-    log(`  ${request.label}: ${describe(old, 'before')} in ${(old.ms / 1000).toFixed(1)} s; ${describe(now, 'after')} in ${(now.ms / 1000).toFixed(1)} s`)
+    log(
+      `  ${request.label}: ${describe(old, 'before')} in ${(old.ms / 1000).toFixed(1)} s; ${describe(now, 'after')} in ${(now.ms / 1000).toFixed(1)} s`,
+    )
     results.push(
       result({
         figure: '8. worst-case memory',

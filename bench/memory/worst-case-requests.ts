@@ -22,10 +22,26 @@ export interface WorstCaseRequest {
  * PostgreSQL, 1M comments, one tag per post).
  */
 export const WORST_CASE_REQUESTS: readonly WorstCaseRequest[] = [
-  { name: 'eager', label: 'teams?limit=1000&with[0]=members.posts', table: 'teams', query: 'limit=1000&with[0]=members.posts' },
-  { name: 'eager-x5', label: 'the same, 5 at once', table: 'teams', query: 'limit=1000&with[0]=members.posts', concurrency: 5 },
+  {
+    name: 'eager',
+    label: 'teams?limit=1000&with[0]=members.posts',
+    table: 'teams',
+    query: 'limit=1000&with[0]=members.posts',
+  },
+  {
+    name: 'eager-x5',
+    label: 'the same, 5 at once',
+    table: 'teams',
+    query: 'limit=1000&with[0]=members.posts',
+    concurrency: 5,
+  },
   { name: 'star', label: 'posts?limit=1000&with[0]=*.*.*', table: 'posts', query: 'limit=1000&with[0]=*.*.*' },
-  { name: 'to-one', label: 'teams?limit=1000&with[0]=firstMember (hasOne, 100 candidates each)', table: 'teams', query: 'limit=1000&with[0]=firstMember' },
+  {
+    name: 'to-one',
+    label: 'teams?limit=1000&with[0]=firstMember (hasOne, 100 candidates each)',
+    table: 'teams',
+    query: 'limit=1000&with[0]=firstMember',
+  },
   {
     name: 'top-n',
     label: 'teams?limit=1000&with[0]=newestMembers (3 per team; before: every member)',
@@ -51,12 +67,22 @@ export function worstCaseMap(before: boolean): RelationMap {
   const teams = scaleRelationMap.teams
   const newestMembers = before
     ? { type: 'hasMany', table: 'users', foreignKey: 'team_id' }
-    : { type: 'hasMany', table: 'users', foreignKey: 'team_id', limit: 3, orders: [{ column: 'created_at', direction: 'desc' }] }
+    : {
+        type: 'hasMany',
+        table: 'users',
+        foreignKey: 'team_id',
+        limit: 3,
+        orders: [{ column: 'created_at', direction: 'desc' }],
+      }
   return {
     ...scaleRelationMap,
     teams: {
       ...teams,
-      relations: { ...teams.relations, firstMember: { type: 'hasOne', table: 'users', foreignKey: 'team_id' }, newestMembers },
+      relations: {
+        ...teams.relations,
+        firstMember: { type: 'hasOne', table: 'users', foreignKey: 'team_id' },
+        newestMembers,
+      },
     },
   } as RelationMap
 }

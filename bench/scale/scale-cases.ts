@@ -49,21 +49,34 @@ export const SCALE_CASES: readonly ScaleCase[] = [
     name: 'newest first, page 1',
     request: newest,
     expert: () => [
-      form('index walk', 'reads the (created_at, id) index backwards and stops after 20 entries', `select ${COLUMNS} from posts p ${NEWEST} ${PAGE}`),
+      form(
+        'index walk',
+        'reads the (created_at, id) index backwards and stops after 20 entries',
+        `select ${COLUMNS} from posts p ${NEWEST} ${PAGE}`,
+      ),
     ],
   },
   {
     name: `kind = '${KIND}', newest first`,
     request: { ...newest, wheres: [{ column: 'kind', operator: '=', value: KIND, boolean: 'and' }] },
     expert: () => [
-      form('index walk', 'one range of the (kind, created_at, id) index, read backwards, 20 entries', `select ${COLUMNS} from posts p where p.kind = ? ${NEWEST} ${PAGE}`, [KIND]),
+      form(
+        'index walk',
+        'one range of the (kind, created_at, id) index, read backwards, 20 entries',
+        `select ${COLUMNS} from posts p where p.kind = ? ${NEWEST} ${PAGE}`,
+        [KIND],
+      ),
     ],
   },
   {
     name: 'newest first, page 500',
     request: { ...newest, page: 500 },
     expert: () => [
-      form('offset', 'walks the (created_at, id) index backwards past 9,980 entries', `select ${COLUMNS} from posts p ${NEWEST} ${PAGE} offset 9980`),
+      form(
+        'offset',
+        'walks the (created_at, id) index backwards past 9,980 entries',
+        `select ${COLUMNS} from posts p ${NEWEST} ${PAGE} offset 9980`,
+      ),
       form(
         'deferred join',
         'skips the 9,980 rows in the covering (created_at, id) index alone, then fetches only the 20 rows of the page',
@@ -145,7 +158,7 @@ export const SCALE_CASES: readonly ScaleCase[] = [
         ? [
             form(
               'dependent subquery with limit 1',
-              "MariaDB turns EXISTS and IN into a semi-join and materializes all 1M comments first; a subquery with LIMIT cannot become one, so it stays a probe per post while the created_at index is walked",
+              'MariaDB turns EXISTS and IN into a semi-join and materializes all 1M comments first; a subquery with LIMIT cannot become one, so it stays a probe per post while the created_at index is walked',
               `select ${COLUMNS} from posts p where (select c.post_id from comments c where c.post_id = p.id limit 1) is not null ${NEWEST} ${PAGE}`,
             ),
           ]
@@ -155,7 +168,11 @@ export const SCALE_CASES: readonly ScaleCase[] = [
         'walks posts newest first and probes comments(post_id) per post; 1 post in 20 has comments, so ~400 probes',
         `select ${COLUMNS} from posts p where exists (select 1 from comments c where c.post_id = p.id) ${NEWEST} ${PAGE}`,
       ),
-      form('key in (select …)', 'a semi-join the planner may run from either side', `select ${COLUMNS} from posts p where p.id in (select c.post_id from comments c) ${NEWEST} ${PAGE}`),
+      form(
+        'key in (select …)',
+        'a semi-join the planner may run from either side',
+        `select ${COLUMNS} from posts p where p.id in (select c.post_id from comments c) ${NEWEST} ${PAGE}`,
+      ),
     ],
   },
   {
@@ -185,7 +202,12 @@ export const SCALE_CASES: readonly ScaleCase[] = [
     request: { ...newest, wheres: [{ column: 'kind', operator: '=', value: KIND, boolean: 'and' }] },
     withCount: true,
     expert: () => [
-      form('index walk', 'one range of the (kind, created_at, id) index, read backwards, 20 entries', `select ${COLUMNS} from posts p where p.kind = ? ${NEWEST} ${PAGE}`, [KIND]),
+      form(
+        'index walk',
+        'one range of the (kind, created_at, id) index, read backwards, 20 entries',
+        `select ${COLUMNS} from posts p where p.kind = ? ${NEWEST} ${PAGE}`,
+        [KIND],
+      ),
     ],
     count: () => ({ sql: 'select count(*) as total from posts p where p.kind = ?', bindings: [KIND] }),
   },

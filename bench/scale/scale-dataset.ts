@@ -18,7 +18,13 @@ const SCALE_VERSION = '1'
 
 /** 1M posts on SQLite and MariaDB, 2M on PostgreSQL; 1M comments everywhere. */
 export function scaleSpec(dialect: BenchDialect): ScaleSpec {
-  return { teams: 1_000, users: 100_000, posts: dialect === 'postgres' ? 2_000_000 : 1_000_000, tags: 1_000, comments: 1_000_000 }
+  return {
+    teams: 1_000,
+    users: 100_000,
+    posts: dialect === 'postgres' ? 2_000_000 : 1_000_000,
+    tags: 1_000,
+    comments: 1_000_000,
+  }
 }
 
 /** Values of `posts.kind`, each in about a quarter of the posts. */
@@ -40,7 +46,8 @@ export function scaleColumnTypes(dialect: BenchDialect): { id: string; text: str
  */
 export function scaleSchemaSql(dialect: BenchDialect): string[] {
   const { id, text, at } = scaleColumnTypes(dialect)
-  const fk = (column: string, table: string): string => (dialect === 'sqlite' ? `, foreign key (${column}) references ${table} (id)` : '')
+  const fk = (column: string, table: string): string =>
+    dialect === 'sqlite' ? `, foreign key (${column}) references ${table} (id)` : ''
   return [
     `create table teams (id ${id} not null primary key, name ${text} not null, created_at ${at} not null)`,
     `create table users (id ${id} not null primary key, team_id ${id} not null, name ${text} not null, email ${text} not null, created_at ${at} not null${fk('team_id', 'teams')})`,
@@ -71,7 +78,10 @@ function rowsSql(dialect: BenchDialect, spec: ScaleSpec): string[] {
   const kind = `case ${hash(3266489917)} % 4 ${POST_KINDS.map((value, index) => `when ${index} then '${value}'`).join(' ')} end`
   const created = `g * 30 + ${hash(2246822519)} % 600`
   return [
-    series(spec.teams, `insert into teams (id, name, created_at) select g, 'Team ' || g, ${at('g * 3600')} FROM_SERIES`),
+    series(
+      spec.teams,
+      `insert into teams (id, name, created_at) select g, 'Team ' || g, ${at('g * 3600')} FROM_SERIES`,
+    ),
     series(
       spec.users,
       `insert into users (id, team_id, name, email, created_at)
@@ -85,7 +95,10 @@ function rowsSql(dialect: BenchDialect, spec: ScaleSpec): string[] {
        FROM_SERIES`,
     ),
     series(spec.tags, `insert into tags (id, name) select g, 'tag ' || g FROM_SERIES`),
-    series(spec.posts, `insert into post_tag (post_id, tag_id) select g, ${hash(2246822519)} % ${spec.tags} + 1 FROM_SERIES`),
+    series(
+      spec.posts,
+      `insert into post_tag (post_id, tag_id) select g, ${hash(2246822519)} % ${spec.tags} + 1 FROM_SERIES`,
+    ),
     series(
       spec.comments,
       `insert into comments (id, post_id, body, created_at)
@@ -116,7 +129,8 @@ export function indexSql(dialect: BenchDialect): string[] {
     'create index comments_post_id on comments (post_id)',
   ]
   if (dialect !== 'sqlite') {
-    const fk = (table: string, column: string, target: string): string => `alter table ${table} add constraint ${table}_${column}_fk foreign key (${column}) references ${target} (id)`
+    const fk = (table: string, column: string, target: string): string =>
+      `alter table ${table} add constraint ${table}_${column}_fk foreign key (${column}) references ${target} (id)`
     statements.push(
       fk('users', 'team_id', 'teams'),
       fk('posts', 'user_id', 'users'),

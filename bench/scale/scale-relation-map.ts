@@ -8,7 +8,11 @@ const notNull = { nullable: false } as const
  */
 export const scaleRelationMap = {
   teams: {
-    columns: { id: 'integer', name: { type: 'string', ...notNull, unique: true }, created_at: { type: 'datetime', ...notNull } },
+    columns: {
+      id: 'integer',
+      name: { type: 'string', ...notNull, unique: true },
+      created_at: { type: 'datetime', ...notNull },
+    },
     relations: { members: { type: 'hasMany', table: 'users', foreignKey: 'team_id' } },
   },
   users: {
@@ -36,16 +40,35 @@ export const scaleRelationMap = {
     },
     relations: {
       author: { type: 'belongsTo', table: 'users', foreignKey: 'user_id', required: true },
-      tags: { type: 'belongsToMany', table: 'tags', pivotTable: 'post_tag', foreignPivotKey: 'post_id', relatedPivotKey: 'tag_id' },
+      tags: {
+        type: 'belongsToMany',
+        table: 'tags',
+        pivotTable: 'post_tag',
+        foreignPivotKey: 'post_id',
+        relatedPivotKey: 'tag_id',
+      },
       comments: { type: 'hasMany', table: 'comments', foreignKey: 'post_id' },
     },
   },
   tags: {
     columns: { id: 'integer', name: { type: 'string', ...notNull, unique: true } },
-    relations: { posts: { type: 'belongsToMany', table: 'posts', pivotTable: 'post_tag', foreignPivotKey: 'tag_id', relatedPivotKey: 'post_id' } },
+    relations: {
+      posts: {
+        type: 'belongsToMany',
+        table: 'posts',
+        pivotTable: 'post_tag',
+        foreignPivotKey: 'tag_id',
+        relatedPivotKey: 'post_id',
+      },
+    },
   },
   comments: {
-    columns: { id: 'integer', post_id: { type: 'integer', ...notNull }, body: { type: 'string', ...notNull }, created_at: { type: 'datetime', ...notNull } },
+    columns: {
+      id: 'integer',
+      post_id: { type: 'integer', ...notNull },
+      body: { type: 'string', ...notNull },
+      created_at: { type: 'datetime', ...notNull },
+    },
     relations: { post: { type: 'belongsTo', table: 'posts', foreignKey: 'post_id', required: true } },
   },
 } satisfies RelationMap

@@ -11,7 +11,12 @@ function form(name: string, why: string, sql: string, bindings: Array<string | n
   return { name, why, sql: sql.replace(/\s+/g, ' ').trim(), bindings }
 }
 
-const page = (search: string): Record<string, unknown> => ({ search, orders: [{ column: 'id', direction: 'desc' }], limit: 20, page: 1 })
+const page = (search: string): Record<string, unknown> => ({
+  search,
+  orders: [{ column: 'id', direction: 'desc' }],
+  limit: 20,
+  page: 1,
+})
 
 /** The expert's `like` on each database: `ilike` (PostgreSQL), a `_ci` collation's plain `like` (MariaDB), SQLite's ASCII-folding `like`. */
 function likeOf(dialect: BenchDialect, column: string): string {
@@ -23,11 +28,25 @@ function likeOf(dialect: BenchDialect, column: string): string {
 function containsForms(dialect: BenchDialect, words: readonly string[]): ExpertForm[] {
   const anyColumn = `(${likeOf(dialect, 'p.title')} or ${likeOf(dialect, 'p.body')} or p.user_id in (select u.id from users u where ${likeOf(dialect, 'u.name')}))`
   const patterns = words.flatMap((word) => [`%${word}%`, `%${word}%`, `%${word}%`])
-  const forms = [form('or per word', 'each word tested on the row, the author through a key list; stops after 20 rows in key order', `select ${COLUMNS} from posts p where ${words.map(() => anyColumn).join(' and ')} ${PAGE}`, patterns)]
+  const forms = [
+    form(
+      'or per word',
+      'each word tested on the row, the author through a key list; stops after 20 rows in key order',
+      `select ${COLUMNS} from posts p where ${words.map(() => anyColumn).join(' and ')} ${PAGE}`,
+      patterns,
+    ),
+  ]
   if (dialect === 'postgres' && words.length === 1) {
     const [word] = words
     const keys = `select id from posts where title ilike ? union select id from posts where body ilike ? union select q.id from posts q join users u on u.id = q.user_id where u.name ilike ?`
-    forms.push(form('union of trigram reads', 'each column read through its pg_trgm index, the keys united, then sorted', `select ${COLUMNS} from posts p where p.id in (${keys}) ${PAGE}`, [`%${word}%`, `%${word}%`, `%${word}%`]))
+    forms.push(
+      form(
+        'union of trigram reads',
+        'each column read through its pg_trgm index, the keys united, then sorted',
+        `select ${COLUMNS} from posts p where p.id in (${keys}) ${PAGE}`,
+        [`%${word}%`, `%${word}%`, `%${word}%`],
+      ),
+    )
   }
   return forms
 }
@@ -36,20 +55,41 @@ function containsForms(dialect: BenchDialect, words: readonly string[]): ExpertF
 function fulltextForms(dialect: BenchDialect, words: readonly string[], byRelevance: boolean): ExpertForm[] {
   if (dialect === 'postgres') {
     const document = `to_tsvector('simple'::regconfig, coalesce(p.title, '') || ' ' || coalesce(p.body, ''))`
-    const order = byRelevance ? `order by ts_rank(${document}, plainto_tsquery('simple'::regconfig, ?)) desc, p.id desc limit 20` : PAGE
+    const order = byRelevance
+      ? `order by ts_rank(${document}, plainto_tsquery('simple'::regconfig, ?)) desc, p.id desc limit 20`
+      : PAGE
     const text = words.join(' ')
-    return [form('GIN expression index', 'the bitmap of the GIN index of the document expression, then the page', `select ${COLUMNS} from posts p where ${document} @@ plainto_tsquery('simple'::regconfig, ?) ${order}`, byRelevance ? [text, text] : [text])]
+    return [
+      form(
+        'GIN expression index',
+        'the bitmap of the GIN index of the document expression, then the page',
+        `select ${COLUMNS} from posts p where ${document} @@ plainto_tsquery('simple'::regconfig, ?) ${order}`,
+        byRelevance ? [text, text] : [text],
+      ),
+    ]
   }
   if (dialect === 'mysql') {
     const match = 'match (p.title, p.body) against (? in boolean mode)'
     const text = words.map((word) => `+${word}`).join(' ')
     const order = byRelevance ? `order by ${match} desc, p.id desc limit 20` : PAGE
-    return [form('FULLTEXT index', 'the FULLTEXT index lists the matching keys, then the page', `select ${COLUMNS} from posts p where ${match} ${order}`, byRelevance ? [text, text] : [text])]
+    return [
+      form(
+        'FULLTEXT index',
+        'the FULLTEXT index lists the matching keys, then the page',
+        `select ${COLUMNS} from posts p where ${match} ${order}`,
+        byRelevance ? [text, text] : [text],
+      ),
+    ]
   }
   const text = words.map((word) => `"${word}"`).join(' ')
   const order = byRelevance ? 'order by f.rank, p.id desc limit 20' : 'order by f.rowid desc limit 20'
   return [
-    form('FTS5 join', 'the FTS5 table lists the matching rowids, each joined to its post by key', `select ${COLUMNS} from posts_fts f join posts p on p.id = f.rowid where posts_fts match ? ${order}`, [text]),
+    form(
+      'FTS5 join',
+      'the FTS5 table lists the matching rowids, each joined to its post by key',
+      `select ${COLUMNS} from posts_fts f join posts p on p.id = f.rowid where posts_fts match ? ${order}`,
+      [text],
+    ),
   ]
 }
 
@@ -62,7 +102,9 @@ const contains = (name: string, words: readonly string[]): ScaleCase => ({
 
 const fulltext = (name: string, words: readonly string[], byRelevance = false): ScaleCase => ({
   name: `fulltext: ${name}`,
-  request: byRelevance ? { search: words.join(' '), orders: [{ column: 'relevance', direction: 'desc' }], limit: 20, page: 1 } : page(words.join(' ')),
+  request: byRelevance
+    ? { search: words.join(' '), orders: [{ column: 'relevance', direction: 'desc' }], limit: 20, page: 1 }
+    : page(words.join(' ')),
   map: fulltextSearchMap,
   expert: (dialect) => fulltextForms(dialect, words, byRelevance),
 })

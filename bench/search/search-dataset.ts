@@ -42,7 +42,10 @@ function rowsSql(dialect: BenchDialect, spec: { users: number; posts: number }):
   const word = (multiplier: number, shift: number): string => `'word' || ((${hash(multiplier)} + ${shift}) % 5000)`
   const { common, rare, second, author } = SEARCH_WORDS
   return [
-    series(spec.users, `insert into users (id, name) select g, 'user ' || ${word(2654435761, 0)} || case when g % 1000 = 3 then ' ${author}' else '' end FROM_SERIES`),
+    series(
+      spec.users,
+      `insert into users (id, name) select g, 'user ' || ${word(2654435761, 0)} || case when g % 1000 = 3 then ' ${author}' else '' end FROM_SERIES`,
+    ),
     series(
       spec.posts,
       `insert into posts (id, user_id, title, body)
@@ -61,7 +64,10 @@ function rowsSql(dialect: BenchDialect, spec: { users: number; posts: number }):
  * serves `like '%…%'` there); on SQLite the FTS5 external-content table, filled. Plus the author key.
  */
 export function searchIndexSql(dialect: BenchDialect): string[] {
-  const statements = ['create index posts_user_id on posts (user_id)', FULLTEXT_SQL[dialect].index('posts', ['title', 'body'], { language: 'simple', fts: 'posts_fts', key: 'id' })]
+  const statements = [
+    'create index posts_user_id on posts (user_id)',
+    FULLTEXT_SQL[dialect].index('posts', ['title', 'body'], { language: 'simple', fts: 'posts_fts', key: 'id' }),
+  ]
   if (dialect === 'postgres') {
     statements.push(
       'create extension if not exists pg_trgm',

@@ -1,7 +1,15 @@
 import { performance } from 'node:perf_hooks'
 import type { BenchDialect } from '../data/bench-servers.ts'
 import { analyze, bulkLoad, type DatasetRecipe } from '../data/ensure-dataset.ts'
-import { indexSql as scaleIndexSql, POST_KINDS, SCALE_TABLES, scaleColumnTypes, scaleSchemaSql, scaleSpec, type ScaleSpec } from '../scale/scale-dataset.ts'
+import {
+  indexSql as scaleIndexSql,
+  POST_KINDS,
+  SCALE_TABLES,
+  scaleColumnTypes,
+  scaleSchemaSql,
+  scaleSpec,
+  type ScaleSpec,
+} from '../scale/scale-dataset.ts'
 
 /** Bump when the schema, the indexes or the generated rows change, so cached databases are rebuilt. */
 const SKEWED_VERSION = '1'
@@ -20,7 +28,10 @@ export function skewedSpec(dialect: BenchDialect): ScaleSpec {
 
 /** Figure 6's schema (`bench/scale/scale-dataset.ts`) and the rank table the Zipf values are drawn from. */
 function schemaSql(dialect: BenchDialect): string[] {
-  return [...scaleSchemaSql(dialect), `create table skew_rank (bucket ${scaleColumnTypes(dialect).id} not null primary key, rank_of ${scaleColumnTypes(dialect).id} not null)`]
+  return [
+    ...scaleSchemaSql(dialect),
+    `create table skew_rank (bucket ${scaleColumnTypes(dialect).id} not null primary key, rank_of ${scaleColumnTypes(dialect).id} not null)`,
+  ]
 }
 
 /** How many buckets each of `values` ranks owns: Zipf weights, at least one each, rank 1 taking the rest. */
@@ -39,7 +50,8 @@ function rankRowsSql(values: number): string[] {
     for (let i = 0; i < count; i++) rows.push(`(${rows.length}, ${index + 1})`)
   })
   const statements: string[] = []
-  for (let start = 0; start < rows.length; start += 4096) statements.push(`insert into skew_rank (bucket, rank_of) values ${rows.slice(start, start + 4096).join(', ')}`)
+  for (let start = 0; start < rows.length; start += 4096)
+    statements.push(`insert into skew_rank (bucket, rank_of) values ${rows.slice(start, start + 4096).join(', ')}`)
   return statements
 }
 
@@ -71,11 +83,15 @@ function rowsSql(dialect: BenchDialect, spec: ScaleSpec): string[] {
   // floor(users · u³) for u uniform in [0, 1) at a resolution of 10⁶, in integer arithmetic.
   const x = `(${hash(2654435761)} % 1000000)`
   // A lookup by primary key per row: a join would meet the rank table before it has statistics (MariaDB scans it per row).
-  const rankOf = (bucketHash: string): string => `(select z.rank_of from skew_rank z where z.bucket = ${bucketHash} % ${BUCKETS})`
+  const rankOf = (bucketHash: string): string =>
+    `(select z.rank_of from skew_rank z where z.bucket = ${bucketHash} % ${BUCKETS})`
   const author = `((${x} * ${x} ${div} 1000000) * ${x} ${div} 1000000) * ${spec.users} ${div} 1000000 + 1`
   return [
     ...rankRowsSql(spec.teams),
-    series(spec.teams, `insert into teams (id, name, created_at) select g, 'Team ' || g, ${at('g * 3600')} FROM_SERIES`),
+    series(
+      spec.teams,
+      `insert into teams (id, name, created_at) select g, 'Team ' || g, ${at('g * 3600')} FROM_SERIES`,
+    ),
     series(
       spec.users,
       `insert into users (id, team_id, name, email, created_at)

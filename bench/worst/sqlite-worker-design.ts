@@ -29,7 +29,9 @@ const directory = mkdtempSync(join(tmpdir(), 'kqp-sqlite-worker-'))
 const file = join(directory, 'design.sqlite')
 const setup = new Database(file)
 setup.exec('create table t (id integer primary key, v integer not null)')
-setup.exec('insert into t (id, v) with recursive s(g) as (select 1 union all select g + 1 from s where g < 200000) select g, (g * 7919) % 100000 from s')
+setup.exec(
+  'insert into t (id, v) with recursive s(g) as (select 1 union all select g + 1 from s where g < 200000) select g, (g * 7919) % 100000 from s',
+)
 setup.close()
 
 const PAGE = 'select id, v from t where id > ? order by id limit 20'
@@ -68,7 +70,9 @@ for (let round = 0; round < 2000; round++) {
   await inWorker(PAGE, [key])
   workerTimes.push(performance.now() - start)
 }
-console.log(`20-row page by key, 2,000 interleaved runs: direct ${(median(directTimes) * 1000).toFixed(1)} µs, in a worker ${(median(workerTimes) * 1000).toFixed(1)} µs (median)`)
+console.log(
+  `20-row page by key, 2,000 interleaved runs: direct ${(median(directTimes) * 1000).toFixed(1)} µs, in a worker ${(median(workerTimes) * 1000).toFixed(1)} µs (median)`,
+)
 
 let ticks = 0
 const timer = setInterval(() => ticks++, 10)
@@ -80,13 +84,17 @@ const terminateStart = performance.now()
 await worker.terminate()
 const terminated = performance.now() - terminateStart
 clearInterval(timer)
-console.log(`a statement of several seconds in the worker: the main thread ran ${ticks} 10 ms timers in the first ${answeredAt.toFixed(0)} ms; worker.terminate() resolved ${terminated.toFixed(0)} ms after it was called`)
+console.log(
+  `a statement of several seconds in the worker: the main thread ran ${ticks} 10 ms timers in the first ${answeredAt.toFixed(0)} ms; worker.terminate() resolved ${terminated.toFixed(0)} ms after it was called`,
+)
 
 const blockStart = performance.now()
 const blocked = { ticks: 0 }
 const blockTimer = setInterval(() => blocked.ticks++, 10)
 direct.prepare(SLOW).get()
 clearInterval(blockTimer)
-console.log(`the same statement on the main thread: ${(performance.now() - blockStart).toFixed(0)} ms, ${blocked.ticks} timers ran meanwhile`)
+console.log(
+  `the same statement on the main thread: ${(performance.now() - blockStart).toFixed(0)} ms, ${blocked.ticks} timers ran meanwhile`,
+)
 direct.close()
 rmSync(directory, { recursive: true, force: true })

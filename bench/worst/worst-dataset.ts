@@ -12,7 +12,12 @@ const TABLES = ['w_users', 'w_posts', 'w_comments']
 /** The map of figure 16: declared aggregates over posts, relations both ways, every column filterable and sortable. */
 export const worstRelationMap = defineRelationMap({
   w_users: {
-    columns: { id: 'integer', email: { type: 'string', nullable: false, unique: true }, score: 'number', created_at: { type: 'integer', nullable: false } },
+    columns: {
+      id: 'integer',
+      email: { type: 'string', nullable: false, unique: true },
+      score: 'number',
+      created_at: { type: 'integer', nullable: false },
+    },
     relations: { posts: { type: 'hasMany', table: 'w_posts', foreignKey: 'user_id' } },
     aggregates: {
       postsViewsMax: { relation: 'posts', fn: 'max', column: 'views' },
@@ -21,14 +26,24 @@ export const worstRelationMap = defineRelationMap({
     },
   },
   w_posts: {
-    columns: { id: 'integer', user_id: { type: 'integer', nullable: false }, title: { type: 'string', nullable: false }, views: { type: 'integer', nullable: false }, created_at: { type: 'integer', nullable: false } },
+    columns: {
+      id: 'integer',
+      user_id: { type: 'integer', nullable: false },
+      title: { type: 'string', nullable: false },
+      views: { type: 'integer', nullable: false },
+      created_at: { type: 'integer', nullable: false },
+    },
     relations: {
       author: { type: 'belongsTo', table: 'w_users', foreignKey: 'user_id', required: true },
       comments: { type: 'hasMany', table: 'w_comments', foreignKey: 'post_id' },
     },
   },
   w_comments: {
-    columns: { id: 'integer', post_id: { type: 'integer', nullable: false }, body: { type: 'string', nullable: false } },
+    columns: {
+      id: 'integer',
+      post_id: { type: 'integer', nullable: false },
+      body: { type: 'string', nullable: false },
+    },
     relations: { post: { type: 'belongsTo', table: 'w_posts', foreignKey: 'post_id', required: true } },
   },
 })
@@ -45,9 +60,18 @@ function rowsSql(dialect: BenchDialect): string[] {
   const hash = (multiplier: number): string => `((${pg ? 'g::bigint' : 'g'} * ${multiplier}) % 4294967296)`
   const { users, usersWithPosts, posts, comments } = WORST_SPEC
   return [
-    series(users, `insert into w_users (id, email, score, created_at) select g, 'user' || g || '@example.com', (${hash(2246822519)} % 1000) / 10.0, g * 60 FROM_SERIES`),
-    series(posts, `insert into w_posts (id, user_id, title, views, created_at) select g, ${hash(2654435761)} % ${usersWithPosts} + 1, 'Post ' || (${hash(3266489917)} % 50000), ${hash(2246822519)} % 100000, g * 30 FROM_SERIES`),
-    series(comments, `insert into w_comments (id, post_id, body) select g, (${hash(2654435761)} % ${posts / 10}) * 10 + 10, 'comment ' || (${hash(3266489917)} % 100000) FROM_SERIES`),
+    series(
+      users,
+      `insert into w_users (id, email, score, created_at) select g, 'user' || g || '@example.com', (${hash(2246822519)} % 1000) / 10.0, g * 60 FROM_SERIES`,
+    ),
+    series(
+      posts,
+      `insert into w_posts (id, user_id, title, views, created_at) select g, ${hash(2654435761)} % ${usersWithPosts} + 1, 'Post ' || (${hash(3266489917)} % 50000), ${hash(2246822519)} % 100000, g * 30 FROM_SERIES`,
+    ),
+    series(
+      comments,
+      `insert into w_comments (id, post_id, body) select g, (${hash(2654435761)} % ${posts / 10}) * 10 + 10, 'comment ' || (${hash(3266489917)} % 100000) FROM_SERIES`,
+    ),
   ]
 }
 
@@ -64,18 +88,27 @@ export function worstRecipe(): DatasetRecipe {
       const id = dialect === 'mysql' ? 'int' : 'integer'
       const text = dialect === 'mysql' ? 'varchar(100)' : 'text'
       const real = dialect === 'postgres' ? 'double precision' : dialect === 'mysql' ? 'double' : 'real'
-      await db.raw(`create table w_users (id ${id} not null primary key, email ${text} not null, score ${real} null, created_at ${id} not null)`)
-      await db.raw(`create table w_posts (id ${id} not null primary key, user_id ${id} not null, title ${text} not null, views ${id} not null, created_at ${id} not null)`)
-      await db.raw(`create table w_comments (id ${id} not null primary key, post_id ${id} not null, body ${text} not null)`)
+      await db.raw(
+        `create table w_users (id ${id} not null primary key, email ${text} not null, score ${real} null, created_at ${id} not null)`,
+      )
+      await db.raw(
+        `create table w_posts (id ${id} not null primary key, user_id ${id} not null, title ${text} not null, views ${id} not null, created_at ${id} not null)`,
+      )
+      await db.raw(
+        `create table w_comments (id ${id} not null primary key, post_id ${id} not null, body ${text} not null)`,
+      )
       await bulkLoad(db, dialect, rowsSql(dialect))
       for (const statement of [
         'create unique index w_users_email on w_users (email)',
         'create index w_posts_user_id on w_posts (user_id)',
         'create index w_posts_views on w_posts (views)',
         'create index w_comments_post_id on w_comments (post_id)',
-      ]) await db.raw(statement)
+      ])
+        await db.raw(statement)
       await analyze(db, dialect, TABLES)
-      log(`  generated worst on ${dialect} (${WORST_SPEC.users} users, ${WORST_SPEC.posts} posts, ${WORST_SPEC.comments} comments) in ${((performance.now() - start) / 1000).toFixed(1)} s`)
+      log(
+        `  generated worst on ${dialect} (${WORST_SPEC.users} users, ${WORST_SPEC.posts} posts, ${WORST_SPEC.comments} comments) in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+      )
     },
   }
 }

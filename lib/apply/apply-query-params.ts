@@ -69,7 +69,10 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const settings = withDefaults(APPLY_DEFAULTS, options)
   const { table, ref } = tableReference(query, options.table)
   const plan = validateQueryParams(params, table, relationMap, settings)
-  if (!(settings.frequencyMemoMs >= 0 && settings.frequencyMemoMs <= MAX_MEMO_MS)) throw new RangeError(`knex-query-params: frequencyMemoMs must be a number of milliseconds from 0 to ${MAX_MEMO_MS}, got ${settings.frequencyMemoMs}`)
+  if (!(settings.frequencyMemoMs >= 0 && settings.frequencyMemoMs <= MAX_MEMO_MS))
+    throw new RangeError(
+      `knex-query-params: frequencyMemoMs must be a number of milliseconds from 0 to ${MAX_MEMO_MS}, got ${settings.frequencyMemoMs}`,
+    )
   const builder = query.clone()
   const names = Identifiers.for(builder)
   const guards = RowGuards.of(relationMap, options.context, builder.client)
@@ -87,13 +90,29 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
     const first = plan.orders[0]
     const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
-    const writer = new SqlWriter(names, dialect, settings.like, guards, choose, chooseKeyFirst(relationMap, dialect, ref, orderedBy))
+    const writer = new SqlWriter(
+      names,
+      dialect,
+      settings.like,
+      guards,
+      choose,
+      chooseKeyFirst(relationMap, dialect, ref, orderedBy),
+    )
     const guard = paged ? dialect.frequencyGuard : undefined
     if (guard !== undefined) writer.keyLists = { base: ref, orderedBy, lists: [], served: false }
     const list = clientConditions(plan, ref, writer).toRaw(builder.client)
     builder.whereRaw(list)
     const keyFirst = guard !== undefined && planHoldsKeyFirstFilter(relationMap, plan)
-    if (guard !== undefined && keyFirst) guarded = guardedForms(builder.client, plan, ref, writer, list, guard, chooseKeyFirst(relationMap, dialect, ref, undefined, true))
+    if (guard !== undefined && keyFirst)
+      guarded = guardedForms(
+        builder.client,
+        plan,
+        ref,
+        writer,
+        list,
+        guard,
+        chooseKeyFirst(relationMap, dialect, ref, undefined, true),
+      )
   }
   if (plan.search !== undefined) {
     const search = new SqlWriter(names, dialect, 'insensitive', guards)
@@ -101,20 +120,27 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     builder.whereRaw(search.toRaw(builder.client))
   }
 
-  const ownSelection = plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined
+  const ownSelection =
+    plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {
     const orders = new SqlWriter(names, dialect, settings.like, guards)
-    joins = selectsEveryColumn(builder) ? undefined : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
+    joins = selectsEveryColumn(builder)
+      ? undefined
+      : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins)
     if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins, dialect.orderedJoin)
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
   selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
-  recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, () => new SqlWriter(names, dialect, settings.like, guards))
+  recordSeek(
+    builder,
+    { plan, params, context: options.context, map: relationMap, ref, joins },
+    () => new SqlWriter(names, dialect, settings.like, guards),
+  )
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const keys = primaryKeyColumns(relationMap, table)
@@ -165,7 +191,15 @@ function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWrit
  * (the probe would guard only one of them), or when the listing form already reads the page in order through
  * a pivot's index and the dialect says that serves every frequency (`orderedPivotServes`).
  */
-function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed: SqlWriter, list: Knex.Raw, guard: FrequencyGuard, keyFirst: KeyFirstChooser | undefined): GuardedForms | undefined {
+function guardedForms(
+  client: Knex.Client,
+  plan: QueryPlan,
+  ref: string,
+  listed: SqlWriter,
+  list: Knex.Raw,
+  guard: FrequencyGuard,
+  keyFirst: KeyFirstChooser | undefined,
+): GuardedForms | undefined {
   const { names, dialect, like, guards } = listed
   const walker = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
   walker.keyLists = { base: ref, orderedBy: undefined, lists: [], served: false }
@@ -174,8 +208,18 @@ function guardedForms(client: Knex.Client, plan: QueryPlan, ref: string, listed:
   const fromList = listed.keyLists?.lists ?? []
   const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
   const [keyList] = keyLists
-  if (keyList === undefined || keyLists.length > 1 || walker.sql === listed.sql || (guard.orderedPivotServes && listed.keyLists?.served === true)) return undefined
-  const keyProbe = keyList.fresh().text('(').append(keyList).text(` limit 1 offset ${guard.cap - 1})`)
+  if (
+    keyList === undefined ||
+    keyLists.length > 1 ||
+    walker.sql === listed.sql ||
+    (guard.orderedPivotServes && listed.keyLists?.served === true)
+  )
+    return undefined
+  const keyProbe = keyList
+    .fresh()
+    .text('(')
+    .append(keyList)
+    .text(` limit 1 offset ${guard.cap - 1})`)
   const probe = callerProbe(keyProbe, plan.table, ref, guard.cap)
   const forms: GuardedForms = { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
   if (guard.fencedList && keyFirst !== undefined) {
@@ -207,5 +251,6 @@ function tablesOf(builder: Knex.QueryBuilder, table: string, ref: string): strin
 function readAsJsonWhileOwn(builder: Knex.QueryBuilder): ReadAs | undefined {
   if (jsonReadOptions(builder.client) === undefined) return undefined
   const selected = selectedValues(builder)?.length ?? 0
-  return (self) => ((selectedValues(self)?.length ?? 0) - seekColumnsOf(self) === selected ? readAsJson(statementCopy(self)) : undefined)
+  return (self) =>
+    (selectedValues(self)?.length ?? 0) - seekColumnsOf(self) === selected ? readAsJson(statementCopy(self)) : undefined
 }

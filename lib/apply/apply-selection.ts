@@ -26,24 +26,30 @@ export function applySelection(
     const selected = [...new Set([...plan.distinct, ...(plan.columns ?? [])])]
     const missing = keys.filter((key) => !selected.includes(key))
     if (missing.length > 0) {
-      throw new QueryParamsError(`Parameter 'distinct': loading these relations needs ${missing.join(', ')} among the distinct columns.`, {
-        code: 'invalid_distinct',
-        param: 'distinct',
-        allowed: selected,
-      })
+      throw new QueryParamsError(
+        `Parameter 'distinct': loading these relations needs ${missing.join(', ')} among the distinct columns.`,
+        {
+          code: 'invalid_distinct',
+          param: 'distinct',
+          allowed: selected,
+        },
+      )
     }
     builder.clearSelect().distinct(selectList(builder.client, names, ref, selected, map, plan.table, false))
     return []
   }
   if (plan.columns !== undefined) {
     const extra = keys.filter((key) => !plan.columns?.includes(key))
-    builder.clearSelect().select(selectList(builder.client, names, ref, [...new Set(plan.columns), ...extra], map, plan.table, false))
+    builder
+      .clearSelect()
+      .select(selectList(builder.client, names, ref, [...new Set(plan.columns), ...extra], map, plan.table, false))
     return extra
   }
   const callerColumns = callerSelection(builder)
   if (callerColumns !== undefined) {
     if (callerColumns.includes('*') || callerColumns.includes(`${ref}.*`)) return []
-    const selectedAlready = (key: string, column: string): boolean => [key, column, `${ref}.${key}`, `${ref}.${column}`].some((name) => callerColumns.includes(name))
+    const selectedAlready = (key: string, column: string): boolean =>
+      [key, column, `${ref}.${key}`, `${ref}.${column}`].some((name) => callerColumns.includes(name))
     const extra = keys.filter((key, index) => !selectedAlready(key, keyColumns[index] ?? key))
     if (extra.length > 0) builder.select(selectList(builder.client, names, ref, extra, map, plan.table, false))
     return extra
@@ -62,12 +68,22 @@ const listedColumns = new WeakMap<object, { ref: string; columns: readonly strin
  * `"users"."id", "users"."name"` as one raw fragment: knex compiles it far faster than a list of names.
  * `columns` are client names; an aliased one is selected as `"albums"."ArtistId" as "artistId"`.
  */
-function selectList(client: Knex.Client, names: Identifiers, ref: string, columns: readonly string[], map: RelationMap, table: string, stable: boolean): Knex.Raw {
+function selectList(
+  client: Knex.Client,
+  names: Identifiers,
+  ref: string,
+  columns: readonly string[],
+  map: RelationMap,
+  table: string,
+  stable: boolean,
+): Knex.Raw {
   const list = hasAliases(map, table)
-    ? columns.map((name) => {
-        const column = databaseColumn(map, table, name)
-        return column === name ? names.column(ref, name) : names.columnAs(ref, column, name)
-      }).join(', ')
+    ? columns
+        .map((name) => {
+          const column = databaseColumn(map, table, name)
+          return column === name ? names.column(ref, name) : names.columnAs(ref, column, name)
+        })
+        .join(', ')
     : names.columnList(ref, columns, stable)
   const raw = client.raw(list)
   listedColumns.set(raw, { ref, columns })
@@ -81,7 +97,11 @@ function hasAliases(map: RelationMap, table: string): boolean {
   let byTable = aliasing.get(map)
   if (byTable === undefined) aliasing.set(map, (byTable = new Map()))
   let aliased = byTable.get(table)
-  if (aliased === undefined) byTable.set(table, (aliased = Object.keys(map[table]?.columns ?? {}).some((name) => databaseColumn(map, table, name) !== name)))
+  if (aliased === undefined)
+    byTable.set(
+      table,
+      (aliased = Object.keys(map[table]?.columns ?? {}).some((name) => databaseColumn(map, table, name) !== name)),
+    )
   return aliased
 }
 
@@ -102,6 +122,8 @@ function qualified(list: { ref: string; columns: readonly string[] } | undefined
 
 function callerSelection(builder: Knex.QueryBuilder): string[] | undefined {
   return selectedValues(builder)?.flatMap((value) =>
-    typeof value === 'object' && value !== null ? qualified(listedColumns.get(value)) ?? [String(value)] : [String(value)],
+    typeof value === 'object' && value !== null
+      ? (qualified(listedColumns.get(value)) ?? [String(value)])
+      : [String(value)],
   )
 }

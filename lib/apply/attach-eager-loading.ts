@@ -43,11 +43,18 @@ export function attachEagerLoading(builder: Knex.QueryBuilder, loading: EagerLoa
   const bounded = bound.timeout !== undefined || bound.signal !== undefined
   // Checks the option now, as a server bug, rather than when the query runs.
   new RowBudget(maxEagerRows)
-  if (nodes.length === 0 && strip.length === 0 && !json && !bounded && aggregates.length === 0 && loading.frequencyMemoMs === undefined) return
-  attachRowReading(
-    builder,
-    { table, nodes, map, strip, guards, maxEagerRows, json, aggregates },
-    nodes.length > 0,
-    { bound, readAs: loading.readAs, frequencyMemoMs: loading.frequencyMemoMs ?? 0 },
+  if (
+    nodes.length === 0 &&
+    strip.length === 0 &&
+    !json &&
+    !bounded &&
+    aggregates.length === 0 &&
+    loading.frequencyMemoMs === undefined
   )
+    return
+  attachRowReading(builder, { table, nodes, map, strip, guards, maxEagerRows, json, aggregates }, nodes.length > 0, {
+    bound,
+    readAs: loading.readAs,
+    frequencyMemoMs: loading.frequencyMemoMs ?? 0,
+  })
 }

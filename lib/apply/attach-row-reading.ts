@@ -5,7 +5,15 @@ import { carryBoundedRun } from '../bound/carried-run.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import type { Row } from '../normalize/row-values.ts'
 import { replaceRowReading, streamAsKnex, type RowReading } from '../knex/builder-methods.ts'
-import { finishRows, readBuilder, readsRows, statementOf, type ReadAs, type ReadPipeline, type RowSteps } from './read-pipeline.ts'
+import {
+  finishRows,
+  readBuilder,
+  readsRows,
+  statementOf,
+  type ReadAs,
+  type ReadPipeline,
+  type RowSteps,
+} from './read-pipeline.ts'
 
 export type { ReadAs } from './read-pipeline.ts'
 
@@ -37,7 +45,12 @@ export interface RowReadingOptions {
  * `runBounded`), and the builder carries a `BoundedRun` so that `paginate` can run it within a bound it
  * shares with the count.
  */
-export function attachRowReading(builder: Knex.QueryBuilder, rows: RowSteps, whole: boolean, reading: RowReadingOptions = {}): void {
+export function attachRowReading(
+  builder: Knex.QueryBuilder,
+  rows: RowSteps,
+  whole: boolean,
+  reading: RowReadingOptions = {},
+): void {
   const { bound = {} } = reading
   const read: ReadPipeline = { rows, readAs: reading.readAs, frequencyMemoMs: reading.frequencyMemoMs ?? 0 }
   // Methods, not functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)

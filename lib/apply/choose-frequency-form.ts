@@ -26,7 +26,12 @@ const memos = new WeakMap<object, Map<string, Remembered>>()
  * with the same filter value sends only the page. Data that changes a key from rare to common (or back) within
  * `memoMs` makes those reads slower, never different. `memoMs` 0 probes on every read.
  */
-export async function chooseGuardedForm(builder: Knex.QueryBuilder, probe: Knex.Raw, bound: StatementBound | undefined, memoMs: number): Promise<GuardedForm> {
+export async function chooseGuardedForm(
+  builder: Knex.QueryBuilder,
+  probe: Knex.Raw,
+  bound: StatementBound | undefined,
+  memoMs: number,
+): Promise<GuardedForm> {
   const { client } = builder
   const memo = memoMs > 0 ? memoOf(client) : undefined
   const key = memo === undefined ? '' : keyOf(probe)
@@ -62,6 +67,7 @@ function memoOf(client: Knex.Client): Map<string, Remembered> {
 function keyOf(probe: Knex.Raw): string {
   const { sql, bindings } = probe.toSQL()
   let key = sql
-  for (const value of bindings) key += `\u0000${value instanceof Date ? `date:${value.toISOString()}` : `${typeof value}:${String(value)}`}`
+  for (const value of bindings)
+    key += `\u0000${value instanceof Date ? `date:${value.toISOString()}` : `${typeof value}:${String(value)}`}`
   return key
 }

@@ -38,7 +38,13 @@ export function deferredPage(
   if (table === undefined) return undefined
   const keyColumn = (index: number): string => `${KEY_COLUMN}${index}`
   const inner = query.clone().clearSelect()
-  inner.select(query.client.raw(keys.map((key, index) => `${names.column(ref, key)} as ${names.table(keyColumn(index), keyColumn(index))}`).join(', ')))
+  inner.select(
+    query.client.raw(
+      keys
+        .map((key, index) => `${names.column(ref, key)} as ${names.table(keyColumn(index), keyColumn(index))}`)
+        .join(', '),
+    ),
+  )
   const outer = query.clear('where').clear('limit').clear('offset').from(pageKeys(inner).as(DEFERRED_PAGE))
   const onKeys = function (this: Knex.JoinClause): void {
     keys.forEach((key, index) => this.on(`${ref}.${key}`, '=', `${DEFERRED_PAGE}.${keyColumn(index)}`))

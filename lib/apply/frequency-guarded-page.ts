@@ -64,7 +64,8 @@ export function guardedPage(
   const { client } = query
   const branch = (keys: Knex.QueryBuilder, test: string, name: string): Knex.QueryBuilder => {
     const guard = `? ${test}`
-    if (forms.at === 'where') return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(guard, [forms.probe])
+    if (forms.at === 'where')
+      return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(guard, [forms.probe])
     limitByRaw(keys, client.raw(`case when ${guard} then ? else 0 end`, [forms.probe, page.limit]))
     return client.queryBuilder().select('*').from(keys.as(name))
   }

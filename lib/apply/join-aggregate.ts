@@ -33,9 +33,13 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     const rows = aggregateRows(out, aggregate, new Set(), map)
     const value = aggregate.kind === 'exists' ? 'count(*)' : rows.value
     if (out.sql !== '') out.text(' ')
-    out.text(`left join (select ${rows.key} as ${names.table('kqp_key', 'kqp_key')}, ${value} as ${names.table('kqp_value', 'kqp_value')} from ${rows.from}`)
+    out.text(
+      `left join (select ${rows.key} as ${names.table('kqp_key', 'kqp_key')}, ${value} as ${names.table('kqp_value', 'kqp_value')} from ${rows.from}`,
+    )
     if (rows.conditions.sql !== '') out.text(' where ').append(rows.conditions)
-    out.text(` group by ${rows.key}) as ${names.table(alias, alias)} on ${names.column(alias, 'kqp_key')} = ${names.column(ref, aggregate.relation.parentKey)}`)
+    out.text(
+      ` group by ${rows.key}) as ${names.table(alias, alias)} on ${names.column(alias, 'kqp_key')} = ${names.column(ref, aggregate.relation.parentKey)}`,
+    )
   }
   const value = names.column(alias, 'kqp_value')
   if (aggregate.kind === 'count') return `coalesce(${value}, 0)`

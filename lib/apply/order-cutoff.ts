@@ -44,7 +44,12 @@ export function orderCutoffOf(
     const parentTable = index === 0 ? names.table(table, ref) : names.table(order.via[index - 1]?.table ?? '', parent)
     walk += ` ${join} ${parentTable} on ${names.column(parent, relation.parentKey)} = ${names.column(alias, relation.relatedKey)}`
   }
-  return { value: names.column(aliases[last] ?? '', order.column), direction: order.direction, walk, orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? '') }
+  return {
+    value: names.column(aliases[last] ?? '', order.column),
+    direction: order.direction,
+    walk,
+    orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? ''),
+  }
 }
 
 /**
@@ -61,7 +66,10 @@ export function withOrderCutoff(plain: Knex.QueryBuilder, cutoff: OrderCutoff, p
   const { value, direction } = cutoff
   const bound = client.queryBuilder().select(client.raw(value)).fromRaw(cutoff.walk)
   copyWheres(plain, bound)
-  bound.orderByRaw(`${value} ${direction}`).limit(1).offset(page.offset + page.limit - 1)
+  bound
+    .orderByRaw(`${value} ${direction}`)
+    .limit(1)
+    .offset(page.offset + page.limit - 1)
   const extreme = `(select ${direction === 'asc' ? 'max' : 'min'}(${value}) from ${cutoff.orderedTable})`
   return plain.whereRaw(`${value} ${direction === 'asc' ? '<=' : '>='} coalesce(?, ${extreme})`, [bound])
 }

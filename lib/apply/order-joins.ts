@@ -95,25 +95,42 @@ function firstRowKey(map: RelationMap, relation: DirectRelation): string | undef
  * A hasOne/morphOne hop as two left joins: the lowest `key` of the visible related rows per parent, grouped once
  * over the related table (`inner`, aliased `first`), then the related row with that key (`alias`).
  */
-function writeFirstRowHop(out: SqlWriter, relation: DirectRelation, key: string, aliases: { inner: string; first: string; alias: string }, parentRef: string): void {
+function writeFirstRowHop(
+  out: SqlWriter,
+  relation: DirectRelation,
+  key: string,
+  aliases: { inner: string; first: string; alias: string },
+  parentRef: string,
+): void {
   const { names } = out
   const { inner, first, alias } = aliases
   const foreign = names.column(inner, relation.relatedKey)
   if (out.sql !== '') out.text(' ')
   out.text(`left join (select ${foreign}, ${names.aliased(`min(${names.column(inner, key)})`, key)}`)
   out.text(` from ${names.table(relation.table, inner)} where ${foreign} is not null`)
-  if (relation.morph !== undefined) out.text(` and ${names.column(inner, relation.morph.column)} = `).bind(relation.morph.value)
+  if (relation.morph !== undefined)
+    out.text(` and ${names.column(inner, relation.morph.column)} = `).bind(relation.morph.value)
   out.guards?.writeAnd(out, relation.table, inner)
   out.text(` group by ${foreign})${names.aliased('', first)}`)
   out.text(` on ${names.column(first, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`)
-  out.text(` left join ${names.table(relation.table, alias)} on ${names.column(alias, key)} = ${names.column(first, key)}`)
+  out.text(
+    ` left join ${names.table(relation.table, alias)} on ${names.column(alias, key)} = ${names.column(first, key)}`,
+  )
 }
 
 /** One belongsTo hop as a join: `left join "teams" on "teams"."id" = "users"."team_id"`. */
-export function writeJoinHop(out: SqlWriter, kind: 'inner' | 'left', relation: DirectRelation, alias: string, parentRef: string): void {
+export function writeJoinHop(
+  out: SqlWriter,
+  kind: 'inner' | 'left',
+  relation: DirectRelation,
+  alias: string,
+  parentRef: string,
+): void {
   const { names } = out
   if (out.sql !== '') out.text(' ')
-  out.text(`${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`)
+  out.text(
+    `${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`,
+  )
   // A guarded table is always left-joined: its guard goes in the ON clause, so a hidden row reads as NULL.
   out.guards?.writeAnd(out, relation.table, alias)
 }

@@ -4,7 +4,15 @@ import { deferredPage } from './deferred-page.ts'
 import { guardedPage, type GuardedForms } from './frequency-guarded-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { attach, attachedTo, compileAs, statementCopy } from '../knex/builder-methods.ts'
-import { hasOrder, holdsWhereRaw, isPlainRowList, limitOf, methodOf, offsetOf, replaceWhereRaw } from '../knex/builder-state.ts'
+import {
+  hasOrder,
+  holdsWhereRaw,
+  isPlainRowList,
+  limitOf,
+  methodOf,
+  offsetOf,
+  replaceWhereRaw,
+} from '../knex/builder-state.ts'
 import { withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
 import { ORDER_JOINS } from './order-joins.ts'
 
@@ -119,7 +127,10 @@ export function pageRewriteFor(
       const forms = guardsPage(guarded, query, page)
       if (forms !== undefined) {
         if (form === undefined) {
-          const walking = cutoff === undefined ? undefined : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
+          const walking =
+            cutoff === undefined
+              ? undefined
+              : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
           const rewritten = guardedPage(query.clone(), names, ref, keys, forms, page, walking)
           if (rewritten !== undefined) return rewritten
         } else if (form === 'list') {
@@ -135,7 +146,8 @@ export function pageRewriteFor(
       }
       const changed = read === query ? undefined : read
       if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
-      if (deferFrom !== undefined && page.offset >= deferFrom && ordered) return deferredPage(changed ?? query.clone(), names, ref, keys, dialect.deferredPageJoin) ?? changed
+      if (deferFrom !== undefined && page.offset >= deferFrom && ordered)
+        return deferredPage(changed ?? query.clone(), names, ref, keys, dialect.deferredPageJoin) ?? changed
       return changed
     },
     probe(query: Knex.QueryBuilder, page: PageWindow): Knex.Raw | undefined {
@@ -148,6 +160,12 @@ export function pageRewriteFor(
 }
 
 /** `guarded` when the page `query` reads is one it guards: a limit, an order, and the listing form's conditions. */
-function guardsPage(guarded: GuardedForms | undefined, query: Knex.QueryBuilder, page: PageWindow): GuardedForms | undefined {
-  return guarded !== undefined && page.limit > 0 && hasOrder(query) && holdsWhereRaw(query, guarded.list) ? guarded : undefined
+function guardsPage(
+  guarded: GuardedForms | undefined,
+  query: Knex.QueryBuilder,
+  page: PageWindow,
+): GuardedForms | undefined {
+  return guarded !== undefined && page.limit > 0 && hasOrder(query) && holdsWhereRaw(query, guarded.list)
+    ? guarded
+    : undefined
 }

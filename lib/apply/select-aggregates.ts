@@ -12,11 +12,19 @@ import { writeAggregate } from '../sql/write-aggregate.ts'
  * (see `joinAggregate`) is read from its join instead, so it is not computed twice: MariaDB evaluates a
  * select-list subquery for every row it sorts. `out` is an empty writer.
  */
-export function selectAggregates(builder: Knex.QueryBuilder, out: SqlWriter, ref: string, plan: QueryPlan, map: RelationMap, joins: OrderJoins | undefined): void {
+export function selectAggregates(
+  builder: Knex.QueryBuilder,
+  out: SqlWriter,
+  ref: string,
+  plan: QueryPlan,
+  map: RelationMap,
+  joins: OrderJoins | undefined,
+): void {
   if (plan.aggregates.length === 0) return
   plan.aggregates.forEach((aggregate, index) => {
     if (index > 0) out.text(', ')
-    if (joins !== undefined && plan.orders.some((order) => order.aggregate?.key === aggregate.key)) out.text(joinAggregate(joins, aggregate, ref, map))
+    if (joins !== undefined && plan.orders.some((order) => order.aggregate?.key === aggregate.key))
+      out.text(joinAggregate(joins, aggregate, ref, map))
     else writeAggregate(out, aggregate, ref, new Set([ref]), map)
     out.text(` as ${out.names.table(aggregate.key, aggregate.key)}`)
   })

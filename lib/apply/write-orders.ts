@@ -18,7 +18,13 @@ import { writeRelevance } from '../sql/write-search.ts'
  * correlated subquery. NULLs sort as the smallest values on every database; a value that cannot be
  * NULL gets no NULL-ordering clause, so an index can serve the order.
  */
-export function writeOrders(out: SqlWriter, ref: string, orders: readonly PlannedOrder[], map: RelationMap, joins?: OrderJoins): void {
+export function writeOrders(
+  out: SqlWriter,
+  ref: string,
+  orders: readonly PlannedOrder[],
+  map: RelationMap,
+  joins?: OrderJoins,
+): void {
   orders.forEach((order, index) => {
     if (index > 0) out.text(', ')
     if (order.relevance !== undefined) writeRelevance(out, order.relevance, ref)
@@ -29,7 +35,8 @@ export function writeOrders(out: SqlWriter, ref: string, orders: readonly Planne
     else if (joins?.joinable(order.via)) out.text(out.names.column(joins.aliasOf(order.via), order.column))
     else writeRelatedValue(out, ref, order, map)
     out.text(` ${order.direction}`)
-    if (out.dialect.nullsSortLargest && order.nullable) out.text(order.direction === 'asc' ? ' nulls first' : ' nulls last')
+    if (out.dialect.nullsSortLargest && order.nullable)
+      out.text(order.direction === 'asc' ? ' nulls first' : ' nulls last')
   })
 }
 
@@ -52,7 +59,8 @@ function writeRelatedValue(out: SqlWriter, ref: string, order: PlannedOrder, map
     } else {
       from += ` inner join ${names.table(relation.table, alias)} on ${related} = ${parent}`
     }
-    if (relation.morph !== undefined) where.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
+    if (relation.morph !== undefined)
+      where.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
     out.guards?.writeAnd(where, relation.table, alias)
     if (loadsOf(relation.type) !== 'one') needsLimit = true
     for (const column of primaryKeyColumns(map, relation.table)) keys.push(`${names.column(alias, column)} asc`)

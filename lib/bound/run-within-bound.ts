@@ -53,7 +53,10 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
   try {
     connection = await bound.race(acquiring)
   } catch (error) {
-    acquiring.then((late) => releaseConnection(client, late), () => undefined)
+    acquiring.then(
+      (late) => releaseConnection(client, late),
+      () => undefined,
+    )
     throw error
   }
   if (prepareCancel !== undefined) {

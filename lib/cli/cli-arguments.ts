@@ -20,7 +20,9 @@ export interface ExplainArguments {
 }
 
 /** Where `knex-query-params introspect` reads the schema: a URL, or a knexfile's configuration. */
-export type IntrospectSource = { connection: string; client?: ClientName } | { knexfile: string; env?: string; dialect?: DialectName }
+export type IntrospectSource =
+  | { connection: string; client?: ClientName }
+  | { knexfile: string; env?: string; dialect?: DialectName }
 
 /** What `knex-query-params introspect` was asked to do. */
 export interface IntrospectArguments {
@@ -64,7 +66,23 @@ const NAMINGS: readonly Naming[] = ['camel', 'snake', 'as-is']
 
 const COMMAND_OPTIONS = {
   explain: ['map', 'table', 'client', 'db', 'strict', 'context', 'context-module'],
-  introspect: ['client', 'connection', 'knexfile', 'env', 'dialect', 'out', 'naming', 'tables', 'exclude', 'exclude-columns', 'no-inverse', 'schema', 'expose-pivots', 'sortable-indexed-only', 'views'],
+  introspect: [
+    'client',
+    'connection',
+    'knexfile',
+    'env',
+    'dialect',
+    'out',
+    'naming',
+    'tables',
+    'exclude',
+    'exclude-columns',
+    'no-inverse',
+    'schema',
+    'expose-pivots',
+    'sortable-indexed-only',
+    'views',
+  ],
   openapi: ['map', 'out', 'tables'],
 } as const
 
@@ -72,17 +90,23 @@ const isClientName = (name: string): name is ClientName => (CLIENT_NAMES as read
 const isNaming = (name: string): name is Naming => (NAMINGS as readonly string[]).includes(name)
 
 function clientName(value: string): ClientName {
-  if (!isClientName(value)) throw new UsageError(`Unknown --client '${value}'; expected one of ${CLIENT_NAMES.join(', ')}.`)
+  if (!isClientName(value))
+    throw new UsageError(`Unknown --client '${value}'; expected one of ${CLIENT_NAMES.join(', ')}.`)
   return value
 }
 
 function dialectName(value: string): DialectName {
   const name = DIALECT_NAMES.find((each) => each === value)
-  if (name === undefined) throw new UsageError(`Unknown --dialect '${value}'; expected one of ${DIALECT_NAMES.join(', ')}.`)
+  if (name === undefined)
+    throw new UsageError(`Unknown --dialect '${value}'; expected one of ${DIALECT_NAMES.join(', ')}.`)
   return name
 }
 
-const tableList = (value: string): string[] => value.split(',').map((name) => name.trim()).filter((name) => name !== '')
+const tableList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
 
 /**
  * Reads the command line (without `node` and the script).
@@ -188,19 +212,30 @@ interface IntrospectValues {
 
 function introspectArguments(values: IntrospectValues): IntrospectArguments {
   let source: IntrospectSource
-  if (values.connection !== undefined && values.knexfile !== undefined) throw new UsageError('Give --connection or --knexfile, not both.')
+  if (values.connection !== undefined && values.knexfile !== undefined)
+    throw new UsageError('Give --connection or --knexfile, not both.')
   if (values.connection !== undefined) {
-    if (values.env !== undefined) throw new UsageError('--env picks an environment of --knexfile; with --connection there is none.')
-    if (values.dialect !== undefined) throw new UsageError('--dialect declares the database of a knexfile\'s client; with --connection the URL names it.')
-    source = values.client === undefined ? { connection: values.connection } : { connection: values.connection, client: clientName(values.client) }
+    if (values.env !== undefined)
+      throw new UsageError('--env picks an environment of --knexfile; with --connection there is none.')
+    if (values.dialect !== undefined)
+      throw new UsageError(
+        "--dialect declares the database of a knexfile's client; with --connection the URL names it.",
+      )
+    source =
+      values.client === undefined
+        ? { connection: values.connection }
+        : { connection: values.connection, client: clientName(values.client) }
   } else if (values.knexfile !== undefined) {
-    if (values.client !== undefined) throw new UsageError('--client comes from the knexfile; give it only with --connection.')
+    if (values.client !== undefined)
+      throw new UsageError('--client comes from the knexfile; give it only with --connection.')
     const knexfile: IntrospectSource = { knexfile: values.knexfile }
     if (values.env !== undefined) knexfile.env = values.env
     if (values.dialect !== undefined) knexfile.dialect = dialectName(values.dialect)
     source = knexfile
   } else {
-    throw new UsageError('Missing the database: --connection <url> (with --client), or --knexfile <file> [--env <name>].')
+    throw new UsageError(
+      'Missing the database: --connection <url> (with --client), or --knexfile <file> [--env <name>].',
+    )
   }
   const naming = values.naming ?? 'as-is'
   if (!isNaming(naming)) throw new UsageError(`Unknown --naming '${naming}'; expected one of ${NAMINGS.join(', ')}.`)

@@ -25,6 +25,11 @@ export function oneLine(error: unknown): string {
   if (!(error instanceof Error)) return String(error).replace(/\s*\n\s*/g, ' ')
   const inner = error instanceof AggregateError ? error.errors.map(oneLine).filter((text) => text !== '') : []
   const message = error.message.split(/\nRequire stack:/)[0]?.trim() ?? ''
-  const text = message !== '' ? message : inner.length > 0 ? inner.join('; ') : String((error as { code?: unknown }).code ?? error.name)
+  const text =
+    message !== ''
+      ? message
+      : inner.length > 0
+        ? inner.join('; ')
+        : String((error as { code?: unknown }).code ?? error.name)
   return text.replace(/\s*\n\s*/g, ' ')
 }

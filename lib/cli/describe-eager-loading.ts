@@ -14,19 +14,29 @@ export function describeEagerLoading(nodes: readonly WithNode[], depth = 0): str
   for (const node of nodes) {
     const relation = node.relation
     if (relation.kind === 'morphTo') {
-      const targets = relation.targets.map((target) => `${target.table} where ${target.table}.${target.key} in (${relation.parentTable}.${relation.idColumn} of rows with ${relation.typeColumn} = '${target.typeValue}')`)
+      const targets = relation.targets.map(
+        (target) =>
+          `${target.table} where ${target.table}.${target.key} in (${relation.parentTable}.${relation.idColumn} of rows with ${relation.typeColumn} = '${target.typeValue}')`,
+      )
       lines.push(`${indent}${relation.name} (morphTo): one query per type found: ${targets.join('; ')}`)
     } else {
       const parentKeys = `${relation.parentTable}.${relation.parentKey} of the rows`
-      const match = relation.pivot === undefined
-        ? `${relation.table}.${relation.relatedKey} in (${parentKeys})`
-        : `join ${relation.pivot.table} on ${relation.pivot.table}.${relation.pivot.relatedColumn} = ${relation.table}.${relation.relatedKey} where ${relation.pivot.table}.${relation.pivot.parentColumn} in (${parentKeys})`
-      const morph = relation.morph === undefined ? '' : ` and ${relation.table}.${relation.morph.column} = '${relation.morph.value}'`
-      lines.push(`${indent}${relation.name} (${relation.type}): from ${relation.table} ${relation.pivot === undefined ? 'where ' : ''}${match}${morph}`)
+      const match =
+        relation.pivot === undefined
+          ? `${relation.table}.${relation.relatedKey} in (${parentKeys})`
+          : `join ${relation.pivot.table} on ${relation.pivot.table}.${relation.pivot.relatedColumn} = ${relation.table}.${relation.relatedKey} where ${relation.pivot.table}.${relation.pivot.parentColumn} in (${parentKeys})`
+      const morph =
+        relation.morph === undefined
+          ? ''
+          : ` and ${relation.table}.${relation.morph.column} = '${relation.morph.value}'`
+      lines.push(
+        `${indent}${relation.name} (${relation.type}): from ${relation.table} ${relation.pivot === undefined ? 'where ' : ''}${match}${morph}`,
+      )
     }
     for (const children of Object.values(node.children)) lines.push(...describeEagerLoading(children, depth + 1))
     for (const [table, aggregates] of Object.entries(node.aggregates ?? {})) {
-      for (const aggregate of aggregates) lines.push(`${indent}  ${describeAggregate(aggregate)}: one query on ${table} for the keys of the loaded rows`)
+      for (const aggregate of aggregates)
+        lines.push(`${indent}  ${describeAggregate(aggregate)}: one query on ${table} for the keys of the loaded rows`)
     }
   }
   return lines

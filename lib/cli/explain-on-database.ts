@@ -22,7 +22,14 @@ const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|ro
  * @example
  * await explainOnDatabase(db, 'users', parseQueryParams('limit=2'), relationMap, io)
  */
-export async function explainOnDatabase(db: Knex, table: string, params: QueryParams, map: RelationMap, io: CliIo, context?: unknown): Promise<void> {
+export async function explainOnDatabase(
+  db: Knex,
+  table: string,
+  params: QueryParams,
+  map: RelationMap,
+  io: CliIo,
+  context?: unknown,
+): Promise<void> {
   const dialect = dialectOf(db.client as Knex.Client)
   const ran: Array<{ sql: string; bindings: readonly unknown[] }> = []
   const record = (query: { sql: string; bindings?: readonly unknown[] }): void => {
@@ -34,18 +41,30 @@ export async function explainOnDatabase(db: Knex, table: string, params: QueryPa
     const builder = applyQueryParams(trx(table), params, map, { context })
     let main = printSql(DIALECT_LABELS[dialect.name], builder, io)
     const forms = guardedFormStatements(builder)
-    if (forms !== undefined) io.out('  (a frequency-guarded page: this one statement holds both forms, as .stream() reads it; awaited, a probe runs first, then the page in the one form it chose)')
+    if (forms !== undefined)
+      io.out(
+        '  (a frequency-guarded page: this one statement holds both forms, as .stream() reads it; awaited, a probe runs first, then the page in the one form it chose)',
+      )
     const rows = (await builder.catch(databaseError)) as unknown[]
-    const form = forms === undefined ? undefined : (['list', 'walk'] as const).find((name) => ran.some((query) => query.sql === forms[name].toNative().sql))
-    if (forms === undefined || form === undefined) io.out(`Queries that ran (${ran.length}, the first is the main query, the others load 'with'):`)
+    const form =
+      forms === undefined
+        ? undefined
+        : (['list', 'walk'] as const).find((name) => ran.some((query) => query.sql === forms[name].toNative().sql))
+    if (forms === undefined || form === undefined)
+      io.out(`Queries that ran (${ran.length}, the first is the main query, the others load 'with'):`)
     else {
       main = forms[form]
-      io.out(`Queries that ran (${ran.length}: the probe of the guarded page, then the page in its ${form === 'walk' ? 'walking' : 'listing'} form, then those that load 'with'):`)
+      io.out(
+        `Queries that ran (${ran.length}: the probe of the guarded page, then the page in its ${form === 'walk' ? 'walking' : 'listing'} form, then those that load 'with'):`,
+      )
     }
-    for (const [index, query] of ran.entries()) io.out(`  ${index + 1}. ${query.sql}\n     Bindings: ${JSON.stringify(query.bindings)}`)
+    for (const [index, query] of ran.entries())
+      io.out(`  ${index + 1}. ${query.sql}\n     Bindings: ${JSON.stringify(query.bindings)}`)
     io.out(`Rows (${rows.length}):`)
     for (const row of rows) io.out(`  ${JSON.stringify(row)}`)
-    const plan = dialect.explain.lines(await trx.raw(dialect.explain.sql(main.sql), [...main.bindings] as Knex.RawBinding[]).catch(databaseError))
+    const plan = dialect.explain.lines(
+      await trx.raw(dialect.explain.sql(main.sql), [...main.bindings] as Knex.RawBinding[]).catch(databaseError),
+    )
     io.out(`Query plan (EXPLAIN of the ${form === undefined ? 'main query' : 'page query that ran'}):`)
     for (const line of plan) io.out(`  ${line}`)
   } finally {

@@ -1,7 +1,14 @@
 import { UsageError, type CliIo } from './cli-io.ts'
 import knex from 'knex'
 import { applyQueryParams } from '../apply/apply-query-params.ts'
-import { CLIENT_LABELS, CLIENT_NAMES, clientOfUrl, compileOnlyConfig, readOnlyConfig, type ClientName } from './knex-config-for.ts'
+import {
+  CLIENT_LABELS,
+  CLIENT_NAMES,
+  clientOfUrl,
+  compileOnlyConfig,
+  readOnlyConfig,
+  type ClientName,
+} from './knex-config-for.ts'
 import { APPLY_DEFAULTS, withDefaults } from '../options.ts'
 import { parseQueryParams } from '../parse/parse-query-params.ts'
 import type { QueryParams } from '../query-params.ts'
@@ -23,9 +30,19 @@ import { printCursorPage } from './print-cursor-page.ts'
  */
 export function tableOfRequest(request: string, table?: string): string {
   if (table !== undefined) return table
-  const path = /^[a-z][a-z\d+.-]*:\/\//i.test(request) ? new URL(request).pathname : request.startsWith('/') ? request.split(/[?#]/)[0] ?? '' : ''
-  const segment = decodeURIComponent(path.split('/').filter((part) => part !== '').at(-1) ?? '')
-  if (segment === '') throw new UsageError(`No table in '${request}': give a path such as '/users?…', or --table <name>.`)
+  const path = /^[a-z][a-z\d+.-]*:\/\//i.test(request)
+    ? new URL(request).pathname
+    : request.startsWith('/')
+      ? (request.split(/[?#]/)[0] ?? '')
+      : ''
+  const segment = decodeURIComponent(
+    path
+      .split('/')
+      .filter((part) => part !== '')
+      .at(-1) ?? '',
+  )
+  if (segment === '')
+    throw new UsageError(`No table in '${request}': give a path such as '/users?…', or --table <name>.`)
   return segment
 }
 
@@ -56,7 +73,9 @@ export interface ExplainSettings {
 export async function explainRequest(request: string, settings: ExplainSettings, io: CliIo): Promise<void> {
   const table = tableOfRequest(request, settings.table)
   if (!Object.hasOwn(settings.map, table)) {
-    throw new UsageError(`Table '${table}' is not in the relation map (tables: ${Object.keys(settings.map).join(', ')}).`)
+    throw new UsageError(
+      `Table '${table}' is not in the relation map (tables: ${Object.keys(settings.map).join(', ')}).`,
+    )
   }
   const params = parseQueryParams(request, { strict: settings.strict })
   io.out(`Request: ${request}`)
@@ -80,17 +99,29 @@ export async function explainRequest(request: string, settings: ExplainSettings,
     for (const aggregate of plan.aggregates) io.out(`  ${describeAggregate(aggregate)}`)
   }
   if (plan.with.length > 0) {
-    io.out('Eager loading (with): after the main query, one query per relation and level, for the keys of the rows found (run with --db to see them):')
+    io.out(
+      'Eager loading (with): after the main query, one query per relation and level, for the keys of the rows found (run with --db to see them):',
+    )
     for (const line of describeEagerLoading(plan.with)) io.out(`  ${line}`)
   }
   io.out('')
 }
 
 /** Connects to `url` (read-only, see `readOnlyConfig`) and runs {@link explainOnDatabase}. */
-async function explainOnUrl(url: string, table: string, params: QueryParams, settings: ExplainSettings, io: CliIo): Promise<void> {
+async function explainOnUrl(
+  url: string,
+  table: string,
+  params: QueryParams,
+  settings: ExplainSettings,
+  io: CliIo,
+): Promise<void> {
   const name = clientOfUrl(url)
-  if (name === undefined) throw new UsageError(`Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`)
-  if (settings.client !== undefined && settings.client !== name) throw new UsageError(`--client ${settings.client} does not match --db, a ${CLIENT_LABELS[name]} database.`)
+  if (name === undefined)
+    throw new UsageError(
+      `Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`,
+    )
+  if (settings.client !== undefined && settings.client !== name)
+    throw new UsageError(`--client ${settings.client} does not match --db, a ${CLIENT_LABELS[name]} database.`)
   const db = await openDatabase(readOnlyConfig(url), url.replace(/\/\/[^@/]*@/, '//…@'))
   try {
     await explainOnDatabase(db, table, params, settings.map, io, settings.context)

@@ -23,7 +23,8 @@ export async function importModule(file: string, cwd: string, what: string): Pro
   try {
     return (await import(pathToFileURL(path).href)) as Record<string, unknown>
   } catch (error) {
-    if (!/\.[cm]?ts$/.test(path) || !isUnknownExtension(error)) throw new UsageError(`Cannot load ${what} ${file}: ${oneLine(error)}`)
+    if (!/\.[cm]?ts$/.test(path) || !isUnknownExtension(error))
+      throw new UsageError(`Cannot load ${what} ${file}: ${oneLine(error)}`)
     return importWithTsx(path, file, cwd, what)
   }
 }
@@ -52,7 +53,9 @@ async function importWithTsx(path: string, file: string, cwd: string, what: stri
 /** The path of tsx's ESM API (`tsx/esm/api`, its `import` condition) as installed for `cwd`. */
 function tsxEsmApi(cwd: string): string {
   const manifest = createRequire(resolve(cwd, 'package.json')).resolve('tsx/package.json')
-  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import?: { default?: string } } | undefined> }
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+    exports: Record<string, { import?: { default?: string } } | undefined>
+  }
   const entry = exports['./esm/api']?.import?.default
   if (entry === undefined) throw new Error('tsx has no ESM API')
   return resolve(dirname(manifest), entry)

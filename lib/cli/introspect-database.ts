@@ -16,8 +16,12 @@ async function knexConfig(args: IntrospectArguments, cwd: string): Promise<Knex.
   const source = args.source
   if ('knexfile' in source) return knexfileConfig(source.knexfile, cwd, source.env)
   const name = clientOfUrl(source.connection)
-  if (name === undefined) throw new UsageError(`Unknown database URL '${hidePassword(source.connection)}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`)
-  if (source.client !== undefined && source.client !== name) throw new UsageError(`--client ${source.client} does not match --connection, a ${CLIENT_LABELS[name]} database.`)
+  if (name === undefined)
+    throw new UsageError(
+      `Unknown database URL '${hidePassword(source.connection)}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`,
+    )
+  if (source.client !== undefined && source.client !== name)
+    throw new UsageError(`--client ${source.client} does not match --connection, a ${CLIENT_LABELS[name]} database.`)
   return readOnlyConfig(source.connection)
 }
 
@@ -44,7 +48,10 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
     // The CLI writes its own `knex-query-params: ` before the line.
     throw new UsageError(oneLine(error).replace(/^knex-query-params: /, ''))
   })
-  const text = relationMapModule(map, notices, { database: DIALECT_LABELS[dialectOf(db.client as Knex.Client).name], options })
+  const text = relationMapModule(map, notices, {
+    database: DIALECT_LABELS[dialectOf(db.client as Knex.Client).name],
+    options,
+  })
   if (args.out === undefined) {
     io.out(text.trimEnd())
     return
@@ -55,7 +62,9 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
     throw new UsageError(`Cannot write ${args.out}: ${oneLine(error)}`)
   }
   const relations = Object.values(map).reduce((count, table) => count + Object.keys(table.relations ?? {}).length, 0)
-  io.out(`Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices (listed in its header).`)
+  io.out(
+    `Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices (listed in its header).`,
+  )
 }
 
 /**

@@ -8,10 +8,18 @@ export type ClientName = 'pg' | 'mysql' | 'sqlite'
 export const CLIENT_NAMES: readonly ClientName[] = ['pg', 'mysql', 'sqlite']
 
 /** What each dialect is called in output. */
-export const DIALECT_LABELS: Readonly<Record<Dialect['name'], string>> = { postgres: 'PostgreSQL', mysql: 'MySQL / MariaDB', sqlite: 'SQLite' }
+export const DIALECT_LABELS: Readonly<Record<Dialect['name'], string>> = {
+  postgres: 'PostgreSQL',
+  mysql: 'MySQL / MariaDB',
+  sqlite: 'SQLite',
+}
 
 /** What each {@link ClientName} is called in output. */
-export const CLIENT_LABELS: Readonly<Record<ClientName, string>> = { pg: DIALECT_LABELS.postgres, mysql: DIALECT_LABELS.mysql, sqlite: DIALECT_LABELS.sqlite }
+export const CLIENT_LABELS: Readonly<Record<ClientName, string>> = {
+  pg: DIALECT_LABELS.postgres,
+  mysql: DIALECT_LABELS.mysql,
+  sqlite: DIALECT_LABELS.sqlite,
+}
 
 const KNEX_CLIENTS: Readonly<Record<ClientName, string>> = { pg: 'pg', mysql: 'mysql2', sqlite: 'better-sqlite3' }
 
@@ -39,9 +47,17 @@ export function readOnlyConfig(url: string): Knex.Config {
   const name = clientOfUrl(url)
   if (name === 'sqlite') {
     const filename = url.replace(/^(sqlite|file):(\/\/)?/i, '')
-    return { client: KNEX_CLIENTS.sqlite, connection: { filename, options: { readonly: true } }, useNullAsDefault: true, pool: { min: 1, max: 1 } }
+    return {
+      client: KNEX_CLIENTS.sqlite,
+      connection: { filename, options: { readonly: true } },
+      useNullAsDefault: true,
+      pool: { min: 1, max: 1 },
+    }
   }
-  if (name === 'mysql') return { client: KNEX_CLIENTS.mysql, connection: url.replace(/^mariadb:/i, 'mysql:'), pool: { min: 1, max: 1 } }
+  if (name === 'mysql')
+    return { client: KNEX_CLIENTS.mysql, connection: url.replace(/^mariadb:/i, 'mysql:'), pool: { min: 1, max: 1 } }
   if (name === 'pg') return { client: KNEX_CLIENTS.pg, connection: url, pool: { min: 1, max: 1 } }
-  throw new Error(`Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`)
+  throw new Error(
+    `Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`,
+  )
 }

@@ -9,7 +9,8 @@ export interface ContextSource {
   module?: string
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /**
  * The `context` the map's guards receive while `explain` builds the SQL: the module's, the JSON's, or
@@ -24,7 +25,8 @@ export async function loadContext(source: ContextSource, cwd: string): Promise<u
   const fromJson = source.json === undefined ? undefined : jsonContext(source.json)
   if (source.module === undefined) return fromJson
   if (source.json === undefined) return fromModule
-  if (!isPlainObject(fromModule) || !isPlainObject(fromJson)) throw new UsageError('--context and --context-module can only be combined when both give an object.')
+  if (!isPlainObject(fromModule) || !isPlainObject(fromJson))
+    throw new UsageError('--context and --context-module can only be combined when both give an object.')
   return { ...fromModule, ...fromJson }
 }
 
@@ -39,8 +41,16 @@ function jsonContext(json: string): unknown {
 async function moduleContext(file: string, cwd: string): Promise<unknown> {
   const module = await importModule(file, cwd, 'the context module')
   const names = Object.keys(module)
-  const found = 'default' in module ? module['default'] : 'context' in module ? module['context'] : names.length === 1 ? module[names[0] ?? ''] : undefined
-  if (found === undefined) throw new UsageError(`The module ${file} exports no context: export it as default or as 'context'.`)
+  const found =
+    'default' in module
+      ? module['default']
+      : 'context' in module
+        ? module['context']
+        : names.length === 1
+          ? module[names[0] ?? '']
+          : undefined
+  if (found === undefined)
+    throw new UsageError(`The module ${file} exports no context: export it as default or as 'context'.`)
   if (typeof found !== 'function') return found
   try {
     return (await (found as () => unknown)()) as unknown

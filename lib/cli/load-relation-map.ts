@@ -16,7 +16,9 @@ export async function loadRelationMap(file: string, cwd: string): Promise<Relati
   try {
     ensureValidRelationMap(map)
   } catch (error) {
-    throw new UsageError(`The relation map of ${file} is not valid: ${oneLine(error).replace(/^knex-query-params: /, '')}`)
+    throw new UsageError(
+      `The relation map of ${file} is not valid: ${oneLine(error).replace(/^knex-query-params: /, '')}`,
+    )
   }
   return map
 }

@@ -35,7 +35,7 @@ export function printCursorPage(label: string, query: Knex.QueryBuilder, params:
       pages.length === 1
         ? '  Page'
         : `  Page, part ${index + 1} of ${pages.length}` +
-          (index > 0 ? ' (when part 1 has fewer rows than the page)' : ''),
+            (index > 0 ? ' (when part 1 has fewer rows than the page)' : ''),
       page(),
       {
         ...io,

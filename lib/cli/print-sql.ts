@@ -8,7 +8,11 @@ import type { CliIo } from './cli-io.ts'
  * @example
  * printSql('SQLite', db('users').limit(2), io) // SQLite:\n  SQL:      select * from `users` limit ?\n  Bindings: [2]
  */
-export function printSql(label: string, builder: Knex.QueryBuilder, io: CliIo): { sql: string; bindings: readonly unknown[] } {
+export function printSql(
+  label: string,
+  builder: Knex.QueryBuilder,
+  io: CliIo,
+): { sql: string; bindings: readonly unknown[] } {
   const compiled = builder.toSQL()
   const native = compiled.toNative()
   io.out(`${label}:`)

@@ -56,7 +56,10 @@ async function run(args: CliArguments, io: CliIo, cwd: string): Promise<number> 
     return EXIT.ok
   }
   const map = await loadRelationMap(args.map, cwd)
-  const source = { ...(args.context === undefined ? {} : { json: args.context }), ...(args.contextModule === undefined ? {} : { module: args.contextModule }) }
+  const source = {
+    ...(args.context === undefined ? {} : { json: args.context }),
+    ...(args.contextModule === undefined ? {} : { module: args.contextModule }),
+  }
   const context = await loadContext(source, cwd)
   const given = args.context !== undefined || args.contextModule !== undefined
   let code: number = EXIT.ok

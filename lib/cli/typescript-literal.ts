@@ -1,5 +1,10 @@
 /** A value that {@link typescriptLiteral} prints: what a relation map holds once generated. */
-export type LiteralValue = string | number | boolean | readonly LiteralValue[] | { readonly [key: string]: LiteralValue | undefined }
+export type LiteralValue =
+  | string
+  | number
+  | boolean
+  | readonly LiteralValue[]
+  | { readonly [key: string]: LiteralValue | undefined }
 
 const MAX_LINE = 120
 
@@ -26,7 +31,9 @@ function inline(value: LiteralValue): string {
   if (typeof value !== 'object') return String(value)
   if (Array.isArray(value)) return `[${(value as readonly LiteralValue[]).map(inline).join(', ')}]`
   const entries = entriesOf(value as { readonly [key: string]: LiteralValue | undefined })
-  return entries.length === 0 ? '{}' : `{ ${entries.map(([key, item]) => `${propertyKey(key)}: ${inline(item)}`).join(', ')} }`
+  return entries.length === 0
+    ? '{}'
+    : `{ ${entries.map(([key, item]) => `${propertyKey(key)}: ${inline(item)}`).join(', ')} }`
 }
 
 /**

@@ -81,16 +81,22 @@ function listedDialect(client: Knex.Client): Dialect | undefined {
 
 function declare(client: Knex.Client, name: DialectName): Dialect {
   const dialect: Dialect | undefined = Object.hasOwn(DIALECTS, name) ? DIALECTS[name] : undefined
-  if (dialect === undefined) throw new Error(`knex-query-params: unknown dialect '${String(name)}'; expected 'postgres', 'mysql' or 'sqlite'`)
+  if (dialect === undefined)
+    throw new Error(`knex-query-params: unknown dialect '${String(name)}'; expected 'postgres', 'mysql' or 'sqlite'`)
   const key = declarationKey(client)
   const earlier = declared.get(key)
   if (earlier !== undefined) {
-    if (earlier.name !== name) throw new Error(`knex-query-params: dialect '${name}' declared for a knex instance declared '${earlier.name}' before`)
+    if (earlier.name !== name)
+      throw new Error(
+        `knex-query-params: dialect '${name}' declared for a knex instance declared '${earlier.name}' before`,
+      )
     return earlier
   }
   const listed = listedDialect(client)
   if (listed !== undefined && listed.name !== name) {
-    throw new Error(`knex-query-params: dialect '${name}' declared for the knex client '${knexClientName(client)}', which is ${listed.name}`)
+    throw new Error(
+      `knex-query-params: dialect '${name}' declared for the knex client '${knexClientName(client)}', which is ${listed.name}`,
+    )
   }
   declared.set(key, dialect)
   return dialect

@@ -30,7 +30,14 @@ export function dayOfPostgresText(text: string): string | undefined {
  */
 export function instantOfPostgresText(text: string): string | undefined {
   const { length } = text
-  if (length < 22 || length > 29 || text.charCodeAt(length - 3) !== 43 || text.charCodeAt(length - 2) !== 48 || text.charCodeAt(length - 1) !== 48) return undefined
+  if (
+    length < 22 ||
+    length > 29 ||
+    text.charCodeAt(length - 3) !== 43 ||
+    text.charCodeAt(length - 2) !== 48 ||
+    text.charCodeAt(length - 1) !== 48
+  )
+    return undefined
   if (!isDatetimeShape(text)) return undefined
   if (length === 22) return isoOfWallClock(text, 0)
   if (length === 23 || text.charCodeAt(19) !== 46 || !isDigits(text, 20, length - 3)) return undefined
@@ -86,15 +93,18 @@ function optionsOf(client: Knex.Client): StatementOptions | undefined {
   const { name, module, connectionSettings: settings } = driverOf(client)
   const driver = (module as { types?: Partial<TypeParsers> } | undefined)?.types
   if (name !== 'pg' || typeof driver?.getTypeParser !== 'function') return undefined
-  const own = typeof settings === 'object' && settings !== null ? (settings as { types?: Partial<TypeParsers> }).types : undefined
+  const own =
+    typeof settings === 'object' && settings !== null ? (settings as { types?: Partial<TypeParsers> }).types : undefined
   const base = (typeof own?.getTypeParser === 'function' ? own : driver) as TypeParsers
   const parsers = new Map<number, TextParser>()
   for (const [oid, fast] of FAST_PARSERS) {
     const parse = base.getTypeParser(oid, 'text')
-    if (typeof parse === 'function' && parse.name === 'parseDate') parsers.set(oid, (text) => fast(text) ?? (parse as TextParser)(text))
+    if (typeof parse === 'function' && parse.name === 'parseDate')
+      parsers.set(oid, (text) => fast(text) ?? (parse as TextParser)(text))
   }
   if (parsers.size === 0) return undefined
-  const getTypeParser = (oid: number, format?: string): unknown => (format === undefined || format === 'text' ? parsers.get(oid) : undefined) ?? base.getTypeParser(oid, format)
+  const getTypeParser = (oid: number, format?: string): unknown =>
+    (format === undefined || format === 'text' ? parsers.get(oid) : undefined) ?? base.getTypeParser(oid, format)
   return { types: { getTypeParser } }
 }
 

@@ -32,9 +32,10 @@ export async function postgresCancelRequest(connection: unknown): Promise<void> 
   message.writeInt32BE(processID | 0, 8)
   message.writeInt32BE(secretKey | 0, 12)
   const { remoteAddress, remotePort } = backend?.connection?.stream ?? {}
-  const socket = typeof remoteAddress === 'string' && typeof remotePort === 'number'
-    ? connect(remotePort, remoteAddress)
-    : connectByName(host, Number(port ?? 5432))
+  const socket =
+    typeof remoteAddress === 'string' && typeof remotePort === 'number'
+      ? connect(remotePort, remoteAddress)
+      : connectByName(host, Number(port ?? 5432))
   await new Promise<void>((resolve) => {
     const done = (): void => {
       clearTimeout(timer)

@@ -9,7 +9,8 @@ function planRows(result: unknown): number | undefined {
   if (typeof plan === 'string') plan = JSON.parse(plan)
   const top: unknown = Array.isArray(plan) ? plan[0] : undefined
   const node: unknown = typeof top === 'object' && top !== null && 'Plan' in top ? top.Plan : undefined
-  const estimate: unknown = typeof node === 'object' && node !== null && 'Plan Rows' in node ? node['Plan Rows'] : undefined
+  const estimate: unknown =
+    typeof node === 'object' && node !== null && 'Plan Rows' in node ? node['Plan Rows'] : undefined
   return typeof estimate === 'number' && Number.isFinite(estimate) ? Math.round(estimate) : undefined
 }
 

@@ -30,7 +30,9 @@ function storedDatetime(value: UtcInstant): string | number {
 
 /** The `detail` of each row of `explain query plan`. */
 function planLines(result: unknown): string[] {
-  return (result as Array<{ detail?: unknown }>).map((row) => (typeof row.detail === 'string' ? row.detail : JSON.stringify(row)))
+  return (result as Array<{ detail?: unknown }>).map((row) =>
+    typeof row.detail === 'string' ? row.detail : JSON.stringify(row),
+  )
 }
 
 /**

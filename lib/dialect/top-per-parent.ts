@@ -79,7 +79,15 @@ export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec
       .limit(spec.most)
   }
   query
-    .select(client.raw(`row_number() over (partition by ?? order by ${order}) as ??`, [partition, ...bindings, rankAlias]))
+    .select(
+      client.raw(`row_number() over (partition by ?? order by ${order}) as ??`, [partition, ...bindings, rankAlias]),
+    )
     .whereIn(partition, parents.values)
-  return client.queryBuilder().select('*').from(query.as('__kqp_ranked')).where(rankAlias, '<=', top.limit).orderBy(rankAlias).limit(spec.most)
+  return client
+    .queryBuilder()
+    .select('*')
+    .from(query.as('__kqp_ranked'))
+    .where(rankAlias, '<=', top.limit)
+    .orderBy(rankAlias)
+    .limit(spec.most)
 }

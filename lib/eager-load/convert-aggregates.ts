@@ -10,7 +10,11 @@ import type { Row } from '../normalize/row-values.ts'
  * min or max of another type the JSON value of that column type (a `date` as `YYYY-MM-DD`, a `datetime` as
  * ISO 8601 in UTC), read as `reading` says the driver gives it.
  */
-export function convertAggregates(rows: readonly Row[], aggregates: readonly PlannedAggregate[], reading: DriverReading): void {
+export function convertAggregates(
+  rows: readonly Row[],
+  aggregates: readonly PlannedAggregate[],
+  reading: DriverReading,
+): void {
   if (aggregates.length === 0) return
   for (const row of rows) {
     for (const aggregate of aggregates) {

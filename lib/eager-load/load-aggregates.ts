@@ -65,7 +65,10 @@ export async function loadAggregates(
         writeAggregate(out, aggregate, table, new Set([table]), map, client)
         out.text(` as ${names.table(aggregate.key, aggregate.key)}`)
       }
-      const result: unknown = await runBounded(query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys), bound)
+      const result: unknown = await runBounded(
+        query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys),
+        bound,
+      )
       for (const row of toRows(result)) found.push(row)
     }
     const byKey = new Map<string, Row>()
@@ -76,7 +79,8 @@ export async function loadAggregates(
     for (const row of rows) {
       const key = keyOf(row[property])
       const values = key === null ? undefined : byKey.get(key)
-      for (const aggregate of group) row[aggregate.key] = aggregateValue(aggregate, values?.[aggregate.key] ?? null, reading)
+      for (const aggregate of group)
+        row[aggregate.key] = aggregateValue(aggregate, values?.[aggregate.key] ?? null, reading)
     }
   }
 }

@@ -50,30 +50,53 @@ export async function loadDirect(
   const keyColumns = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
   const top = topOf(relation)
 
-  const related = await fetchChunked(keys, chunkSize, budget, param, (chunkKeys, most) => {
-    const query = client.queryBuilder().from(table)
-    const partition = pivot === undefined ? `${table}.${relatedKey}` : `${pivot.table}.${pivot.parentColumn}`
-    if (pivot === undefined) query.select(columns)
-    else {
-      query
-        .select([...columns, `${partition} as ${PIVOT_ALIAS}`])
-        .innerJoin(pivot.table, `${pivot.table}.${pivot.relatedColumn}`, `${table}.${relatedKey}`)
-    }
-    // A top-N query adds its parent-key condition itself (see topPerParent).
-    if (top === undefined) query.whereIn(partition, chunkKeys)
-    if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
-    guards?.applyTo(query, table, table)
-    if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
-    if (top !== undefined) {
-      const ordered = { limit: top.limit, orders: top.orders.map((order) => ({ ...order, column: `${table}.${order.column}` })) }
-      const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys }
-      return topPerParent(client, query, { partition, top: ordered, rankAlias: RANK_ALIAS, keyColumns, nullsSortLargest, form: topForm, parents: parentKeys, most })
-    }
-    for (const column of keyColumns) query.orderBy(column)
-    return query.limit(most)
-  }, bound, json)
+  const related = await fetchChunked(
+    keys,
+    chunkSize,
+    budget,
+    param,
+    (chunkKeys, most) => {
+      const query = client.queryBuilder().from(table)
+      const partition = pivot === undefined ? `${table}.${relatedKey}` : `${pivot.table}.${pivot.parentColumn}`
+      if (pivot === undefined) query.select(columns)
+      else {
+        query
+          .select([...columns, `${partition} as ${PIVOT_ALIAS}`])
+          .innerJoin(pivot.table, `${pivot.table}.${pivot.relatedColumn}`, `${table}.${relatedKey}`)
+      }
+      // A top-N query adds its parent-key condition itself (see topPerParent).
+      if (top === undefined) query.whereIn(partition, chunkKeys)
+      if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
+      guards?.applyTo(query, table, table)
+      if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
+      if (top !== undefined) {
+        const ordered = {
+          limit: top.limit,
+          orders: top.orders.map((order) => ({ ...order, column: `${table}.${order.column}` })),
+        }
+        const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys }
+        return topPerParent(client, query, {
+          partition,
+          top: ordered,
+          rankAlias: RANK_ALIAS,
+          keyColumns,
+          nullsSortLargest,
+          form: topForm,
+          parents: parentKeys,
+          most,
+        })
+      }
+      for (const column of keyColumns) query.orderBy(column)
+      return query.limit(most)
+    },
+    bound,
+    json,
+  )
 
-  const byKey = groupByKey(related, pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS)
+  const byKey = groupByKey(
+    related,
+    pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS,
+  )
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent
   // matched. A group goes to its first parent as is; a later parent with the same key gets a copy. Each
   // parent is written once: driver rows are often dictionary-mode objects, where every write costs.

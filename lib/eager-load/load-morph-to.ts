@@ -46,12 +46,24 @@ export async function loadMorphTo(
     const keys = distinctKeys(group.parents, idColumn)
     if (keys.length === 0) continue
     const selection = relatedSelection(map, table, [group.target.key, ...parentKeysFor(children[table] ?? [])])
-    const related = await fetchChunked(keys, chunkSize, budget, param, (chunkKeys, most) => {
-      const query = client.queryBuilder().from(table).select(selection.columns).whereIn(`${table}.${group.target.key}`, chunkKeys)
-      guards?.applyTo(query, table, table)
-      for (const column of primaryKeyColumns(map, table)) query.orderBy(`${table}.${column}`)
-      return query.limit(most)
-    }, bound, json)
+    const related = await fetchChunked(
+      keys,
+      chunkSize,
+      budget,
+      param,
+      (chunkKeys, most) => {
+        const query = client
+          .queryBuilder()
+          .from(table)
+          .select(selection.columns)
+          .whereIn(`${table}.${group.target.key}`, chunkKeys)
+        guards?.applyTo(query, table, table)
+        for (const column of primaryKeyColumns(map, table)) query.orderBy(`${table}.${column}`)
+        return query.limit(most)
+      },
+      bound,
+      json,
+    )
     const byKey = groupByKey(related, clientColumn(map, table, group.target.key) ?? group.target.key)
     const attached = new Set<Row>()
     for (const parent of group.parents) {

@@ -55,10 +55,17 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
   const { maxInBindings } = dialectOf(client, limits.dialect)
   ensureValidRelationMap(relationMap)
   const aggregates: PlannedAggregate[] = []
-  const nodes = buildWithTree(relationMap, table, paths, (index) => (index === undefined ? 'with' : `with[${index}]`), {
-    maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,
-    maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
-  }, aggregates)
+  const nodes = buildWithTree(
+    relationMap,
+    table,
+    paths,
+    (index) => (index === undefined ? 'with' : `with[${index}]`),
+    {
+      maxWith: limits.maxWith ?? APPLY_DEFAULTS.maxWith,
+      maxWithDepth: limits.maxWithDepth ?? APPLY_DEFAULTS.maxWithDepth,
+    },
+    aggregates,
+  )
   const budget = new RowBudget(limits.maxEagerRows ?? APPLY_DEFAULTS.maxEagerRows)
   const guards = RowGuards.of(relationMap, limits.context, client)
   const bound = StatementBound.of(limits)
@@ -69,7 +76,16 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     ...(normalize === undefined ? {} : { normalize }),
     ...(bound === undefined ? {} : { bound }),
   })
-  await loadAggregates(client, table, [...new Set(rows as Row[])], aggregates, relationMap, maxInBindings, guards, bound)
+  await loadAggregates(
+    client,
+    table,
+    [...new Set(rows as Row[])],
+    aggregates,
+    relationMap,
+    maxInBindings,
+    guards,
+    bound,
+  )
   normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>
 }

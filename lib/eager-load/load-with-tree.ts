@@ -72,14 +72,23 @@ async function loadNodes(
   for (const node of nodes) {
     const { relation } = node
     if (relation.parentTable !== table) {
-      throw new Error(`knex-query-params: relation '${relation.name}' belongs to '${relation.parentTable}', not '${table}'`)
+      throw new Error(
+        `knex-query-params: relation '${relation.name}' belongs to '${relation.parentTable}', not '${table}'`,
+      )
     }
-    requireParentColumns(parents, parentKeysFor([node]).map((column) => keyProperty(parents, map, table, column)), table, relation.name)
+    requireParentColumns(
+      parents,
+      parentKeysFor([node]).map((column) => keyProperty(parents, map, table, column)),
+      table,
+      relation.name,
+    )
     const param = node.param ?? 'with'
     let batches: LoadedBatch[]
     switch (relation.kind) {
       case 'direct':
-        batches = [await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, settings, param)]
+        batches = [
+          await loadDirect(client, relation, parents, node.children[relation.table] ?? [], map, settings, param),
+        ]
         break
       case 'morphTo':
         batches = await loadMorphTo(client, relation, parents, node.children, map, settings, param)
@@ -89,7 +98,16 @@ async function loadNodes(
     }
     for (const batch of batches) {
       await loadNodes(client, batch.table, batch.rows, node.children[batch.table] ?? [], map, settings, normalize)
-      await loadAggregates(client, batch.table, batch.rows, node.aggregates?.[batch.table] ?? [], map, settings.chunkSize, settings.guards, settings.bound)
+      await loadAggregates(
+        client,
+        batch.table,
+        batch.rows,
+        node.aggregates?.[batch.table] ?? [],
+        map,
+        settings.chunkSize,
+        settings.guards,
+        settings.bound,
+      )
       stripColumns(batch.rows, batch.extra)
       normalize?.(batch.table, batch.rows)
     }

@@ -11,7 +11,8 @@ export class RowBudget {
   #remaining: number
 
   constructor(max: number) {
-    if (!Number.isSafeInteger(max) || max < 0) throw new Error(`knex-query-params: maxEagerRows must be a non-negative integer, got ${String(max)}`)
+    if (!Number.isSafeInteger(max) || max < 0)
+      throw new Error(`knex-query-params: maxEagerRows must be a non-negative integer, got ${String(max)}`)
     this.max = max
     this.#remaining = max
   }

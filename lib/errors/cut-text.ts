@@ -27,7 +27,9 @@ export function boundMessage(message: string, param: string): string {
   const cutParam = boundText(param)
   if (cutParam !== param) bounded = bounded.split(param).join(cutParam)
   if (bounded.length > MAX_ECHO_LENGTH) {
-    bounded = bounded.replace(LONG_QUOTED, (quoted, inner: string) => (inner === cutParam ? quoted : `'${boundText(inner)}'`))
+    bounded = bounded.replace(LONG_QUOTED, (quoted, inner: string) =>
+      inner === cutParam ? quoted : `'${boundText(inner)}'`,
+    )
   }
   return boundText(bounded, MAX_MESSAGE_LENGTH)
 }

@@ -7,7 +7,9 @@ export class GuardError extends Error {
   readonly table: string
 
   constructor(table: string, error: unknown) {
-    super(`knex-query-params: ${table}.guard: ${error instanceof Error ? error.message : String(error)}`, { cause: error })
+    super(`knex-query-params: ${table}.guard: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    })
     this.name = 'GuardError'
     this.table = table
   }

@@ -88,7 +88,8 @@ export class RowGuards {
     const other = clauseOtherThanWhere(conditions)
     if (other !== undefined) throw guardError(table, new Error(`a guard may only add where conditions, not '${other}'`))
     const { sql, bindings, undefinedColumns } = compileWhere(conditions)
-    if (undefinedColumns.length > 0) throw guardError(table, new Error(`undefined value compared with ${undefinedColumns.join(', ')}`))
+    if (undefinedColumns.length > 0)
+      throw guardError(table, new Error(`undefined value compared with ${undefinedColumns.join(', ')}`))
     return sql.startsWith(WHERE) ? { sql: `(${sql.slice(WHERE.length)})`, bindings } : null
   }
 }

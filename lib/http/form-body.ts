@@ -34,7 +34,10 @@ const BODYLESS_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'TRACE'])
  * isFormRequest('POST', 'application/x-www-form-urlencoded, charset=utf-8') // true
  * isFormRequest('GET', 'application/x-www-form-urlencoded') // false: a GET body is ignored everywhere
  */
-export function isFormRequest(method: string | undefined, contentType: string | readonly string[] | null | undefined): boolean {
+export function isFormRequest(
+  method: string | undefined,
+  contentType: string | readonly string[] | null | undefined,
+): boolean {
   return method !== undefined && !BODYLESS_METHODS.has(method.toUpperCase()) && isFormContentType(contentType)
 }
 

@@ -30,7 +30,14 @@ export function handleClientError(error: Error & { code?: string }, socket: Clie
   }
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     const problem = tooLargeResponse(431)
-    socket.end(rawResponse(431, 'Request Header Fields Too Large', problem.headers['content-type'], JSON.stringify(problem.body)))
+    socket.end(
+      rawResponse(
+        431,
+        'Request Header Fields Too Large',
+        problem.headers['content-type'],
+        JSON.stringify(problem.body),
+      ),
+    )
     return 431
   }
   socket.end(rawResponse(400, 'Bad Request', 'application/json', JSON.stringify({ message: 'Bad Request' })))

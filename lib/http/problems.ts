@@ -3,7 +3,9 @@ import { transientDatabaseError } from '../dialect/transient-failure.ts'
 import { errorResponse, type ErrorResponse, type ErrorResponseOptions } from './error-response.ts'
 
 const statusOf = (error: unknown): unknown =>
-  typeof error === 'object' && error !== null ? ((error as { status?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode) : undefined
+  typeof error === 'object' && error !== null
+    ? ((error as { status?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode)
+    : undefined
 
 /**
  * The problem+json answer the integrations send for an error: {@link errorResponse}'s 400 for a
@@ -19,7 +21,10 @@ const statusOf = (error: unknown): unknown =>
  * if (problem === undefined) throw error
  * res.writeHead(problem.status, problem.headers).end(JSON.stringify(problem.body))
  */
-export function problemResponse(error: unknown, options: ErrorResponseOptions = {}): ErrorResponse | TooLargeResponse | ServerProblemResponse | undefined {
+export function problemResponse(
+  error: unknown,
+  options: ErrorResponseOptions = {},
+): ErrorResponse | TooLargeResponse | ServerProblemResponse | undefined {
   const unavailable = error instanceof QueryTimeoutError || transientDatabaseError(error) !== undefined
   if (unavailable) return serverProblemResponse(error)
   return errorResponse(error, options) ?? (statusOf(error) === 413 ? tooLargeResponse(413) : undefined)
@@ -43,7 +48,8 @@ export interface ServerProblemResponse {
   body: ServerProblemBody
 }
 
-const TIMEOUT_DETAIL = 'The query took too long and was cancelled. Ask for less (fewer filters, orders or relations, a smaller page) or try again later.'
+const TIMEOUT_DETAIL =
+  'The query took too long and was cancelled. Ask for less (fewer filters, orders or relations, a smaller page) or try again later.'
 const UNAVAILABLE_DETAIL = 'The database is briefly unavailable. Try again shortly.'
 const INTERNAL_DETAIL = 'The server could not answer this request.'
 
@@ -64,7 +70,18 @@ const INTERNAL_DETAIL = 'The server could not answer this request.'
 export function serverProblemResponse(error: unknown): ServerProblemResponse {
   const headers = { 'content-type': 'application/problem+json' } as const
   if (error instanceof QueryTimeoutError) {
-    return { status: 503, headers, body: { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: TIMEOUT_DETAIL, message: TIMEOUT_DETAIL, code: 'query_timeout' } }
+    return {
+      status: 503,
+      headers,
+      body: {
+        type: 'about:blank',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: TIMEOUT_DETAIL,
+        message: TIMEOUT_DETAIL,
+        code: 'query_timeout',
+      },
+    }
   }
   const transient = transientDatabaseError(error)
   if (transient !== undefined) {
@@ -73,7 +90,18 @@ export function serverProblemResponse(error: unknown): ServerProblemResponse {
     const title = 'Service Unavailable'
     return { status: 503, headers: unavailable, body: { type: 'about:blank', title, status: 503, ...body } }
   }
-  return { status: 500, headers, body: { type: 'about:blank', title: 'Internal Server Error', status: 500, detail: INTERNAL_DETAIL, message: INTERNAL_DETAIL, code: 'internal_error' } }
+  return {
+    status: 500,
+    headers,
+    body: {
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: INTERNAL_DETAIL,
+      message: INTERNAL_DETAIL,
+      code: 'internal_error',
+    },
+  }
 }
 
 /**
@@ -121,5 +149,9 @@ const DETAILS = {
  */
 export function tooLargeResponse(status: 413 | 431): TooLargeResponse {
   const [title, code, detail] = DETAILS[status]
-  return { status, headers: { 'content-type': 'application/problem+json' }, body: { type: 'about:blank', title, status, detail, message: detail, code } }
+  return {
+    status,
+    headers: { 'content-type': 'application/problem+json' },
+    body: { type: 'about:blank', title, status, detail, message: detail, code },
+  }
 }

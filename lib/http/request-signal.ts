@@ -39,7 +39,8 @@ export function requestSignal(response: ResponseLike, options: RequestSignalOpti
   }
   const closed = (): void => {
     if (timer !== undefined) clearTimeout(timer)
-    if (!response.writableFinished) controller.abort(new DOMException('The client disconnected before the response was sent.', 'AbortError'))
+    if (!response.writableFinished)
+      controller.abort(new DOMException('The client disconnected before the response was sent.', 'AbortError'))
   }
   if (response.destroyed === true) closed()
   else response.once('close', closed)

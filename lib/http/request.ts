@@ -56,7 +56,13 @@ function read(headers: HeadersLike | undefined, name: string): string | undefine
  * `''` when the URL has no query; `undefined` when the request carries no URL at all.
  */
 export function queryStringOf(request: RequestLike): string | undefined {
-  const url = request.originalUrl ?? request.raw?.url ?? request.req?.url ?? request.url ?? request.request?.originalUrl ?? request.request?.url
+  const url =
+    request.originalUrl ??
+    request.raw?.url ??
+    request.req?.url ??
+    request.url ??
+    request.request?.originalUrl ??
+    request.request?.url
   if (typeof url === 'string') return queryOfUrl(url)
   const querystring = request.querystring ?? request.request?.querystring
   return typeof querystring === 'string' ? querystring.replace(/^\?/, '') : undefined

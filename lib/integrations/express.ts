@@ -70,7 +70,11 @@ export function queryParams(options: QueryParamsMiddlewareOptions = {}): Request
     req.querySignal = signal
     res.locals['querySignal'] = signal
     const read = isFormRequest(req.method, req.headers['content-type'])
-    const body = !read ? Promise.resolve('') : req.body === undefined && !req.readableEnded ? readFormBody(req, bodyLimit) : Promise.resolve(undefined)
+    const body = !read
+      ? Promise.resolve('')
+      : req.body === undefined && !req.readableEnded
+        ? readFormBody(req, bodyLimit)
+        : Promise.resolve(undefined)
     body
       .then((text) => {
         const params = queryParamsFromRequest(req, text === undefined ? parse : { ...parse, body: text })

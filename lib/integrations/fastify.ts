@@ -60,7 +60,11 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
   })
   if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
     const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT
-    app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit }, (_request, body, done) => done(null, body))
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit },
+      (_request, body, done) => done(null, body),
+    )
   }
   app.decorateRequest('queryParams', {
     getter(this: FastifyRequest): QueryParams {
@@ -85,7 +89,11 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
     const server = app.server
     for (const listener of server.listeners('clientError')) server.removeListener('clientError', listener as () => void)
     server.on('clientError', (error: Error & { code?: string }, socket: ClientErrorSocket) => {
-      if (handleClientError(error, socket) === 431) app.log.warn({ status: 431, code: 'headers_too_large' }, 'request rejected: URL and headers over the header limit')
+      if (handleClientError(error, socket) === 431)
+        app.log.warn(
+          { status: 431, code: 'headers_too_large' },
+          'request rejected: URL and headers over the header limit',
+        )
     })
   }
   if (options.errorHandler !== false) {
@@ -95,12 +103,21 @@ const plugin: FastifyPluginAsync<QueryParamsPluginOptions> = async (app, options
         if (isClientError(error)) throw error
         const internal = serverProblemResponse(error)
         const signal = arrivals.get(request)?.signal
-        if (signal?.aborted === true && signal.reason === error) request.log.info({ err: error }, 'client disconnected; its statements were cancelled')
+        if (signal?.aborted === true && signal.reason === error)
+          request.log.info({ err: error }, 'client disconnected; its statements were cancelled')
         else request.log.error({ err: error }, 'request failed')
         return reply.code(internal.status).headers(internal.headers).send(internal.body)
       }
       if (problem.body.code === 'database_unavailable') request.log.warn({ err: error }, 'database briefly unavailable')
-      else request.log.info({ status: problem.status, code: problem.body.code, param: 'param' in problem.body ? problem.body.param : undefined }, 'request rejected')
+      else
+        request.log.info(
+          {
+            status: problem.status,
+            code: problem.body.code,
+            param: 'param' in problem.body ? problem.body.param : undefined,
+          },
+          'request rejected',
+        )
       return reply.code(problem.status).headers(problem.headers).send(problem.body)
     })
   }

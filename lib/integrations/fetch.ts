@@ -32,9 +32,14 @@ export interface FetchParseOptions extends ParseOptions {
  * })
  * app.onError((error) => errorToResponse(error) ?? Response.json({ message: 'Bad Request' }, { status: 400 }))
  */
-export async function queryParamsFromFetchRequest(request: Request, options: FetchParseOptions = {}): Promise<QueryParams> {
+export async function queryParamsFromFetchRequest(
+  request: Request,
+  options: FetchParseOptions = {},
+): Promise<QueryParams> {
   const { bodyLimit = DEFAULT_BODY_LIMIT, ...parse } = options
-  const body = isFormRequest(request.method, request.headers.get('content-type')) ? await readText(request, bodyLimit) : ''
+  const body = isFormRequest(request.method, request.headers.get('content-type'))
+    ? await readText(request, bodyLimit)
+    : ''
   return queryParamsFromRequest({ url: request.url, headers: request.headers }, { ...parse, body })
 }
 

@@ -19,7 +19,10 @@ export interface PluginMeta {
  * @example
  * export const myPlugin = unencapsulatedPlugin(async (app) => { app.decorateRequest('user', null) }, { name: 'my-plugin', fastify: '5.x' })
  */
-export function unencapsulatedPlugin<Options extends object>(plugin: FastifyPluginAsync<Options>, meta: PluginMeta): FastifyPluginAsync<Options> {
+export function unencapsulatedPlugin<Options extends object>(
+  plugin: FastifyPluginAsync<Options>,
+  meta: PluginMeta,
+): FastifyPluginAsync<Options> {
   Object.defineProperties(plugin, {
     [SKIP_OVERRIDE]: { value: true },
     [DISPLAY_NAME]: { value: meta.name },

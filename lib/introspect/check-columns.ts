@@ -23,13 +23,23 @@ export function columnTypeFits(declared: ColumnType, actual: ColumnType): boolea
 }
 
 const specOf = (spec: ColumnSpec): { type: ColumnType; nullable: boolean; unique: boolean } =>
-  typeof spec === 'string' ? { type: spec, nullable: true, unique: false } : { type: spec.type, nullable: spec.nullable ?? true, unique: spec.unique ?? false }
+  typeof spec === 'string'
+    ? { type: spec, nullable: true, unique: false }
+    : { type: spec.type, nullable: spec.nullable ?? true, unique: spec.unique ?? false }
 
 function isUnique(table: SchemaTable, columns: readonly string[]): boolean {
-  return [table.primaryKey, ...table.uniques].some((key) => key.length > 0 && key.every((column) => columns.includes(column)))
+  return [table.primaryKey, ...table.uniques].some(
+    (key) => key.length > 0 && key.every((column) => columns.includes(column)),
+  )
 }
 
-function checkColumn(path: string, spec: ColumnSpec, column: SchemaColumn, table: SchemaTable, isKey: boolean): RelationMapProblem[] {
+function checkColumn(
+  path: string,
+  spec: ColumnSpec,
+  column: SchemaColumn,
+  table: SchemaTable,
+  isKey: boolean,
+): RelationMapProblem[] {
   const declared = specOf(spec)
   const type = declared.type
   const where = `${table.name}.${column.name}`
@@ -40,18 +50,48 @@ function checkColumn(path: string, spec: ColumnSpec, column: SchemaColumn, table
       ' (an array, bytes or a geometry): rows would carry an array, a Buffer or an object'
     problems.push(relationMapProblem('type_mismatch', path, message))
   } else if (column.type === undefined) {
-    problems.push(relationMapProblem('type_unknown', path, `${where} is ${column.dataType}, which no map type holds; '${type}' cannot be checked against it`))
+    problems.push(
+      relationMapProblem(
+        'type_unknown',
+        path,
+        `${where} is ${column.dataType}, which no map type holds; '${type}' cannot be checked against it`,
+      ),
+    )
   } else if (!columnTypeFits(type, column.type)) {
-    problems.push(relationMapProblem('type_mismatch', path, `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would be a database error or compare wrongly`))
+    problems.push(
+      relationMapProblem(
+        'type_mismatch',
+        path,
+        `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would be a database error or compare wrongly`,
+      ),
+    )
   }
   problems.push(...checkPrecision(path, spec, column, where))
   if (!declared.nullable && column.nullable) {
-    problems.push(relationMapProblem('not_null_not_enforced', path, `declared nullable: false, but ${where} may hold NULL: orders would leave its NULL rows out of order`))
+    problems.push(
+      relationMapProblem(
+        'not_null_not_enforced',
+        path,
+        `declared nullable: false, but ${where} may hold NULL: orders would leave its NULL rows out of order`,
+      ),
+    )
   } else if (declared.nullable && !column.nullable && !isKey) {
-    problems.push(relationMapProblem('not_null_undeclared', path, `${where} is NOT NULL; declare nullable: false so its orders need no NULL-ordering clause`))
+    problems.push(
+      relationMapProblem(
+        'not_null_undeclared',
+        path,
+        `${where} is NOT NULL; declare nullable: false so its orders need no NULL-ordering clause`,
+      ),
+    )
   }
   if (declared.unique && !isUnique(table, [column.name])) {
-    problems.push(relationMapProblem('unique_not_enforced', path, `declared unique: true, but no unique constraint or index of ${table.name} is on ${column.name} alone`))
+    problems.push(
+      relationMapProblem(
+        'unique_not_enforced',
+        path,
+        `declared unique: true, but no unique constraint or index of ${table.name} is on ${column.name} alone`,
+      ),
+    )
   }
   return problems
 }
@@ -80,11 +120,26 @@ export function checkColumns(map: RelationMap, name: string, table: SchemaTable)
   const path = `${name}.primaryKey`
   const missing = key.filter((column) => !columns.has(column))
   if (missing.length > 0) {
-    const actual = table.primaryKey.length === 0 ? 'it has no primary key: set primaryKey to a unique column' : `its primary key is ${table.primaryKey.join(', ')}: set primaryKey to that`
+    const actual =
+      table.primaryKey.length === 0
+        ? 'it has no primary key: set primaryKey to a unique column'
+        : `its primary key is ${table.primaryKey.join(', ')}: set primaryKey to that`
     const implied = definition.primaryKey === undefined ? ` (the default primaryKey); ${actual}` : ''
-    problems.push(relationMapProblem('missing_key', path, `${name} has no column ${missing.map((column) => `'${column}'`).join(', ')}${implied}`))
+    problems.push(
+      relationMapProblem(
+        'missing_key',
+        path,
+        `${name} has no column ${missing.map((column) => `'${column}'`).join(', ')}${implied}`,
+      ),
+    )
   } else if (table.kind !== 'view' && !isUnique(table, key)) {
-    problems.push(relationMapProblem('key_not_unique', path, `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading would mix rows up`))
+    problems.push(
+      relationMapProblem(
+        'key_not_unique',
+        path,
+        `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading would mix rows up`,
+      ),
+    )
   }
   return problems
 }

@@ -29,7 +29,11 @@ interface Counts {
  * declares (filters bind client values in that form, so such rows would compare, and sort, wrongly).
  * Other databases have date-time types, and nothing to sample.
  */
-export async function checkDatetimeStorage(db: Knex, map: RelationMap, exists: (table: string, column: string) => boolean): Promise<RelationMapProblem[]> {
+export async function checkDatetimeStorage(
+  db: Knex,
+  map: RelationMap,
+  exists: (table: string, column: string) => boolean,
+): Promise<RelationMapProblem[]> {
   if (!dialectOf(db.client).datetimeStorage) return []
   const problems: RelationMapProblem[] = []
   for (const [table, definition] of Object.entries(map)) {
@@ -48,7 +52,9 @@ export async function checkDatetimeStorage(db: Knex, map: RelationMap, exists: (
           db.raw('count(*) as total'),
         )) as Counts[]
       const total = Number(counts?.total ?? 0)
-      const fitting = Number((storage === 'epoch_ms' ? counts?.numbers : storage === 'iso' ? counts?.isos : counts?.texts) ?? 0)
+      const fitting = Number(
+        (storage === 'epoch_ms' ? counts?.numbers : storage === 'iso' ? counts?.isos : counts?.texts) ?? 0,
+      )
       if (total === 0 || fitting === total) continue
       const found = [
         [Number(counts?.numbers ?? 0), 'numbers (epoch_ms?)'],

@@ -14,7 +14,8 @@ export function checkGuardCoverage(map: RelationMap, unguarded: readonly string[
   const reachedBy = new Map<string, string>()
   for (const table of tables) {
     for (const [name, relation] of Object.entries(map[table]?.relations ?? {})) {
-      for (const target of linkedTables(relationKind(relation.type).link(relation))) if (!reachedBy.has(target)) reachedBy.set(target, `${table}.relations.${name}`)
+      for (const target of linkedTables(relationKind(relation.type).link(relation)))
+        if (!reachedBy.has(target)) reachedBy.set(target, `${table}.relations.${name}`)
     }
   }
   const problems: RelationMapProblem[] = []

@@ -40,7 +40,11 @@ function tablesOf(map: RelationMap): Set<string> {
  * const errors = problems.filter((problem) => problem.level === 'error')
  * if (errors.length > 0) throw new Error(errors.map((p) => `${p.path}: ${p.message}`).join('\n'))
  */
-export async function checkRelationMap(db: Knex, map: RelationMap, options: CheckRelationMapOptions = {}): Promise<RelationMapProblem[]> {
+export async function checkRelationMap(
+  db: Knex,
+  map: RelationMap,
+  options: CheckRelationMapOptions = {},
+): Promise<RelationMapProblem[]> {
   if (options.dialect !== undefined) dialectOf(db.client, options.dialect)
   validateRelationMap(map)
   const wanted = tablesOf(map)
@@ -54,9 +58,11 @@ export async function checkRelationMap(db: Knex, map: RelationMap, options: Chec
       continue
     }
     problems.push(...checkColumns(map, name, table), ...checkRelationKeys(map, name, schema))
-    if (options.indexes === true) problems.push(...checkSortIndexes(map, name, table), ...(await checkSearchIndex(db, map, name)))
+    if (options.indexes === true)
+      problems.push(...checkSortIndexes(map, name, table), ...(await checkSearchIndex(db, map, name)))
   }
-  const exists = (table: string, column: string): boolean => schema.table(table)?.columns.some((each) => each.name === column) ?? false
+  const exists = (table: string, column: string): boolean =>
+    schema.table(table)?.columns.some((each) => each.name === column) ?? false
   problems.push(...(await checkDatetimeStorage(db, map, exists)))
   problems.push(...checkGuardCoverage(map, options.unguarded))
   return problems

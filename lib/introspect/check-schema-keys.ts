@@ -12,27 +12,59 @@ export interface SchemaLookup {
 
 /** A {@link SchemaLookup} over `tables`. */
 export function schemaLookup(tables: readonly SchemaTable[]): SchemaLookup {
-  const byName = new Map(tables.map((table) => [table.name, { table, columns: new Map(table.columns.map((column) => [column.name, column])) }]))
+  const byName = new Map(
+    tables.map((table) => [
+      table.name,
+      { table, columns: new Map(table.columns.map((column) => [column.name, column])) },
+    ]),
+  )
   return {
     table: (name) => byName.get(name)?.table,
     column: (table, column) => byName.get(table)?.columns.get(column),
   }
 }
 
-function checkRequired(map: RelationMap, table: string, relation: BelongsToRelation, path: string, schema: SchemaLookup): RelationMapProblem[] {
+function checkRequired(
+  map: RelationMap,
+  table: string,
+  relation: BelongsToRelation,
+  path: string,
+  schema: SchemaLookup,
+): RelationMapProblem[] {
   const column = schema.column(table, relation.foreignKey)
   const ownerKey = relation.ownerKey ?? primaryKeyColumns(map, relation.table)[0] ?? 'id'
   if (column === undefined || schema.column(relation.table, ownerKey) === undefined) return []
   const where = `${table}.${relation.foreignKey}`
   if (column.nullable) {
-    return [relationMapProblem('required_foreign_key_nullable', `${path}.required`, `${where} may hold NULL, so some rows have no ${relation.table} row: orders through it would drop them`)]
+    return [
+      relationMapProblem(
+        'required_foreign_key_nullable',
+        `${path}.required`,
+        `${where} may hold NULL, so some rows have no ${relation.table} row: orders through it would drop them`,
+      ),
+    ]
   }
-  const constraint = schema.table(table)?.foreignKeys.find(
-    (foreignKey) => foreignKey.columns.length === 1 && foreignKey.columns[0] === relation.foreignKey && foreignKey.referencedTable === relation.table && foreignKey.referencedColumns[0] === ownerKey,
-  )
+  const constraint = schema
+    .table(table)
+    ?.foreignKeys.find(
+      (foreignKey) =>
+        foreignKey.columns.length === 1 &&
+        foreignKey.columns[0] === relation.foreignKey &&
+        foreignKey.referencedTable === relation.table &&
+        foreignKey.referencedColumns[0] === ownerKey,
+    )
   if (constraint?.enforced === true) return []
-  const state = constraint === undefined ? 'no foreign-key constraint' : `a foreign key${constraint.name === undefined ? '' : ` (${constraint.name})`} the database does not enforce`
-  return [relationMapProblem('required_foreign_key_not_enforced', `${path}.required`, `${where} → ${relation.table}.${ownerKey} has ${state}, so a row may point at no ${relation.table} row: orders through it would drop it`)]
+  const state =
+    constraint === undefined
+      ? 'no foreign-key constraint'
+      : `a foreign key${constraint.name === undefined ? '' : ` (${constraint.name})`} the database does not enforce`
+  return [
+    relationMapProblem(
+      'required_foreign_key_not_enforced',
+      `${path}.required`,
+      `${where} → ${relation.table}.${ownerKey} has ${state}, so a row may point at no ${relation.table} row: orders through it would drop it`,
+    ),
+  ]
 }
 
 /**
@@ -44,16 +76,26 @@ export function checkRelationKeys(map: RelationMap, table: string, schema: Schem
   for (const [name, relation] of Object.entries(map[table]?.relations ?? {})) {
     const path = `${table}.relations.${name}`
     if (relation.type === 'belongsToMany' && schema.table(relation.pivotTable) === undefined) {
-      problems.push(relationMapProblem('missing_table', `${path}.pivotTable`, `the database has no table '${relation.pivotTable}'`))
+      problems.push(
+        relationMapProblem('missing_table', `${path}.pivotTable`, `the database has no table '${relation.pivotTable}'`),
+      )
       continue
     }
     // The keys the relation names (and the morph pairs its `name` implies); keys left to their default are
     // the primary keys the `primaryKey` check covers.
     for (const key of relationKind(relation.type).keyColumns(table, relation)) {
-      if (key.column === undefined || schema.table(key.table) === undefined || schema.column(key.table, key.column) !== undefined) continue
-      problems.push(relationMapProblem('missing_key', `${path}.${key.option}`, `${key.table} has no column '${key.column}'`))
+      if (
+        key.column === undefined ||
+        schema.table(key.table) === undefined ||
+        schema.column(key.table, key.column) !== undefined
+      )
+        continue
+      problems.push(
+        relationMapProblem('missing_key', `${path}.${key.option}`, `${key.table} has no column '${key.column}'`),
+      )
     }
-    if (relation.type === 'belongsTo' && relation.required === true) problems.push(...checkRequired(map, table, relation, path, schema))
+    if (relation.type === 'belongsTo' && relation.required === true)
+      problems.push(...checkRequired(map, table, relation, path, schema))
   }
   return problems
 }

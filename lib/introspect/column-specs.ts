@@ -16,13 +16,21 @@ export interface TableColumns {
 
 /** Whether a column's name, in lower snake_case, matches one of `patterns`. */
 export function looksSecret(name: string, patterns: readonly RegExp[]): boolean {
-  const snake = nameWords(name).map((word) => word.toLowerCase()).join('_')
+  const snake = nameWords(name)
+    .map((word) => word.toLowerCase())
+    .join('_')
   return patterns.some((pattern) => pattern.test(snake))
 }
 
 const INEXACT: Readonly<Partial<Record<ColumnType, ColumnType>>> = { bigint: 'integer', decimal: 'number' }
 
-function columnSpec(column: SchemaColumn, clientName: string, table: SchemaTable, key: readonly string[], exactNumbers: boolean): ColumnSpec | undefined {
+function columnSpec(
+  column: SchemaColumn,
+  clientName: string,
+  table: SchemaTable,
+  key: readonly string[],
+  exactNumbers: boolean,
+): ColumnSpec | undefined {
   if (column.type === undefined) return undefined
   const definition: ColumnDefinition = { type: exactNumbers ? column.type : (INEXACT[column.type] ?? column.type) }
   if (clientName !== column.name) definition.column = column.name
@@ -63,15 +71,35 @@ export function tableColumns(
     const at = `${table.name}.${column.name}`
     const pattern = excluded(table.name, column.name)
     if (pattern !== undefined && key.includes(column.name)) {
-      notices.push({ kind: 'excluded-column', table: table.name, column: column.name, message: `${at}: kept although it matches '${pattern}': it is (part of) the primary key` })
+      notices.push({
+        kind: 'excluded-column',
+        table: table.name,
+        column: column.name,
+        message: `${at}: kept although it matches '${pattern}': it is (part of) the primary key`,
+      })
     } else if (pattern !== undefined) {
-      notices.push({ kind: 'excluded-column', table: table.name, column: column.name, message: `${at}: left out, excluded by '${pattern}'` })
+      notices.push({
+        kind: 'excluded-column',
+        table: table.name,
+        column: column.name,
+        message: `${at}: left out, excluded by '${pattern}'`,
+      })
       continue
     }
     if (looksSecret(column.name, secret)) {
-      notices.push({ kind: 'secret-column', table: table.name, column: column.name, message: `${at}: left out, its name looks secret` })
+      notices.push({
+        kind: 'secret-column',
+        table: table.name,
+        column: column.name,
+        message: `${at}: left out, its name looks secret`,
+      })
     } else if (column.type === undefined) {
-      notices.push({ kind: 'unmapped-column', table: table.name, column: column.name, message: `${at}: left out, no map type holds its database type '${column.dataType}'` })
+      notices.push({
+        kind: 'unmapped-column',
+        table: table.name,
+        column: column.name,
+        message: `${at}: left out, no map type holds its database type '${column.dataType}'`,
+      })
     } else {
       kept.push(column)
     }
@@ -93,7 +121,12 @@ export function tableColumns(
     let name = free(wanted) ? wanted : free(column.name) ? column.name : undefined
     for (let suffix = 2; name === undefined; suffix++) if (free(`${wanted}_${suffix}`)) name = `${wanted}_${suffix}`
     if (name !== wanted) {
-      notices.push({ kind: 'column-name-clash', table: table.name, column: column.name, message: `${table.name}.${column.name}: declared as '${name}', since '${wanted}' names another column` })
+      notices.push({
+        kind: 'column-name-clash',
+        table: table.name,
+        column: column.name,
+        message: `${table.name}.${column.name}: declared as '${name}', since '${wanted}' names another column`,
+      })
     }
     claim(column, name)
   }

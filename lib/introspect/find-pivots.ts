@@ -29,11 +29,14 @@ const sameColumns = (left: readonly string[], right: readonly string[]): boolean
  */
 export function pivotOf(table: SchemaTable, linkable: (table: string) => boolean): Pivot | undefined {
   const keys = table.foreignKeys
-  if (keys.length !== 2 || keys.some((key) => key.columns.length !== 1 || !linkable(key.referencedTable))) return undefined
+  if (keys.length !== 2 || keys.some((key) => key.columns.length !== 1 || !linkable(key.referencedTable)))
+    return undefined
   const columns = keys.map((key) => key.columns[0] ?? '')
   if (columns[0] === columns[1]) return undefined
-  if (!sameColumns(table.primaryKey, columns) && !table.uniques.some((unique) => sameColumns(unique, columns))) return undefined
-  if (!table.columns.every((column) => columns.includes(column.name) || isTimestamp(table, column.name))) return undefined
+  if (!sameColumns(table.primaryKey, columns) && !table.uniques.some((unique) => sameColumns(unique, columns)))
+    return undefined
+  if (!table.columns.every((column) => columns.includes(column.name) || isTimestamp(table, column.name)))
+    return undefined
   const [first, second] = [...keys].sort((left, right) => compareText(left.columns[0] ?? '', right.columns[0] ?? ''))
   return first === undefined || second === undefined ? undefined : { table, keys: [first, second] }
 }

@@ -34,7 +34,29 @@ const IRREGULAR: ReadonlyArray<readonly [singular: string, plural: string]> = [
   ['tie', 'ties'],
 ]
 
-const UNCOUNTABLE = new Set(['equipment', 'information', 'rice', 'money', 'species', 'series', 'fish', 'sheep', 'deer', 'news', 'metadata', 'feedback', 'staff', 'software', 'hardware', 'audio', 'media', 'data', 'music', 'settings', 'analytics'])
+const UNCOUNTABLE = new Set([
+  'equipment',
+  'information',
+  'rice',
+  'money',
+  'species',
+  'series',
+  'fish',
+  'sheep',
+  'deer',
+  'news',
+  'metadata',
+  'feedback',
+  'staff',
+  'software',
+  'hardware',
+  'audio',
+  'media',
+  'data',
+  'music',
+  'settings',
+  'analytics',
+])
 
 const TO_PLURAL = new Map(IRREGULAR.map(([one, many]) => [one, many]))
 const TO_SINGULAR = new Map(IRREGULAR.map(([one, many]) => [many, one]))

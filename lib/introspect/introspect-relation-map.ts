@@ -26,14 +26,18 @@ export interface IntrospectOptions extends RelationMapFromSchemaOptions, Dialect
  * const { map, notices } = await introspectRelationMapWithNotices(db, { naming: 'camel' })
  * for (const notice of notices) console.warn(notice.message)
  */
-export async function introspectRelationMapWithNotices(db: Knex, options: IntrospectOptions = {}): Promise<GeneratedRelationMap> {
+export async function introspectRelationMapWithNotices(
+  db: Knex,
+  options: IntrospectOptions = {},
+): Promise<GeneratedRelationMap> {
   const { schema, dialect, views, ...builderOptions } = options
   const read: ReadSchemaOptions = {}
   if (views === true) read.views = true
   if (schema !== undefined) read.schema = schema
   if (dialect !== undefined) read.dialect = dialect
   // knex's migration tables are read only when asked for by name; `exclude` is applied (and reported) by the builder.
-  if (options.tables !== undefined) read.tables = options.tables.filter((table) => !(options.exclude ?? []).includes(table))
+  if (options.tables !== undefined)
+    read.tables = options.tables.filter((table) => !(options.exclude ?? []).includes(table))
   const generated = relationMapFromSchema(await readSchema(db, read), builderOptions)
   await sampleDatetimeStorage(db, generated.map, generated.notices)
   return generated

@@ -26,7 +26,8 @@ const capitalised = (word: string): string => (word[0] ?? '').toUpperCase() + wo
  */
 export function joinWords(words: readonly string[], naming: Naming): string {
   if (naming === 'snake') return words.map((word) => word.toLowerCase()).join('_')
-  if (naming === 'camel') return words.map((word, index) => (index === 0 ? word.toLowerCase() : capitalised(word))).join('')
+  if (naming === 'camel')
+    return words.map((word, index) => (index === 0 ? word.toLowerCase() : capitalised(word))).join('')
   const pascal = words.every((word) => /^[A-Z]/.test(word))
   return words.join(pascal ? '' : '_')
 }

@@ -45,7 +45,8 @@ export async function readSchema(db: Knex, options: ReadSchemaOptions = {}): Pro
   if (wanted !== undefined) {
     const found = new Set(read.map((table) => table.name))
     const missing = [...wanted].filter((table) => !found.has(table) && !excluded.has(table))
-    if (missing.length > 0) throw new Error(`readSchema: no table ${missing.map((table) => `'${table}'`).join(', ')} in the database`)
+    if (missing.length > 0)
+      throw new Error(`readSchema: no table ${missing.map((table) => `'${table}'`).join(', ')} in the database`)
   }
   return { tables: read }
 }

@@ -6,7 +6,10 @@ import { readCatalog } from './read-schema.ts'
 /** `a, b` → `['a', 'b']`; `undefined` (the connection's own schema) → `[undefined]`. */
 export function schemaList(schema: string | undefined): Array<string | undefined> {
   if (schema === undefined) return [undefined]
-  const names = schema.split(',').map((name) => name.trim()).filter((name) => name !== '')
+  const names = schema
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
   return names.length === 0 ? [undefined] : names
 }
 

@@ -57,7 +57,10 @@ interface Link {
  * @example
  * const { map, notices } = relationMapFromSchema(await readSchema(db), { naming: 'camel' })
  */
-export function relationMapFromSchema(snapshot: SchemaSnapshot, options: RelationMapFromSchemaOptions = {}): GeneratedRelationMap {
+export function relationMapFromSchema(
+  snapshot: SchemaSnapshot,
+  options: RelationMapFromSchemaOptions = {},
+): GeneratedRelationMap {
   const naming: Naming = options.naming ?? 'as-is'
   const notices: IntrospectionNotice[] = []
   const keys = new Map<string, readonly string[]>()
@@ -74,7 +77,10 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   }
   const exposed = tables.filter((table) => options.exposePivots === true || !pivots.has(table.name))
   if (options.exposePivots !== true) {
-    for (const { table, keys: [first, second] } of pivots.values()) {
+    for (const {
+      table,
+      keys: [first, second],
+    } of pivots.values()) {
       const message = `${table.name}: not exposed, a pivot table linking ${first.referencedTable} and ${second.referencedTable} (belongsToMany); set exposePivots to expose it`
       notices.push({ kind: 'pivot-table', table: table.name, message })
     }
@@ -86,24 +92,45 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   const taken = new Map<string, Set<string>>()
   for (const table of exposed) {
     const key = keys.get(table.name) ?? []
-    const { columns, clientNames } = tableColumns(table, key, naming, options.secretColumns ?? DEFAULT_SECRET_COLUMNS, notices, excluded, options.exactNumbers ?? true)
+    const { columns, clientNames } = tableColumns(
+      table,
+      key,
+      naming,
+      options.secretColumns ?? DEFAULT_SECRET_COLUMNS,
+      notices,
+      excluded,
+      options.exactNumbers ?? true,
+    )
     if (options.sortableIndexedOnly === true) unsortUnindexed(table, columns, clientNames, notices)
-    const primaryKey = key.length === 1 && key[0] === 'id' ? {} : { primaryKey: key.length === 1 ? (key[0] ?? '') : [...key] }
+    const primaryKey =
+      key.length === 1 && key[0] === 'id' ? {} : { primaryKey: key.length === 1 ? (key[0] ?? '') : [...key] }
     const definition: TableDefinition = { ...primaryKey, columns }
     map[table.name] = definition
     taken.set(table.name, new Set(Object.keys(columns)))
   }
 
   const links = foreignKeyLinks(snapshot, inMap, pivots, notices)
-  const pending: PendingRelation[] = [...belongsToRelations(links, keys, notices), ...inverseRelations(links, keys, new Set(options.noInverse), notices), ...pivotRelations(pivots, inMap, keys)]
+  const pending: PendingRelation[] = [
+    ...belongsToRelations(links, keys, notices),
+    ...inverseRelations(links, keys, new Set(options.noInverse), notices),
+    ...pivotRelations(pivots, inMap, keys),
+  ]
   for (const table of exposed) {
     const names = taken.get(table.name) ?? new Set<string>()
     for (const relation of pending.filter((candidate) => candidate.owner === table.name)) {
       const { name, preferred } = pickName(relation.candidates, names, naming)
       if (relation.ambiguous !== undefined) {
-        notices.push({ kind: 'relation-name-clash', table: table.name, message: `${table.name}: relation '${name}' ${relation.ambiguous}` })
+        notices.push({
+          kind: 'relation-name-clash',
+          table: table.name,
+          message: `${table.name}: relation '${name}' ${relation.ambiguous}`,
+        })
       } else if (name !== preferred) {
-        notices.push({ kind: 'relation-name-clash', table: table.name, message: `${table.name}: relation '${name}' renamed, since '${preferred}' names a column or another relation` })
+        notices.push({
+          kind: 'relation-name-clash',
+          table: table.name,
+          message: `${table.name}: relation '${name}' renamed, since '${preferred}' names a column or another relation`,
+        })
       }
       const definition = map[table.name]
       if (definition !== undefined) definition.relations = { ...definition.relations, [name]: relation.definition }
@@ -112,20 +139,37 @@ export function relationMapFromSchema(snapshot: SchemaSnapshot, options: Relatio
   return { map, notices: sortNotices(notices, snapshot) }
 }
 
-function foreignKeyLinks(snapshot: SchemaSnapshot, inMap: ReadonlySet<string>, pivots: ReadonlyMap<string, Pivot>, notices: IntrospectionNotice[]): Link[] {
+function foreignKeyLinks(
+  snapshot: SchemaSnapshot,
+  inMap: ReadonlySet<string>,
+  pivots: ReadonlyMap<string, Pivot>,
+  notices: IntrospectionNotice[],
+): Link[] {
   const links: Link[] = []
   for (const table of snapshot.tables) {
     if (!inMap.has(table.name)) continue
-    const sorted = [...table.foreignKeys].sort((left, right) => compareText(left.columns.join(), right.columns.join()) || compareText(left.referencedTable, right.referencedTable))
+    const sorted = [...table.foreignKeys].sort(
+      (left, right) =>
+        compareText(left.columns.join(), right.columns.join()) ||
+        compareText(left.referencedTable, right.referencedTable),
+    )
     for (const key of sorted) {
       const at = `${table.name}.${key.columns.join(', ')}`
       if (key.columns.length !== 1) {
-        notices.push({ kind: 'multi-column-foreign-key', table: table.name, message: `${at}: the foreign key to ${key.referencedTable} spans ${key.columns.length} columns; a map relation has one key column, so it is left out` })
+        notices.push({
+          kind: 'multi-column-foreign-key',
+          table: table.name,
+          message: `${at}: the foreign key to ${key.referencedTable} spans ${key.columns.length} columns; a map relation has one key column, so it is left out`,
+        })
         continue
       }
       if (!inMap.has(key.referencedTable)) {
         const why = pivots.has(key.referencedTable) ? 'a pivot table' : 'not in the map'
-        notices.push({ kind: 'foreign-key-outside-map', table: table.name, message: `${at}: no relation, it references ${key.referencedTable}, ${why}` })
+        notices.push({
+          kind: 'foreign-key-outside-map',
+          table: table.name,
+          message: `${at}: no relation, it references ${key.referencedTable}, ${why}`,
+        })
         continue
       }
       links.push({ from: table, key, column: key.columns[0] ?? '', referencedColumn: key.referencedColumns[0] ?? '' })
@@ -139,7 +183,11 @@ const soleKey = (keys: ReadonlyMap<string, readonly string[]>, table: string): s
   return key?.length === 1 ? key[0] : undefined
 }
 
-function belongsToRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>, notices: IntrospectionNotice[]): PendingRelation[] {
+function belongsToRelations(
+  links: readonly Link[],
+  keys: ReadonlyMap<string, readonly string[]>,
+  notices: IntrospectionNotice[],
+): PendingRelation[] {
   return links.map(({ from, key, column, referencedColumn }) => {
     const singular = inflectedWords(key.referencedTable, 'singular')
     const stem = foreignKeyStem(column)
@@ -152,37 +200,84 @@ function belongsToRelations(links: readonly Link[], keys: ReadonlyMap<string, re
       notices.push({ kind: 'unenforced-foreign-key', table: from.name, column, message })
     }
     // A self-reference whose key only repeats the table (`category_id` on categories) is its `parent`.
-    const first = from.name === key.referencedTable && namesTheTable(stem, singular) ? selfWords('parent', singular) : stem
-    return { owner: from.name, candidates: [...(first === undefined ? [] : [first]), singular, qualifiedWords(singular, 'by', column)], definition }
+    const first =
+      from.name === key.referencedTable && namesTheTable(stem, singular) ? selfWords('parent', singular) : stem
+    return {
+      owner: from.name,
+      candidates: [...(first === undefined ? [] : [first]), singular, qualifiedWords(singular, 'by', column)],
+      definition,
+    }
   })
 }
 
-function inverseRelations(links: readonly Link[], keys: ReadonlyMap<string, readonly string[]>, noInverse: ReadonlySet<string>, notices: IntrospectionNotice[]): PendingRelation[] {
-  const ordered = [...links].sort((left, right) => compareText(left.from.name, right.from.name) || compareText(left.column, right.column))
+function inverseRelations(
+  links: readonly Link[],
+  keys: ReadonlyMap<string, readonly string[]>,
+  noInverse: ReadonlySet<string>,
+  notices: IntrospectionNotice[],
+): PendingRelation[] {
+  const ordered = [...links].sort(
+    (left, right) => compareText(left.from.name, right.from.name) || compareText(left.column, right.column),
+  )
   const skipped = ordered.filter((link) => noInverse.has(link.key.referencedTable))
   for (const table of noInverse) {
     const onto = skipped.filter((link) => link.key.referencedTable === table)
     if (onto.length === 0) continue
     const from = onto.map((link) => `${link.from.name}.${link.column}`).join(', ')
-    notices.push({ kind: 'skipped-inverse', table, message: `${table}: no inverse relations (hasMany/hasOne) from ${from}, as noInverse asks` })
+    notices.push({
+      kind: 'skipped-inverse',
+      table,
+      message: `${table}: no inverse relations (hasMany/hasOne) from ${from}, as noInverse asks`,
+    })
   }
-  return ordered.filter((link) => !noInverse.has(link.key.referencedTable)).map(({ from, key, column, referencedColumn }) => {
-    const unique = soleKey(keys, from.name) === column || from.uniques.some((columns) => columns.length === 1 && columns[0] === column)
-    const words = inflectedWords(from.name, unique ? 'singular' : 'plural')
-    const definition: RelationDefinition = { type: unique ? 'hasOne' : 'hasMany', table: from.name, foreignKey: column }
-    if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.localKey = referencedColumn
-    const qualified = qualifiedWords(words, 'by', column)
-    const siblings = links.filter((link) => link.from.name === from.name && link.key.referencedTable === key.referencedTable).length
-    if (siblings > 1) return { owner: key.referencedTable, candidates: [qualified], definition, ambiguous: `named by its key, since ${siblings} foreign keys of ${from.name} reference ${key.referencedTable}` }
-    if (from.name === key.referencedTable) return { owner: key.referencedTable, candidates: [selfWords(unique ? 'child' : 'children', words), words, qualified], definition }
-    return { owner: key.referencedTable, candidates: [words, qualified], definition }
-  })
+  return ordered
+    .filter((link) => !noInverse.has(link.key.referencedTable))
+    .map(({ from, key, column, referencedColumn }) => {
+      const unique =
+        soleKey(keys, from.name) === column ||
+        from.uniques.some((columns) => columns.length === 1 && columns[0] === column)
+      const words = inflectedWords(from.name, unique ? 'singular' : 'plural')
+      const definition: RelationDefinition = {
+        type: unique ? 'hasOne' : 'hasMany',
+        table: from.name,
+        foreignKey: column,
+      }
+      if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.localKey = referencedColumn
+      const qualified = qualifiedWords(words, 'by', column)
+      const siblings = links.filter(
+        (link) => link.from.name === from.name && link.key.referencedTable === key.referencedTable,
+      ).length
+      if (siblings > 1)
+        return {
+          owner: key.referencedTable,
+          candidates: [qualified],
+          definition,
+          ambiguous: `named by its key, since ${siblings} foreign keys of ${from.name} reference ${key.referencedTable}`,
+        }
+      if (from.name === key.referencedTable)
+        return {
+          owner: key.referencedTable,
+          candidates: [selfWords(unique ? 'child' : 'children', words), words, qualified],
+          definition,
+        }
+      return { owner: key.referencedTable, candidates: [words, qualified], definition }
+    })
 }
 
-function pivotRelations(pivots: ReadonlyMap<string, Pivot>, inMap: ReadonlySet<string>, keys: ReadonlyMap<string, readonly string[]>): PendingRelation[] {
+function pivotRelations(
+  pivots: ReadonlyMap<string, Pivot>,
+  inMap: ReadonlySet<string>,
+  keys: ReadonlyMap<string, readonly string[]>,
+): PendingRelation[] {
   const relations: PendingRelation[] = []
-  for (const { table, keys: [first, second] } of pivots.values()) {
-    for (const [parent, related] of [[first, second], [second, first]] as const) {
+  for (const {
+    table,
+    keys: [first, second],
+  } of pivots.values()) {
+    for (const [parent, related] of [
+      [first, second],
+      [second, first],
+    ] as const) {
       if (!inMap.has(parent.referencedTable) || !inMap.has(related.referencedTable)) continue
       const definition: RelationDefinition = {
         type: 'belongsToMany',
@@ -196,7 +291,11 @@ function pivotRelations(pivots: ReadonlyMap<string, Pivot>, inMap: ReadonlySet<s
       if (soleKey(keys, parent.referencedTable) !== parentKey) definition.parentKey = parentKey
       if (soleKey(keys, related.referencedTable) !== relatedKey) definition.relatedKey = relatedKey
       const words = inflectedWords(related.referencedTable, 'plural')
-      const candidates = [words, qualifiedWords(words, 'via', table.name), qualifiedWords(words, 'by', definition.relatedPivotKey)]
+      const candidates = [
+        words,
+        qualifiedWords(words, 'via', table.name),
+        qualifiedWords(words, 'by', definition.relatedPivotKey),
+      ]
       relations.push({ owner: parent.referencedTable, candidates, definition })
     }
   }
@@ -205,7 +304,10 @@ function pivotRelations(pivots: ReadonlyMap<string, Pivot>, inMap: ReadonlySet<s
 
 /** Whether a foreign key's stem only repeats its table's name (`category_id` on `categories`): no name for a self-reference. */
 function namesTheTable(stem: readonly string[] | undefined, singular: readonly string[]): boolean {
-  return stem === undefined || stem.map((word) => word.toLowerCase()).join('_') === singular.map((word) => word.toLowerCase()).join('_')
+  return (
+    stem === undefined ||
+    stem.map((word) => word.toLowerCase()).join('_') === singular.map((word) => word.toLowerCase()).join('_')
+  )
 }
 
 /** `parent`/`children`/`child` for a self-reference, capitalised when the table's words are (`Parent` on `Employee`). */
@@ -217,6 +319,9 @@ function sortNotices(notices: readonly IntrospectionNotice[], snapshot: SchemaSn
   const order = new Map(snapshot.tables.map((table, index) => [table.name, index]))
   return notices
     .map((notice, index) => ({ notice, index }))
-    .sort((left, right) => (order.get(left.notice.table) ?? -1) - (order.get(right.notice.table) ?? -1) || left.index - right.index)
+    .sort(
+      (left, right) =>
+        (order.get(left.notice.table) ?? -1) - (order.get(right.notice.table) ?? -1) || left.index - right.index,
+    )
     .map(({ notice }) => notice)
 }

@@ -25,7 +25,11 @@ export function foreignKeyStem(column: string): string[] | undefined {
 /** `words` + `by`/`via` + the words of `identifier`, the connector capitalised when the words are (`Albums`, `By`, `Artist`, `Id`). */
 export function qualifiedWords(words: readonly string[], connector: 'by' | 'via', identifier: string): string[] {
   const capital = /^[A-Z]/.test(words[0] ?? '')
-  return [...words, capital ? `${connector[0]?.toUpperCase() ?? ''}${connector.slice(1)}` : connector, ...nameWords(identifier)]
+  return [
+    ...words,
+    capital ? `${connector[0]?.toUpperCase() ?? ''}${connector.slice(1)}` : connector,
+    ...nameWords(identifier),
+  ]
 }
 
 /**
@@ -35,12 +39,17 @@ export function qualifiedWords(words: readonly string[], connector: 'by' | 'via'
  * @example
  * pickName([['user'], qualifiedWords(['user'], 'by', 'owner_id')], new Set(['user']), 'snake') // { name: 'user_by_owner_id', preferred: 'user' }
  */
-export function pickName(candidates: ReadonlyArray<readonly string[]>, taken: Set<string>, naming: Naming): { name: string; preferred: string } {
+export function pickName(
+  candidates: ReadonlyArray<readonly string[]>,
+  taken: Set<string>,
+  naming: Naming,
+): { name: string; preferred: string } {
   const names = candidates.map((words) => joinWords(words, naming))
   let name = names.find((candidate) => !taken.has(candidate))
   if (name === undefined) {
     const last = candidates.at(-1) ?? []
-    for (let suffix = 2; name === undefined || taken.has(name); suffix++) name = joinWords([...last, String(suffix)], naming)
+    for (let suffix = 2; name === undefined || taken.has(name); suffix++)
+      name = joinWords([...last, String(suffix)], naming)
   }
   taken.add(name)
   return { name, preferred: names[0] ?? name }

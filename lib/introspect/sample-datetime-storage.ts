@@ -41,8 +41,13 @@ export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices:
       const total = Number(counts.total)
       if (total === 0) continue
       const all = (form: Form): boolean => Number(counts[form]) === total
-      const storage: DatetimeStorage | undefined =
-        all('ms') ? 'epoch_ms' : all('isos') ? 'iso' : all('texts') ? 'text' : undefined
+      const storage: DatetimeStorage | undefined = all('ms')
+        ? 'epoch_ms'
+        : all('isos')
+          ? 'iso'
+          : all('texts')
+            ? 'text'
+            : undefined
       const at = `${table}.${column}`
       if (storage === 'epoch_ms' || storage === 'iso') {
         definition.columns[name] = { ...(typeof spec === 'string' ? { type: spec } : spec), storage }
@@ -61,13 +66,15 @@ export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices:
 
 async function countForms(db: Knex, table: string, column: string): Promise<Counts> {
   const sample = db(table).select({ value: column }).whereNotNull(column).limit(SAMPLE).as('sample')
-  const [counts] = (await db.from(sample).select(
-    db.raw(`sum(typeof(value) = 'integer' and value >= ?) as ms`, [EPOCH_MS_FROM]),
-    db.raw(`sum(typeof(value) in ('integer', 'real') and value < ?) as seconds`, [EPOCH_MS_FROM]),
-    db.raw(`sum(typeof(value) = 'text' and value glob ?) as texts`, [TEXT]),
-    db.raw(`sum(typeof(value) = 'text' and value glob ?) as isos`, [ISO]),
-    db.raw(`sum(typeof(value) = 'text' and length(value) = 10 and value glob ?) as days`, [DAY]),
-    db.raw('count(*) as total'),
-  )) as Counts[]
+  const [counts] = (await db
+    .from(sample)
+    .select(
+      db.raw(`sum(typeof(value) = 'integer' and value >= ?) as ms`, [EPOCH_MS_FROM]),
+      db.raw(`sum(typeof(value) in ('integer', 'real') and value < ?) as seconds`, [EPOCH_MS_FROM]),
+      db.raw(`sum(typeof(value) = 'text' and value glob ?) as texts`, [TEXT]),
+      db.raw(`sum(typeof(value) = 'text' and value glob ?) as isos`, [ISO]),
+      db.raw(`sum(typeof(value) = 'text' and length(value) = 10 and value glob ?) as days`, [DAY]),
+      db.raw('count(*) as total'),
+    )) as Counts[]
   return counts ?? { ms: 0, seconds: 0, texts: 0, isos: 0, days: 0, total: 0 }
 }

@@ -13,7 +13,8 @@ import type { IntrospectionNotice } from './introspection-notice.ts'
  */
 export function orderServedColumns(table: SchemaTable): Set<string> {
   const served = new Set<string>()
-  for (const columns of [table.primaryKey, ...(table.indexes ?? [])]) if (columns[0] !== undefined) served.add(columns[0])
+  for (const columns of [table.primaryKey, ...(table.indexes ?? [])])
+    if (columns[0] !== undefined) served.add(columns[0])
   return served
 }
 
@@ -72,7 +73,12 @@ function checkPartitionedOrders(
  * Declares `sortable: false` on each column of `columns` (client name → spec; `clientNames` maps database
  * columns to client names) that no index of `table` serves as an order, and reports them in one notice.
  */
-export function unsortUnindexed(table: SchemaTable, columns: Record<string, ColumnSpec>, clientNames: ReadonlyMap<string, string>, notices: IntrospectionNotice[]): void {
+export function unsortUnindexed(
+  table: SchemaTable,
+  columns: Record<string, ColumnSpec>,
+  clientNames: ReadonlyMap<string, string>,
+  notices: IntrospectionNotice[],
+): void {
   const served = orderServedColumns(table)
   const unsorted: string[] = []
   for (const { name: column } of table.columns) {

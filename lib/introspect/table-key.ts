@@ -15,7 +15,11 @@ export function tableKey(table: SchemaTable, notices: IntrospectionNotice[]): re
   const notNull = (name: string): boolean => table.columns.some((column) => column.name === name && !column.nullable)
   const unique = table.uniques.find((columns) => columns.length > 0 && columns.every(notNull))
   if (unique !== undefined) {
-    notices.push({ kind: 'no-primary-key', table: table.name, message: `${table.name}: no primary key; the unique NOT NULL ${unique.length > 1 ? 'columns' : 'column'} ${unique.join(', ')} ${unique.length > 1 ? 'serve' : 'serves'} as its key` })
+    notices.push({
+      kind: 'no-primary-key',
+      table: table.name,
+      message: `${table.name}: no primary key; the unique NOT NULL ${unique.length > 1 ? 'columns' : 'column'} ${unique.join(', ')} ${unique.length > 1 ? 'serve' : 'serves'} as its key`,
+    })
     return unique
   }
   const viewKey = table.kind === 'view' ? table.columns.find((column) => /id$/i.test(column.name)) : undefined
@@ -26,6 +30,10 @@ export function tableKey(table: SchemaTable, notices: IntrospectionNotice[]): re
     notices.push({ kind: 'no-primary-key', table: table.name, message })
     return [viewKey.name]
   }
-  notices.push({ kind: 'no-primary-key', table: table.name, message: `${table.name}: left out, it has no primary key and no unique NOT NULL columns to identify its rows` })
+  notices.push({
+    kind: 'no-primary-key',
+    table: table.name,
+    message: `${table.name}: left out, it has no primary key and no unique NOT NULL columns to identify its rows`,
+  })
   return undefined
 }

@@ -9,7 +9,11 @@ import type { Readable } from 'node:stream'
  */
 
 /** A builder's `then` as knex calls it when the builder is awaited. */
-export type Then = (this: Knex.QueryBuilder, onFulfilled?: (value: unknown) => unknown, onRejected?: (reason: unknown) => unknown) => Promise<unknown>
+export type Then = (
+  this: Knex.QueryBuilder,
+  onFulfilled?: (value: unknown) => unknown,
+  onRejected?: (reason: unknown) => unknown,
+) => Promise<unknown>
 /** A builder's `stream(options)`. */
 export type Stream = (this: Knex.QueryBuilder, options?: Readonly<Record<string, unknown>>) => Readable
 
@@ -24,7 +28,8 @@ interface KnexMethods {
   toSQL: ToSql
 }
 
-const knexMethods = (builder: Knex.QueryBuilder | Knex.Raw): KnexMethods => Object.getPrototypeOf(builder) as KnexMethods
+const knexMethods = (builder: Knex.QueryBuilder | Knex.Raw): KnexMethods =>
+  Object.getPrototypeOf(builder) as KnexMethods
 
 /**
  * Sets an own property by assignment: as fast as any field knex sets (`Object.defineProperty` took ~0.2 µs a
@@ -49,7 +54,10 @@ export function streamAsKnex(builder: Knex.QueryBuilder, options?: Readonly<Reco
  * moment (given the method it compiles as: `'select'`, `'first'`…), or as itself when `substitute` returns
  * `undefined`. A `.clone()` of `builder` compiles as itself again; {@link statementCopy} keeps the substitute.
  */
-export function compileAs(builder: Knex.QueryBuilder, substitute: (query: Knex.QueryBuilder, method: string | undefined) => Knex.QueryBuilder | undefined): void {
+export function compileAs(
+  builder: Knex.QueryBuilder,
+  substitute: (query: Knex.QueryBuilder, method: string | undefined) => Knex.QueryBuilder | undefined,
+): void {
   const compile = knexMethods(builder).toSQL
   const methods: { toSQL: ToSql } = {
     toSQL(method, tz) {

@@ -18,16 +18,26 @@ interface KnexStatement {
 
 interface BuilderInternals {
   _statements: KnexStatement[]
-  _single: { table?: unknown; schema?: unknown; limit?: unknown; offset?: unknown; lock?: unknown; skipBinding?: Record<string, unknown> }
+  _single: {
+    table?: unknown
+    schema?: unknown
+    limit?: unknown
+    offset?: unknown
+    lock?: unknown
+    skipBinding?: Record<string, unknown>
+  }
   _method?: string
   _options?: ReadonlyArray<Readonly<Record<string, unknown>>>
 }
 
 const internals = (builder: Knex.QueryBuilder): BuilderInternals => builder as unknown as BuilderInternals
 const statementsOf = (builder: Knex.QueryBuilder): KnexStatement[] => internals(builder)._statements
-const flagged = (statement: KnexStatement, name: 'distinct' | 'distinctOn'): boolean => Object.getOwnPropertyDescriptor(statement, name)?.value === true
-const valuesOf = (statement: KnexStatement): unknown[] => (Array.isArray(statement.value) ? (statement.value as unknown[]) : [statement.value])
-const isAggregate = (statement: KnexStatement): boolean => statement.type === 'aggregate' || statement.type === 'aggregateRaw'
+const flagged = (statement: KnexStatement, name: 'distinct' | 'distinctOn'): boolean =>
+  Object.getOwnPropertyDescriptor(statement, name)?.value === true
+const valuesOf = (statement: KnexStatement): unknown[] =>
+  Array.isArray(statement.value) ? (statement.value as unknown[]) : [statement.value]
+const isAggregate = (statement: KnexStatement): boolean =>
+  statement.type === 'aggregate' || statement.type === 'aggregateRaw'
 
 /** The base table named in `db('posts')` or `db('posts as p')` as written, or `undefined` (a subquery, a raw, none). */
 export function baseTableOf(builder: Knex.QueryBuilder): string | undefined {
@@ -118,7 +128,8 @@ export function isPlainRowList(builder: Knex.QueryBuilder, ref: string, joins: S
       case 'join':
         return joins.marks(statement)
       case 'columns':
-        if (statement.type !== undefined || flagged(statement, 'distinct') || flagged(statement, 'distinctOn')) return false
+        if (statement.type !== undefined || flagged(statement, 'distinct') || flagged(statement, 'distinctOn'))
+          return false
         return !valuesOf(statement).some((value) => value === '*' || value === `${ref}.*`)
       default:
         return false
@@ -140,7 +151,9 @@ export function groupWheres(builder: Knex.QueryBuilder, from = 0): void {
   if (!hasLaterOr(statements, from)) return
   const kept: KnexStatement[] = []
   const moved: KnexStatement[] = []
-  statements.forEach((statement, index) => (statement.grouping === 'where' && index >= from ? moved : kept).push(statement))
+  statements.forEach((statement, index) =>
+    (statement.grouping === 'where' && index >= from ? moved : kept).push(statement),
+  )
   const group: KnexStatement = {
     grouping: 'where',
     type: 'whereWrapped',
@@ -253,8 +266,14 @@ interface CompilerInternals {
 
 /** Compiles only the where statements of `builder`, with knex's own compiler (far cheaper than `toSQL()`). */
 export function compileWhere(builder: Knex.QueryBuilder): CompiledWhere {
-  const compiler = (builder.client as unknown as { queryCompiler(builder: Knex.QueryBuilder): CompilerInternals }).queryCompiler(builder)
+  const compiler = (
+    builder.client as unknown as { queryCompiler(builder: Knex.QueryBuilder): CompilerInternals }
+  ).queryCompiler(builder)
   compiler.undefinedBindingsInfo = []
   const sql = compiler.where() ?? ''
-  return { sql, bindings: compiler.bindings, undefinedColumns: compiler._undefinedInWhereClause === true ? compiler.undefinedBindingsInfo : [] }
+  return {
+    sql,
+    bindings: compiler.bindings,
+    undefinedColumns: compiler._undefinedInWhereClause === true ? compiler.undefinedBindingsInfo : [],
+  }
 }

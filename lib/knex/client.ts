@@ -18,7 +18,11 @@ interface ClientInternals {
   releaseConnection(connection: unknown): Promise<unknown>
   acquireRawConnection(): Promise<unknown>
   destroyRawConnection(connection: unknown): Promise<void>
-  transaction(container: (trx: Knex.Transaction) => unknown, config: Knex.TransactionConfig | undefined, outerTx: null): unknown
+  transaction(
+    container: (trx: Knex.Transaction) => unknown,
+    config: Knex.TransactionConfig | undefined,
+    outerTx: null,
+  ): unknown
 }
 
 const internals = (client: Knex.Client): ClientInternals => client as unknown as ClientInternals
@@ -83,7 +87,11 @@ export function inTransaction(client: Knex.Client): boolean {
  * Runs `handler` in a new transaction of `client` (`config`: isolation level, read only) and resolves to its
  * result once committed; rejects (after the rollback) with its error.
  */
-export function runInTransaction<T>(client: Knex.Client, handler: (trx: Knex.Transaction) => Promise<T>, config: Knex.TransactionConfig | undefined): Promise<T> {
+export function runInTransaction<T>(
+  client: Knex.Client,
+  handler: (trx: Knex.Transaction) => Promise<T>,
+  config: Knex.TransactionConfig | undefined,
+): Promise<T> {
   // A knex Transaction is thenable: it settles with the handler's result once committed (or rolled back).
   return Promise.resolve(internals(client).transaction(handler, config, null) as PromiseLike<T>)
 }

@@ -11,8 +11,10 @@ type Relations<Table> = Table extends { relations: infer R } ? R : {}
 type Aggregates<Table> = Table extends { aggregates: infer A } ? A : {}
 type Columns<Table> = Table extends { columns: infer C } ? C : {}
 
-type ToManyNames<R> = { [Name in keyof R & string]: R[Name] extends { type: ToManyType } ? Name : never }[keyof R & string]
-type DirectNames<R> = { [Name in keyof R & string]: R[Name] extends { type: 'morphTo' } ? never : Name }[keyof R & string]
+type ToManyNames<R> = { [Name in keyof R & string]: R[Name] extends { type: ToManyType } ? Name : never }[keyof R &
+  string]
+type DirectNames<R> = { [Name in keyof R & string]: R[Name] extends { type: 'morphTo' } ? never : Name }[keyof R &
+  string]
 
 type TypeOf<Spec> = Spec extends ColumnType ? Spec : Spec extends { type: infer Type extends ColumnType } ? Type : never
 
@@ -45,5 +47,9 @@ export type AggregateRecord<Map extends RelationMap, Table extends keyof Map> = 
   : { -readonly [Name in ToManyNames<Relations<Map[Table]>> as `${SnakeCase<Name>}_count`]?: number } & {
       -readonly [Name in DirectNames<Relations<Map[Table]>> as `${SnakeCase<Name>}_exists`]?: boolean
     } & {
-      -readonly [Name in keyof Aggregates<Map[Table]> & string as SnakeCase<Name>]?: DeclaredValue<Map, Map[Table], Aggregates<Map[Table]>[Name]>
+      -readonly [Name in keyof Aggregates<Map[Table]> & string as SnakeCase<Name>]?: DeclaredValue<
+        Map,
+        Map[Table],
+        Aggregates<Map[Table]>[Name]
+      >
     }

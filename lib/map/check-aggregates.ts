@@ -19,7 +19,11 @@ export function checkAggregates(map: RelationMap): void {
   for (const [table, definition] of Object.entries(map)) {
     const aggregates: unknown = definition.aggregates
     if (aggregates === undefined) continue
-    if (!isObject(aggregates)) throw relationMapError(`${table}.aggregates`, `expected an object of aggregate definitions ({ postsViewsSum: { relation, fn, column } }), got ${describeValue(aggregates)}`)
+    if (!isObject(aggregates))
+      throw relationMapError(
+        `${table}.aggregates`,
+        `expected an object of aggregate definitions ({ postsViewsSum: { relation, fn, column } }), got ${describeValue(aggregates)}`,
+      )
     for (const [name, aggregate] of Object.entries(aggregates)) checkAggregate(map, table, name, aggregate)
   }
 }
@@ -28,24 +32,45 @@ function checkAggregate(map: RelationMap, table: string, name: string, aggregate
   const path = `${table}.aggregates.${name}`
   const definition = map[table]
   if (definition === undefined) return
-  if (name.includes('.') || name === '*') throw relationMapError(path, `an aggregate name may not contain '.' or be '*', which relation paths use`)
-  if (Object.hasOwn(definition.relations ?? {}, name)) throw relationMapError(path, `'${name}' is already a relation of ${table}; pick another name`)
+  if (name.includes('.') || name === '*')
+    throw relationMapError(path, `an aggregate name may not contain '.' or be '*', which relation paths use`)
+  if (Object.hasOwn(definition.relations ?? {}, name))
+    throw relationMapError(path, `'${name}' is already a relation of ${table}; pick another name`)
   const columns = definition.columns
-  if ([name, ...columnSpellings(name)].some((spelling) => Object.hasOwn(columns, spelling))) throw relationMapError(path, `'${name}' is already a column of ${table}, which wheres and orders would use instead; pick another name`)
-  if (!isObject(aggregate)) throw relationMapError(path, `expected an aggregate definition ({ relation, fn, column?, scope? }), got ${describeValue(aggregate)}`)
+  if ([name, ...columnSpellings(name)].some((spelling) => Object.hasOwn(columns, spelling)))
+    throw relationMapError(
+      path,
+      `'${name}' is already a column of ${table}, which wheres and orders would use instead; pick another name`,
+    )
+  if (!isObject(aggregate))
+    throw relationMapError(
+      path,
+      `expected an aggregate definition ({ relation, fn, column?, scope? }), got ${describeValue(aggregate)}`,
+    )
   for (const key of Object.keys(aggregate)) {
-    if (!KEYS.includes(key)) throw relationMapError(`${path}.${key}`, `unknown key${didYouMean(key, KEYS)}; an aggregate takes ${KEYS.join(', ')}`)
+    if (!KEYS.includes(key))
+      throw relationMapError(
+        `${path}.${key}`,
+        `unknown key${didYouMean(key, KEYS)}; an aggregate takes ${KEYS.join(', ')}`,
+      )
   }
   const { relation, fn, column, scope } = aggregate
   const relations = definition.relations ?? {}
   if (typeof relation !== 'string' || !Object.hasOwn(relations, relation)) {
     const named = typeof relation === 'string' ? `'${relation}'` : describeValue(relation)
-    throw relationMapError(`${path}.relation`, `${named} is not a relation of ${table}${typeof relation === 'string' ? didYouMean(relation, Object.keys(relations)) : ''}; expected one of ${Object.keys(relations).join(', ') || '(none declared)'}`)
+    throw relationMapError(
+      `${path}.relation`,
+      `${named} is not a relation of ${table}${typeof relation === 'string' ? didYouMean(relation, Object.keys(relations)) : ''}; expected one of ${Object.keys(relations).join(', ') || '(none declared)'}`,
+    )
   }
   const target = relations[relation]
-  if (target === undefined || target.type === 'morphTo') throw relationMapError(`${path}.relation`, `'${relation}' is a morphTo relation, which aggregates do not support`)
+  if (target === undefined || target.type === 'morphTo')
+    throw relationMapError(`${path}.relation`, `'${relation}' is a morphTo relation, which aggregates do not support`)
   if (typeof fn !== 'string' || !FUNCTIONS.includes(fn)) {
-    throw relationMapError(`${path}.fn`, `${typeof fn === 'string' ? `'${fn}'` : describeValue(fn)} is not an aggregate function; expected one of ${FUNCTIONS.join(', ')}`)
+    throw relationMapError(
+      `${path}.fn`,
+      `${typeof fn === 'string' ? `'${fn}'` : describeValue(fn)} is not an aggregate function; expected one of ${FUNCTIONS.join(', ')}`,
+    )
   }
   const related = map[target.table]
   if (related === undefined) return
@@ -54,14 +79,28 @@ function checkAggregate(map: RelationMap, table: string, name: string, aggregate
   } else {
     if (typeof column !== 'string' || !Object.hasOwn(related.columns, column)) {
       const named = typeof column === 'string' ? `'${column}'` : describeValue(column)
-      throw relationMapError(`${path}.column`, `${named} is not a column of ${target.table}${typeof column === 'string' ? didYouMean(column, Object.keys(related.columns)) : ''}`)
+      throw relationMapError(
+        `${path}.column`,
+        `${named} is not a column of ${target.table}${typeof column === 'string' ? didYouMean(column, Object.keys(related.columns)) : ''}`,
+      )
     }
     const type = columnType(related.columns[column] as ColumnSpec)
-    if ((fn === 'sum' || fn === 'avg') && !NUMERIC.has(type)) throw relationMapError(`${path}.column`, `'${fn}' needs a numeric column (integer or number), and ${target.table}.${column} is ${type}`)
-    if ((fn === 'min' || fn === 'max') && type === 'boolean') throw relationMapError(`${path}.column`, `'${fn}' over the boolean column ${target.table}.${column} is not portable; use count with a scope`)
+    if ((fn === 'sum' || fn === 'avg') && !NUMERIC.has(type))
+      throw relationMapError(
+        `${path}.column`,
+        `'${fn}' needs a numeric column (integer or number), and ${target.table}.${column} is ${type}`,
+      )
+    if ((fn === 'min' || fn === 'max') && type === 'boolean')
+      throw relationMapError(
+        `${path}.column`,
+        `'${fn}' over the boolean column ${target.table}.${column} is not portable; use count with a scope`,
+      )
   }
   if (scope !== undefined && (typeof scope !== 'string' || !Object.hasOwn(related.scopes ?? {}, scope))) {
     const named = typeof scope === 'string' ? `'${scope}'` : describeValue(scope)
-    throw relationMapError(`${path}.scope`, `${named} is not a scope of ${target.table}; expected one of ${Object.keys(related.scopes ?? {}).join(', ') || '(none declared)'}`)
+    throw relationMapError(
+      `${path}.scope`,
+      `${named} is not a scope of ${target.table}; expected one of ${Object.keys(related.scopes ?? {}).join(', ') || '(none declared)'}`,
+    )
   }
 }

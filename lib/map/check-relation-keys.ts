@@ -22,7 +22,11 @@ export function checkRelationKeys(map: RelationMap): void {
       if (relation.type !== 'morphTo') continue
       for (const [typeValue, target] of Object.entries(relation.types)) {
         const columns = primaryKeyColumns(map, target)
-        if (columns.length > 1) throw relationMapError(`${path}.types.${typeValue}`, `table '${target}' has a composite primary key (${columns.join(', ')}); a morphTo target is found by one key column`)
+        if (columns.length > 1)
+          throw relationMapError(
+            `${path}.types.${typeValue}`,
+            `table '${target}' has a composite primary key (${columns.join(', ')}); a morphTo target is found by one key column`,
+          )
       }
     }
   }
@@ -30,11 +34,18 @@ export function checkRelationKeys(map: RelationMap): void {
 
 function checkNamesDatabaseColumn(map: RelationMap, path: string, key: string, table: string): void {
   const column = databaseColumn(map, table, key)
-  if (column !== key) throw relationMapError(path, `'${key}' is the client name of ${table}.${column}; relation keys name database columns, here '${column}'`)
+  if (column !== key)
+    throw relationMapError(
+      path,
+      `'${key}' is the client name of ${table}.${column}; relation keys name database columns, here '${column}'`,
+    )
 }
 
 function checkDefault(map: RelationMap, path: string, table: string): void {
   const columns = primaryKeyColumns(map, table)
   if (columns.length === 1) return
-  throw relationMapError(path, `missing; it would default to the composite primary key of ${table} (${columns.join(', ')}), and a relation links through one column: name it`)
+  throw relationMapError(
+    path,
+    `missing; it would default to the composite primary key of ${table} (${columns.join(', ')}), and a relation links through one column: name it`,
+  )
 }

@@ -74,7 +74,10 @@ export function columnBySpelling(map: RelationMap, table: string, name: string):
  * Each column name and its spellings, with the column they name. The first column to claim a name keeps
  * it; `onClash(name, other)` is told of each later column whose name or spelling another already has.
  */
-export function spellingsOf(names: readonly string[], onClash?: (name: string, other: string) => void): Map<string, string> {
+export function spellingsOf(
+  names: readonly string[],
+  onClash?: (name: string, other: string) => void,
+): Map<string, string> {
   const spellings = new Map<string, string>()
   for (const name of names) {
     for (const spelling of new Set([name, ...columnSpellings(name)])) {

@@ -65,17 +65,28 @@ export interface RelationKind<Definition extends RelationDefinition> {
 /** One {@link RelationKind} per relation type: a type of `RelationDefinition` missing here does not compile. */
 export type RelationKinds = { readonly [Type in RelationType]: RelationKind<DefinitionOf<Type>> }
 
-const hasKind = <Loads extends 'first' | 'all'>(loads: Loads, keys: RelationKeys): RelationKind<HasRelation> & { readonly loads: Loads } => ({
+const hasKind = <Loads extends 'first' | 'all'>(
+  loads: Loads,
+  keys: RelationKeys,
+): RelationKind<HasRelation> & { readonly loads: Loads } => ({
   keys,
   loads,
-  link: (definition) => ({ kind: 'direct', table: definition.table, parentKey: definition.localKey, relatedKey: definition.foreignKey }),
+  link: (definition) => ({
+    kind: 'direct',
+    table: definition.table,
+    parentKey: definition.localKey,
+    relatedKey: definition.foreignKey,
+  }),
   keyColumns: (table, definition) => [
     { option: 'foreignKey', column: definition.foreignKey, table: definition.table },
     { option: 'localKey', column: definition.localKey, table },
   ],
 })
 
-const morphKind = <Loads extends 'first' | 'all'>(loads: Loads, keys: RelationKeys): RelationKind<MorphManyRelation> & { readonly loads: Loads } => ({
+const morphKind = <Loads extends 'first' | 'all'>(
+  loads: Loads,
+  keys: RelationKeys,
+): RelationKind<MorphManyRelation> & { readonly loads: Loads } => ({
   keys,
   loads,
   link: (definition) => ({
@@ -100,14 +111,22 @@ export const RELATION_KINDS = {
   belongsTo: {
     keys: { required: { table: 'table', foreignKey: 'column' }, optional: { ownerKey: 'column', required: 'boolean' } },
     loads: 'one',
-    link: (definition) => ({ kind: 'direct', table: definition.table, parentKey: definition.foreignKey, relatedKey: definition.ownerKey }),
+    link: (definition) => ({
+      kind: 'direct',
+      table: definition.table,
+      parentKey: definition.foreignKey,
+      relatedKey: definition.ownerKey,
+    }),
     keyColumns: (table, definition) => [
       { option: 'foreignKey', column: definition.foreignKey, table },
       { option: 'ownerKey', column: definition.ownerKey, table: definition.table },
     ],
   },
   hasOne: hasKind('first', { required: { table: 'table', foreignKey: 'column' }, optional: { localKey: 'column' } }),
-  hasMany: hasKind('all', { required: { table: 'table', foreignKey: 'column' }, optional: { localKey: 'column', limit: 'limit', orders: 'orders' } }),
+  hasMany: hasKind('all', {
+    required: { table: 'table', foreignKey: 'column' },
+    optional: { localKey: 'column', limit: 'limit', orders: 'orders' },
+  }),
   belongsToMany: {
     keys: {
       required: { table: 'table', pivotTable: 'text', foreignPivotKey: 'column', relatedPivotKey: 'column' },
@@ -119,7 +138,11 @@ export const RELATION_KINDS = {
       table: definition.table,
       parentKey: definition.parentKey,
       relatedKey: definition.relatedKey,
-      pivot: { table: definition.pivotTable, parentColumn: definition.foreignPivotKey, relatedColumn: definition.relatedPivotKey },
+      pivot: {
+        table: definition.pivotTable,
+        parentColumn: definition.foreignPivotKey,
+        relatedColumn: definition.relatedPivotKey,
+      },
     }),
     keyColumns: (table, definition) => [
       { option: 'foreignPivotKey', column: definition.foreignPivotKey, table: definition.pivotTable },
@@ -128,12 +151,23 @@ export const RELATION_KINDS = {
       { option: 'relatedKey', column: definition.relatedKey, table: definition.table },
     ],
   },
-  morphOne: morphKind('first', { required: { table: 'table', name: 'text', morphType: 'text' }, optional: { localKey: 'column' } }),
-  morphMany: morphKind('all', { required: { table: 'table', name: 'text', morphType: 'text' }, optional: { localKey: 'column', limit: 'limit', orders: 'orders' } }),
+  morphOne: morphKind('first', {
+    required: { table: 'table', name: 'text', morphType: 'text' },
+    optional: { localKey: 'column' },
+  }),
+  morphMany: morphKind('all', {
+    required: { table: 'table', name: 'text', morphType: 'text' },
+    optional: { localKey: 'column', limit: 'limit', orders: 'orders' },
+  }),
   morphTo: {
     keys: { required: { name: 'text', types: 'types' }, optional: {} },
     loads: 'one',
-    link: (definition) => ({ kind: 'morphTo', typeColumn: `${definition.name}_type`, idColumn: `${definition.name}_id`, types: definition.types }),
+    link: (definition) => ({
+      kind: 'morphTo',
+      typeColumn: `${definition.name}_type`,
+      idColumn: `${definition.name}_id`,
+      types: definition.types,
+    }),
     keyColumns: (table, definition) => [
       { option: 'name', column: `${definition.name}_type`, table },
       { option: 'name', column: `${definition.name}_id`, table },
@@ -145,7 +179,9 @@ export const RELATION_KINDS = {
 export const RELATION_TYPES = Object.keys(RELATION_KINDS) as RelationType[]
 
 /** The relation types whose eager loading gives each parent an array (`loads: 'all'`). */
-export type ToManyType = { [Type in RelationType]: (typeof RELATION_KINDS)[Type]['loads'] extends 'all' ? Type : never }[RelationType]
+export type ToManyType = {
+  [Type in RelationType]: (typeof RELATION_KINDS)[Type]['loads'] extends 'all' ? Type : never
+}[RelationType]
 
 /** The {@link RelationKind} of a relation type. */
 export function relationKind(type: RelationType): RelationKind<RelationDefinition> {

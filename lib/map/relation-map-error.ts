@@ -17,7 +17,8 @@ export function didYouMean(name: string, candidates: Iterable<string>): string {
 /** A short description of a value for a configuration error: `'hasmany'`, `42`, `null`, `an array`, `a function`. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value)
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean')
+    return String(value)
   if (typeof value === 'function') return 'a function'
   if (Array.isArray(value)) return 'an array'
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`

@@ -4,10 +4,28 @@ import { describeValue, isObject, didYouMean, relationMapError } from './relatio
 import { checkTextOnly } from './check-text-only.ts'
 
 /** The column types, in the order error messages list them. */
-export const COLUMN_TYPES: readonly ColumnType[] = ['string', 'integer', 'number', 'boolean', 'date', 'datetime', 'bigint', 'decimal']
+export const COLUMN_TYPES: readonly ColumnType[] = [
+  'string',
+  'integer',
+  'number',
+  'boolean',
+  'date',
+  'datetime',
+  'bigint',
+  'decimal',
+]
 
 const DEFINITION_KEYS = [
-  'type', 'nullable', 'unique', 'column', 'storage', 'sortable', 'filterable', 'operators', 'precision', 'values',
+  'type',
+  'nullable',
+  'unique',
+  'column',
+  'storage',
+  'sortable',
+  'filterable',
+  'operators',
+  'precision',
+  'values',
   'padded',
 ]
 const STORAGES = ['text', 'iso', 'epoch_ms']
@@ -23,28 +41,45 @@ const STORAGES = ['text', 'iso', 'epoch_ms']
 export function validateColumn(path: string, spec: unknown): void {
   if (typeof spec === 'string') return checkType(path, spec)
   if (!isObject(spec)) {
-    throw relationMapError(path, `expected a column type (${COLUMN_TYPES.join(', ')}) or { type, nullable?, unique?, column? }, got ${describeValue(spec)}`)
+    throw relationMapError(
+      path,
+      `expected a column type (${COLUMN_TYPES.join(', ')}) or { type, nullable?, unique?, column? }, got ${describeValue(spec)}`,
+    )
   }
   for (const key of Object.keys(spec)) {
     if (!DEFINITION_KEYS.includes(key)) {
-      throw relationMapError(`${path}.${key}`, `unknown key${didYouMean(key, DEFINITION_KEYS)}; a column definition takes ${DEFINITION_KEYS.join(', ')}`)
+      throw relationMapError(
+        `${path}.${key}`,
+        `unknown key${didYouMean(key, DEFINITION_KEYS)}; a column definition takes ${DEFINITION_KEYS.join(', ')}`,
+      )
     }
   }
-  if (spec.type === undefined) throw relationMapError(`${path}.type`, `missing; a column definition needs its type (${COLUMN_TYPES.join(', ')})`)
+  if (spec.type === undefined)
+    throw relationMapError(`${path}.type`, `missing; a column definition needs its type (${COLUMN_TYPES.join(', ')})`)
   checkType(`${path}.type`, spec.type)
   for (const flag of ['nullable', 'unique', 'sortable', 'filterable', 'padded']) {
     const value = spec[flag]
-    if (value !== undefined && typeof value !== 'boolean') throw relationMapError(`${path}.${flag}`, `expected true or false, got ${describeValue(value)}`)
+    if (value !== undefined && typeof value !== 'boolean')
+      throw relationMapError(`${path}.${flag}`, `expected true or false, got ${describeValue(value)}`)
   }
   if (spec.column !== undefined && (typeof spec.column !== 'string' || spec.column === '')) {
     throw relationMapError(`${path}.column`, `expected the database column's name, got ${describeValue(spec.column)}`)
   }
-  if (spec.storage !== undefined && (spec.type !== 'datetime' || typeof spec.storage !== 'string' || !STORAGES.includes(spec.storage))) {
-    throw relationMapError(`${path}.storage`, `expected ${STORAGES.join(', ')} on a datetime column, got ${describeValue(spec.storage)}`)
+  if (
+    spec.storage !== undefined &&
+    (spec.type !== 'datetime' || typeof spec.storage !== 'string' || !STORAGES.includes(spec.storage))
+  ) {
+    throw relationMapError(
+      `${path}.storage`,
+      `expected ${STORAGES.join(', ')} on a datetime column, got ${describeValue(spec.storage)}`,
+    )
   }
   const { precision } = spec
   if (precision !== undefined && (spec.type !== 'number' || (precision !== 'single' && precision !== 'double'))) {
-    throw relationMapError(`${path}.precision`, `expected 'single' or 'double' on a number column, got ${describeValue(precision)}`)
+    throw relationMapError(
+      `${path}.precision`,
+      `expected 'single' or 'double' on a number column, got ${describeValue(precision)}`,
+    )
   }
   if (spec.operators !== undefined) checkOperators(`${path}.operators`, spec.operators, spec.type, spec.filterable)
   checkTextOnly(path, spec)
@@ -53,20 +88,36 @@ export function validateColumn(path: string, spec: unknown): void {
 /** `operators`: a non-empty list of operators from the client's list, `like` only on a `string` column, not with `filterable: false`. */
 function checkOperators(path: string, operators: unknown, type: unknown, filterable: unknown): void {
   const known: readonly string[] = OPERATORS
-  if (!Array.isArray(operators)) throw relationMapError(path, `expected a list of operators (${known.join(', ')}), got ${describeValue(operators)}`)
-  if (operators.length === 0) throw relationMapError(path, `an empty list allows no filter; declare filterable: false instead`)
-  if (filterable === false) throw relationMapError(path, `the column is declared filterable: false, so no operator applies; remove one of the two`)
+  if (!Array.isArray(operators))
+    throw relationMapError(path, `expected a list of operators (${known.join(', ')}), got ${describeValue(operators)}`)
+  if (operators.length === 0)
+    throw relationMapError(path, `an empty list allows no filter; declare filterable: false instead`)
+  if (filterable === false)
+    throw relationMapError(
+      path,
+      `the column is declared filterable: false, so no operator applies; remove one of the two`,
+    )
   operators.forEach((operator: unknown, index) => {
     if (typeof operator !== 'string' || !known.includes(operator)) {
       const name = typeof operator === 'string' ? `'${operator}'` : describeValue(operator)
-      throw relationMapError(`${path}.${index}`, `${name} is not an operator; expected one of ${known.join(', ')}${typeof operator === 'string' ? didYouMean(operator, known) : ''}`)
+      throw relationMapError(
+        `${path}.${index}`,
+        `${name} is not an operator; expected one of ${known.join(', ')}${typeof operator === 'string' ? didYouMean(operator, known) : ''}`,
+      )
     }
-    if (operator === 'like' && type !== 'string') throw relationMapError(`${path}.${index}`, `'like' only applies to string columns, and this one is ${describeValue(type)}`)
+    if (operator === 'like' && type !== 'string')
+      throw relationMapError(
+        `${path}.${index}`,
+        `'like' only applies to string columns, and this one is ${describeValue(type)}`,
+      )
   })
 }
 
 function checkType(path: string, type: unknown): void {
   if (typeof type === 'string' && (COLUMN_TYPES as readonly string[]).includes(type)) return
   const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
-  throw relationMapError(path, `${name} is not a column type; expected one of ${COLUMN_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, COLUMN_TYPES) : ''}`)
+  throw relationMapError(
+    path,
+    `${name} is not a column type; expected one of ${COLUMN_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, COLUMN_TYPES) : ''}`,
+  )
 }

@@ -21,7 +21,9 @@ const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'aggregates', 'scopes'
  */
 export function validateRelationMap(map: unknown): asserts map is RelationMap {
   if (!isObject(map)) {
-    throw new Error(`knex-query-params: the relation map must be an object of table definitions ({ users: { columns: { … } } }), got ${describeValue(map)}`)
+    throw new Error(
+      `knex-query-params: the relation map must be an object of table definitions ({ users: { columns: { … } } }), got ${describeValue(map)}`,
+    )
   }
   const tables = new Set(Object.keys(map))
   for (const [table, definition] of Object.entries(map)) validateTable(table, definition, tables)
@@ -33,14 +35,24 @@ export function validateRelationMap(map: unknown): asserts map is RelationMap {
 
 function validateTable(table: string, definition: unknown, tables: ReadonlySet<string>): void {
   if (!isObject(definition)) {
-    throw relationMapError(table, `expected a table definition ({ columns, relations?, scopes?, primaryKey?, guard? }), got ${describeValue(definition)}`)
+    throw relationMapError(
+      table,
+      `expected a table definition ({ columns, relations?, scopes?, primaryKey?, guard? }), got ${describeValue(definition)}`,
+    )
   }
   for (const key of Object.keys(definition)) {
-    if (!TABLE_KEYS.includes(key)) throw relationMapError(`${table}.${key}`, `unknown key${didYouMean(key, TABLE_KEYS)}; a table takes ${TABLE_KEYS.join(', ')}`)
+    if (!TABLE_KEYS.includes(key))
+      throw relationMapError(
+        `${table}.${key}`,
+        `unknown key${didYouMean(key, TABLE_KEYS)}; a table takes ${TABLE_KEYS.join(', ')}`,
+      )
   }
   const { columns, primaryKey, relations, scopes, guard } = definition
   if (!isObject(columns)) {
-    throw relationMapError(`${table}.columns`, `expected the allow-listed columns ({ id: 'integer', … }), got ${describeValue(columns)}`)
+    throw relationMapError(
+      `${table}.columns`,
+      `expected the allow-listed columns ({ id: 'integer', … }), got ${describeValue(columns)}`,
+    )
   }
   for (const [column, spec] of Object.entries(columns)) validateColumn(`${table}.columns.${column}`, spec)
 
@@ -49,20 +61,36 @@ function validateTable(table: string, definition: unknown, tables: ReadonlySet<s
   checkPrimaryKey(table, primaryKey, databaseColumns)
 
   if (relations !== undefined) {
-    if (!isObject(relations)) throw relationMapError(`${table}.relations`, `expected an object of relation definitions, got ${describeValue(relations)}`)
+    if (!isObject(relations))
+      throw relationMapError(
+        `${table}.relations`,
+        `expected an object of relation definitions, got ${describeValue(relations)}`,
+      )
     for (const [name, relation] of Object.entries(relations)) {
-      if (name.includes('.') || name === '*') throw relationMapError(`${table}.relations.${name}`, `a relation name may not contain '.' or be '*', which relation paths use`)
+      if (name.includes('.') || name === '*')
+        throw relationMapError(
+          `${table}.relations.${name}`,
+          `a relation name may not contain '.' or be '*', which relation paths use`,
+        )
       validateRelation(`${table}.relations.${name}`, relation, tables)
     }
   }
   if (scopes !== undefined) {
-    if (!isObject(scopes)) throw relationMapError(`${table}.scopes`, `expected an object of scope functions, got ${describeValue(scopes)}`)
+    if (!isObject(scopes))
+      throw relationMapError(`${table}.scopes`, `expected an object of scope functions, got ${describeValue(scopes)}`)
     for (const [name, scope] of Object.entries(scopes)) {
-      if (typeof scope !== 'function') throw relationMapError(`${table}.scopes.${name}`, `expected a function (query) => void, got ${describeValue(scope)}`)
+      if (typeof scope !== 'function')
+        throw relationMapError(
+          `${table}.scopes.${name}`,
+          `expected a function (query) => void, got ${describeValue(scope)}`,
+        )
     }
   }
   if (guard !== undefined && typeof guard !== 'function') {
-    throw relationMapError(`${table}.guard`, `expected a function (query, { table, context }) => void, got ${describeValue(guard)}`)
+    throw relationMapError(
+      `${table}.guard`,
+      `expected a function (query, { table, context }) => void, got ${describeValue(guard)}`,
+    )
   }
 }
 
@@ -89,14 +117,20 @@ function checkDatabaseColumns(table: string, columns: RelationMap[string]['colum
     const column = databaseColumn({ [table]: { columns } }, table, name)
     const other = byDatabaseColumn.get(column)
     if (other !== undefined) {
-      throw relationMapError(`${table}.columns.${name}`, `the database column '${column}' is already declared as '${other}'; declare each database column once`)
+      throw relationMapError(
+        `${table}.columns.${name}`,
+        `the database column '${column}' is already declared as '${other}'; declare each database column once`,
+      )
     }
     byDatabaseColumn.set(column, name)
   }
   for (const [column, name] of byDatabaseColumn) {
     const owner = byDatabaseColumn.get(name)
     if (column !== name && owner !== undefined) {
-      throw relationMapError(`${table}.columns.${name}`, `the client name '${name}' is the database column of '${owner}'; keys and guards name database columns, so pick another client name`)
+      throw relationMapError(
+        `${table}.columns.${name}`,
+        `the client name '${name}' is the database column of '${owner}'; keys and guards name database columns, so pick another client name`,
+      )
     }
   }
   return byDatabaseColumn
@@ -105,20 +139,28 @@ function checkDatabaseColumns(table: string, columns: RelationMap[string]['colum
 function checkPrimaryKey(table: string, primaryKey: unknown, databaseColumns: ReadonlyMap<string, string>): void {
   const path = `${table}.primaryKey`
   if (Array.isArray(primaryKey)) {
-    if (primaryKey.length === 0) throw relationMapError(path, `expected a column name or a non-empty list of column names, got an empty array`)
+    if (primaryKey.length === 0)
+      throw relationMapError(path, `expected a column name or a non-empty list of column names, got an empty array`)
     primaryKey.forEach((key: unknown, index) => {
-      if (typeof key !== 'string' || key === '') throw relationMapError(`${path}.${index}`, `expected a column name, got ${describeValue(key)}`)
-      if (primaryKey.indexOf(key) !== index) throw relationMapError(`${path}.${index}`, `'${key}' is already in the key; list each key column once`)
+      if (typeof key !== 'string' || key === '')
+        throw relationMapError(`${path}.${index}`, `expected a column name, got ${describeValue(key)}`)
+      if (primaryKey.indexOf(key) !== index)
+        throw relationMapError(`${path}.${index}`, `'${key}' is already in the key; list each key column once`)
     })
   } else if (primaryKey !== undefined && (typeof primaryKey !== 'string' || primaryKey === '')) {
     throw relationMapError(path, `expected a column name or a list of column names, got ${describeValue(primaryKey)}`)
   }
-  const keys: readonly string[] = primaryKey === undefined ? ['id'] : typeof primaryKey === 'string' ? [primaryKey] : primaryKey
+  const keys: readonly string[] =
+    primaryKey === undefined ? ['id'] : typeof primaryKey === 'string' ? [primaryKey] : primaryKey
   for (const key of keys) {
     if (databaseColumns.has(key)) continue
     const aliased = [...databaseColumns].find(([, name]) => name === key)?.[0]
-    if (aliased !== undefined) throw relationMapError(path, `'${key}' is a client name; primaryKey names database columns, here '${aliased}'`)
-    const fix = primaryKey === undefined ? `declare the key column in columns, and name it in primaryKey if it is not 'id'` : `add it to columns${didYouMean(key, databaseColumns.keys())}`
+    if (aliased !== undefined)
+      throw relationMapError(path, `'${key}' is a client name; primaryKey names database columns, here '${aliased}'`)
+    const fix =
+      primaryKey === undefined
+        ? `declare the key column in columns, and name it in primaryKey if it is not 'id'`
+        : `add it to columns${didYouMean(key, databaseColumns.keys())}`
     throw relationMapError(path, `the primary key '${key}' is not among the columns of ${table}; ${fix}`)
   }
 }

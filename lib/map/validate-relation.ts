@@ -11,25 +11,38 @@ import { RELATION_KINDS, RELATION_TYPES, type RelationKeyKind } from './relation
  */
 export function validateRelation(path: string, definition: unknown, tables: ReadonlySet<string>): void {
   if (!isObject(definition)) {
-    throw relationMapError(path, `expected a relation definition ({ type, table, … }), got ${describeValue(definition)}`)
+    throw relationMapError(
+      path,
+      `expected a relation definition ({ type, table, … }), got ${describeValue(definition)}`,
+    )
   }
   const type = definition.type
-  if (type === undefined) throw relationMapError(`${path}.type`, `missing; expected one of ${RELATION_TYPES.join(', ')}`)
+  if (type === undefined)
+    throw relationMapError(`${path}.type`, `missing; expected one of ${RELATION_TYPES.join(', ')}`)
   if (typeof type !== 'string' || !Object.hasOwn(RELATION_KINDS, type)) {
     const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
-    throw relationMapError(`${path}.type`, `${name} is not a relation type; expected one of ${RELATION_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, RELATION_TYPES) : ''}`)
+    throw relationMapError(
+      `${path}.type`,
+      `${name} is not a relation type; expected one of ${RELATION_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, RELATION_TYPES) : ''}`,
+    )
   }
   const { keys } = RELATION_KINDS[type as keyof typeof RELATION_KINDS]
   const takes = ['type', ...Object.keys(keys.required), ...Object.keys(keys.optional)]
   for (const key of Object.keys(definition)) {
     if (!takes.includes(key)) {
-      throw relationMapError(`${path}.${key}`, `unknown key${didYouMean(key, takes)}; a ${type} relation takes ${takes.join(', ')}`)
+      throw relationMapError(
+        `${path}.${key}`,
+        `unknown key${didYouMean(key, takes)}; a ${type} relation takes ${takes.join(', ')}`,
+      )
     }
   }
   for (const [key, kind] of Object.entries(keys.required)) {
     const value = definition[key]
     if (value === undefined) {
-      throw relationMapError(`${path}.${key}`, `missing; a ${type} relation needs ${Object.keys(keys.required).join(', ')}`)
+      throw relationMapError(
+        `${path}.${key}`,
+        `missing; a ${type} relation needs ${Object.keys(keys.required).join(', ')}`,
+      )
     }
     checkValue(`${path}.${key}`, kind, value, tables)
   }
@@ -38,33 +51,45 @@ export function validateRelation(path: string, definition: unknown, tables: Read
     if (value !== undefined) checkValue(`${path}.${key}`, kind, value, tables)
   }
   if (definition.orders !== undefined && definition.limit === undefined) {
-    throw relationMapError(`${path}.orders`, `orders the rows of each parent's top N, so it needs limit (the most rows each parent gets)`)
+    throw relationMapError(
+      `${path}.orders`,
+      `orders the rows of each parent's top N, so it needs limit (the most rows each parent gets)`,
+    )
   }
 }
 
 function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables: ReadonlySet<string>): void {
   switch (kind) {
     case 'boolean':
-      if (typeof value !== 'boolean') throw relationMapError(path, `expected true or false, got ${describeValue(value)}`)
+      if (typeof value !== 'boolean')
+        throw relationMapError(path, `expected true or false, got ${describeValue(value)}`)
       return
     case 'column':
-      if (typeof value !== 'string' || value === '') throw relationMapError(path, `expected a column name, got ${describeValue(value)}`)
+      if (typeof value !== 'string' || value === '')
+        throw relationMapError(path, `expected a column name, got ${describeValue(value)}`)
       return
     case 'text':
-      if (typeof value !== 'string' || value === '') throw relationMapError(path, `expected a non-empty string, got ${describeValue(value)}`)
+      if (typeof value !== 'string' || value === '')
+        throw relationMapError(path, `expected a non-empty string, got ${describeValue(value)}`)
       return
     case 'table':
       checkTable(path, value, tables)
       return
     case 'types':
       if (!isObject(value) || Object.keys(value).length === 0) {
-        throw relationMapError(path, `expected an object mapping each value of the type column to a table of the map (e.g. { User: 'users' }), got ${describeValue(value)}`)
+        throw relationMapError(
+          path,
+          `expected an object mapping each value of the type column to a table of the map (e.g. { User: 'users' }), got ${describeValue(value)}`,
+        )
       }
       for (const [typeValue, table] of Object.entries(value)) checkTable(`${path}.${typeValue}`, table, tables)
       return
     case 'limit':
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-        throw relationMapError(path, `expected the most related rows each parent gets, a positive integer, got ${describeValue(value)}`)
+        throw relationMapError(
+          path,
+          `expected the most related rows each parent gets, a positive integer, got ${describeValue(value)}`,
+        )
       }
       return
     case 'orders':
@@ -77,15 +102,23 @@ const DIRECTIONS = ['asc', 'desc']
 /** `orders` of a to-many relation: a list of `{ column, direction }` (the columns are checked against the related table later). */
 function checkOrders(path: string, value: unknown): void {
   if (!Array.isArray(value) || value.length === 0) {
-    throw relationMapError(path, `expected a non-empty list of { column, direction } (e.g. [{ column: 'created_at', direction: 'desc' }]), got ${describeValue(value)}`)
+    throw relationMapError(
+      path,
+      `expected a non-empty list of { column, direction } (e.g. [{ column: 'created_at', direction: 'desc' }]), got ${describeValue(value)}`,
+    )
   }
   value.forEach((order: unknown, index) => {
     const at = `${path}[${index}]`
     if (!isObject(order)) throw relationMapError(at, `expected { column, direction }, got ${describeValue(order)}`)
     for (const key of Object.keys(order)) {
-      if (key !== 'column' && key !== 'direction') throw relationMapError(`${at}.${key}`, `unknown key; an order takes column, direction`)
+      if (key !== 'column' && key !== 'direction')
+        throw relationMapError(`${at}.${key}`, `unknown key; an order takes column, direction`)
     }
-    if (typeof order.column !== 'string' || order.column === '') throw relationMapError(`${at}.column`, `expected a column of the related table, got ${describeValue(order.column)}`)
+    if (typeof order.column !== 'string' || order.column === '')
+      throw relationMapError(
+        `${at}.column`,
+        `expected a column of the related table, got ${describeValue(order.column)}`,
+      )
     if (typeof order.direction !== 'string' || !DIRECTIONS.includes(order.direction)) {
       throw relationMapError(`${at}.direction`, `expected 'asc' or 'desc', got ${describeValue(order.direction)}`)
     }
@@ -93,8 +126,12 @@ function checkOrders(path: string, value: unknown): void {
 }
 
 function checkTable(path: string, value: unknown, tables: ReadonlySet<string>): void {
-  if (typeof value !== 'string' || value === '') throw relationMapError(path, `expected a table name, got ${describeValue(value)}`)
+  if (typeof value !== 'string' || value === '')
+    throw relationMapError(path, `expected a table name, got ${describeValue(value)}`)
   if (!tables.has(value)) {
-    throw relationMapError(path, `table '${value}' is not in the relation map${didYouMean(value, tables)}; add it with its columns, or fix the name`)
+    throw relationMapError(
+      path,
+      `table '${value}' is not in the relation map${didYouMean(value, tables)}; add it with its columns, or fix the name`,
+    )
   }
 }

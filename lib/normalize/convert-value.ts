@@ -5,14 +5,16 @@ import { isDatetimeShape, isoOfWallClock } from '../dialect/utc-text.ts'
 /** Turns one non-null driver value into the JSON value of a column type. */
 export type Convert = (value: unknown) => unknown
 
-const DATETIME_TEXT = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i
+const DATETIME_TEXT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n))
 
 /** `YYYY-MM-DD` of the fields of `date` in `zone` (the local zone, or minutes east of UTC). */
 function dayOf(date: Date, zone: 'local' | number): string | null {
   if (Number.isNaN(date.getTime())) return null
-  if (zone === 'local') return `${String(date.getFullYear()).padStart(4, '0')}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`
+  if (zone === 'local')
+    return `${String(date.getFullYear()).padStart(4, '0')}-${pad2(date.getMonth() + 1)}-${pad2(date.getDate())}`
   return new Date(date.getTime() + zone * 60_000).toISOString().slice(0, 10)
 }
 
@@ -30,7 +32,8 @@ function instantOfText(text: string): string | null {
   const { length } = text
   // ISO 8601 with milliseconds in UTC, the JSON value already: checked by its marks only, since text of this length
   // with these marks and another shape matches no form below and is returned as it is as well.
-  if (length === 24 && text.charCodeAt(23) === 90 && text.charCodeAt(19) === 46 && text.charCodeAt(10) === 84) return text
+  if (length === 24 && text.charCodeAt(23) === 90 && text.charCodeAt(19) === 46 && text.charCodeAt(10) === 84)
+    return text
   // The common UTC forms without a zone, read by position (no RegExp, no Date), as SQLite and MySQL text hold them.
   if (length === 19 && isDatetimeShape(text)) return isoOfWallClock(text, 0)
   if (length === 23 && text.charCodeAt(19) === 46 && isDatetimeShape(text)) return isoOfWallClock(text, 3)
@@ -49,7 +52,9 @@ function instantOfText(text: string): string | null {
 function canonicalDecimal(text: string): string {
   if (text.includes('e') || text.includes('E')) {
     const number = Number(text)
-    return Number.isFinite(number) ? canonicalDecimal(number.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })) : text
+    return Number.isFinite(number)
+      ? canonicalDecimal(number.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 }))
+      : text
   }
   let result = text
   if (result.includes('.')) {
@@ -76,12 +81,21 @@ const toBoolean: Convert = (value) => {
   if (value instanceof Uint8Array) return value.some((byte) => byte !== 0)
   if (typeof value === 'string') {
     const text = value.trim().toLowerCase()
-    return !(text === '' || text === '0' || text === 'f' || text === 'false' || text === 'n' || text === 'no' || text === 'off')
+    return !(
+      text === '' ||
+      text === '0' ||
+      text === 'f' ||
+      text === 'false' ||
+      text === 'n' ||
+      text === 'no' ||
+      text === 'off'
+    )
   }
   return value
 }
 
-const toText: Convert = (value) => (typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' ? String(value) : value)
+const toText: Convert = (value) =>
+  typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'bigint' ? String(value) : value
 
 const toBigint: Convert = (value) => {
   if (typeof value === 'string') return value
@@ -111,7 +125,12 @@ export function convertersFor(reading: DriverReading): Readonly<Record<ColumnTyp
 
 function buildConverters(reading: DriverReading): Readonly<Record<ColumnType, Convert>> {
   const date: Convert = (value) => {
-    if (typeof value === 'string') return value.length === 10 ? value : value.length > 10 && value[4] === '-' && value[7] === '-' ? value.slice(0, 10) : value
+    if (typeof value === 'string')
+      return value.length === 10
+        ? value
+        : value.length > 10 && value[4] === '-' && value[7] === '-'
+          ? value.slice(0, 10)
+          : value
     if (value instanceof Date) return dayOf(value, reading.zone)
     if (typeof value === 'number') return dayOf(new Date(value), 0)
     return value
@@ -126,5 +145,14 @@ function buildConverters(reading: DriverReading): Readonly<Record<ColumnType, Co
     if (typeof value === 'bigint') return new Date(Number(value)).toISOString()
     return value
   }
-  return { string: toText, integer: toNumber, number: toNumber, boolean: toBoolean, date, datetime, bigint: toBigint, decimal: toDecimal }
+  return {
+    string: toText,
+    integer: toNumber,
+    number: toNumber,
+    boolean: toBoolean,
+    date,
+    datetime,
+    bigint: toBigint,
+    decimal: toDecimal,
+  }
 }

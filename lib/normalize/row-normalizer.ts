@@ -32,7 +32,12 @@ const compiled = new WeakMap<RelationMap, Map<string, WeakMap<DriverReading, Nor
  * @example
  * rowNormalizer(map, 'users', driverReadingOf(db.client))(rows) // rows[0].created_at: '2024-03-01T12:00:00.000Z'
  */
-export function rowNormalizer(map: RelationMap, table: string, reading: DriverReading, computed?: Readonly<Record<string, ColumnType>>): NormalizeRows {
+export function rowNormalizer(
+  map: RelationMap,
+  table: string,
+  reading: DriverReading,
+  computed?: Readonly<Record<string, ColumnType>>,
+): NormalizeRows {
   if (computed !== undefined) return compile(columnTypes(map, table, computed), reading)
   let byTable = compiled.get(map)
   if (byTable === undefined) compiled.set(map, (byTable = new Map()))
@@ -74,7 +79,10 @@ function unrolled(columns: readonly Typed[], converts: readonly Convert[]): Norm
     body += `value = row[${key}]; if (value !== null && value !== undefined${skip}) { json = convert[${index}](value); if (json !== value) row[${key}] = json }\n`
   })
   try {
-    const build = new Function('convert', `return function normalizeRows(rows) {\nfor (let r = 0; r < rows.length; r++) {\nconst row = rows[r]; let value, json\n${body}}\n}`) as (convert: readonly Convert[]) => NormalizeRows
+    const build = new Function(
+      'convert',
+      `return function normalizeRows(rows) {\nfor (let r = 0; r < rows.length; r++) {\nconst row = rows[r]; let value, json\n${body}}\n}`,
+    ) as (convert: readonly Convert[]) => NormalizeRows
     return build(converts)
   } catch {
     return undefined

@@ -12,15 +12,21 @@ export function withoutLeadingBracket(key: string, depth: number): string {
   const name = close === -1 ? '' : key.slice(1, close)
   const rest = key.slice(close + 1)
   if (name === '' || name.includes('[') || (rest !== '' && rest.charCodeAt(0) !== 91)) {
-    throw new QueryParamsError(`Parameter '${key}' is not a valid bracket key: a key must start with a name, as in 'with[0]'.`, {
-      code: 'invalid_syntax',
-      param: key,
-    })
+    throw new QueryParamsError(
+      `Parameter '${key}' is not a valid bracket key: a key must start with a name, as in 'with[0]'.`,
+      {
+        code: 'invalid_syntax',
+        param: key,
+      },
+    )
   }
   let levels = 1
   for (let at = rest.indexOf('['); at !== -1; at = rest.indexOf('[', at + 1)) levels++
   if (levels > depth) {
-    throw new QueryParamsError(`Parameter '${key}' is nested deeper than ${depth} levels.`, { code: 'limit_exceeded', param: key })
+    throw new QueryParamsError(`Parameter '${key}' is nested deeper than ${depth} levels.`, {
+      code: 'limit_exceeded',
+      param: key,
+    })
   }
   return name + rest
 }
@@ -78,7 +84,8 @@ export class RawObjectBuilder {
   addSegments(segments: readonly string[], parent: string | number, value: string | null, key: string): void {
     const last = segments.length - 1
     let node = this.root as Mutable
-    if (last > 0 && parent === this.lastParent && this.lastNode !== undefined && this.appended === undefined) node = this.lastNode
+    if (last > 0 && parent === this.lastParent && this.lastNode !== undefined && this.appended === undefined)
+      node = this.lastNode
     else {
       for (let i = 0; i < last; i++) node = this.child(node, segments[i] as string, key)
       if (last > 0) {
@@ -140,7 +147,10 @@ export function buildRawObject(
 }
 
 function conflict(key: string): QueryParamsError {
-  return new QueryParamsError(`Parameter '${key}' is sent both as a value and as an object.`, { code: 'invalid_syntax', param: key })
+  return new QueryParamsError(`Parameter '${key}' is sent both as a value and as an object.`, {
+    code: 'invalid_syntax',
+    param: key,
+  })
 }
 
 function mixed(key: string): QueryParamsError {

@@ -84,14 +84,22 @@ function where(text: string, at: number, end: number, depth: number): CanonicalK
 }
 
 /** `<name>[i][<field>]` from `at` (just after `<name>[`), for one of `names`. */
-function fields(text: string, at: number, end: number, name: string, names: readonly string[], parent: number): CanonicalKey | undefined {
+function fields(
+  text: string,
+  at: number,
+  end: number,
+  name: string,
+  names: readonly string[],
+  parent: number,
+): CanonicalKey | undefined {
   const index = readIndex(text, at, end)
   if (index === -1) return undefined
   const open = at + indexText(index).length + 1
   if (text.charCodeAt(open) !== 91 || text.charCodeAt(end - 1) !== 93) return undefined
   const length = end - open - 2
   for (const field of names) {
-    if (field.length === length && text.startsWith(field, open + 1)) return { segments: [name, indexText(index), field], parent: parent + index }
+    if (field.length === length && text.startsWith(field, open + 1))
+      return { segments: [name, indexText(index), field], parent: parent + index }
   }
   return undefined
 }

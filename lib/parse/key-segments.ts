@@ -40,7 +40,8 @@ const cache = new Map<string, KeyInfo>()
 export function keyInfo(key: string): KeyInfo {
   let info = cache.get(key)
   if (info === undefined) {
-    if (key.length > MAX_CACHED_KEY_LENGTH) return { key, name: topLevelName(key), segments: undefined, depth: -1, parent: '' }
+    if (key.length > MAX_CACHED_KEY_LENGTH)
+      return { key, name: topLevelName(key), segments: undefined, depth: -1, parent: '' }
     const own = copyText(key)
     if (cache.size >= MAX_CACHED_KEYS) cache.clear()
     info = { key: own, name: topLevelName(own), segments: undefined, depth: -1, parent: '' }

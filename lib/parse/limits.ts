@@ -22,7 +22,12 @@ export function* limitPairs<T>(pairs: Iterable<T>, parameterLimit: number): Gene
  * below its top-level name is `limit_exceeded` on its bracket path. Top-level names failing `keep` are
  * skipped. The walk is iterative, so deep input cannot overflow the stack.
  */
-export function limitParsedObject(input: RawObject, depth: number, parameterLimit: number, keep?: (name: string) => boolean): void {
+export function limitParsedObject(
+  input: RawObject,
+  depth: number,
+  parameterLimit: number,
+  keep?: (name: string) => boolean,
+): void {
   let values = 0
   const pending: Array<{ value: RawValue; path: string; level: number }> = []
   for (const name of Object.keys(input)) {
@@ -33,12 +38,18 @@ export function limitParsedObject(input: RawObject, depth: number, parameterLimi
     const children = typeof value === 'object' && value !== null ? Object.entries(value as RawObject) : []
     if (children.length === 0) {
       if (++values > parameterLimit) {
-        throw new QueryParamsError(`The query has more than ${parameterLimit} parameters.`, { code: 'limit_exceeded', param: 'query' })
+        throw new QueryParamsError(`The query has more than ${parameterLimit} parameters.`, {
+          code: 'limit_exceeded',
+          param: 'query',
+        })
       }
       continue
     }
     if (level >= depth) {
-      throw new QueryParamsError(`Parameter '${path}' is nested deeper than ${depth} levels.`, { code: 'limit_exceeded', param: path })
+      throw new QueryParamsError(`Parameter '${path}' is nested deeper than ${depth} levels.`, {
+        code: 'limit_exceeded',
+        param: path,
+      })
     }
     for (const [key, child] of children) pending.push({ value: child, path: `${path}[${key}]`, level: level + 1 })
   }

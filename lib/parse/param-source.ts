@@ -22,7 +22,13 @@ export function attachSource(params: QueryParams, source: ParamSource): QueryPar
  * → `wheres[2][operator]`, `relations_exists[0]` for a snake_case client. Params built by hand
  * (no recorded source) get camelCase keys and their list positions.
  */
-export function paramPath(params: QueryParams, key: QueryParamKey, index?: number, field?: string, valueIndex?: number): string {
+export function paramPath(
+  params: QueryParams,
+  key: QueryParamKey,
+  index?: number,
+  field?: string,
+  valueIndex?: number,
+): string {
   const source = (params as WithSource)[SOURCE]
   let path = source?.keys[key] ?? key
   if (index === undefined) return path

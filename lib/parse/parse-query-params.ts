@@ -76,7 +76,11 @@ function readKey(
         })
       }
       params.wheres = items.map((item, position) => {
-        const { where, valueIndices } = parseWhere(item.value, item.index === null ? sent : `${sent}[${item.index}]`, settings)
+        const { where, valueIndices } = parseWhere(
+          item.value,
+          item.index === null ? sent : `${sent}[${item.index}]`,
+          settings,
+        )
         source.valueIndices[position] = valueIndices
         return where
       })
@@ -120,6 +124,9 @@ function readKey(
  */
 function capList(length: number, max: number, sent: string, what: string): void {
   if (length > max) {
-    throw new QueryParamsError(`Parameter '${sent}' has more than ${max} ${what}.`, { code: 'limit_exceeded', param: sent })
+    throw new QueryParamsError(`Parameter '${sent}' has more than ${max} ${what}.`, {
+      code: 'limit_exceeded',
+      param: sent,
+    })
   }
 }

@@ -39,15 +39,20 @@ export function parseQueryString(
     if (end === -1) end = length
     if (end > start) {
       if (++count > parameterLimit) {
-        throw new QueryParamsError(`The query has more than ${parameterLimit} parameters.`, { code: 'limit_exceeded', param: 'query' })
+        throw new QueryParamsError(`The query has more than ${parameterLimit} parameters.`, {
+          code: 'limit_exceeded',
+          param: 'query',
+        })
       }
       if (bracketEquals !== -1 && bracketEquals < start) bracketEquals = text.indexOf(']=', start)
       if (equals !== -1 && equals < start) equals = text.indexOf('=', start)
       // As qs: a `]=` ends the key (`a[b=c]=d` has the key `a[b=c]`), else the first `=` does.
-      const keyEnd = bracketEquals !== -1 && bracketEquals < end ? bracketEquals + 1 : equals !== -1 && equals < end ? equals : end
+      const keyEnd =
+        bracketEquals !== -1 && bracketEquals < end ? bracketEquals + 1 : equals !== -1 && equals < end ? equals : end
       const value = keyEnd === end ? null : decodeComponent(text.slice(keyEnd + 1, end))
       const canonical = canonicalKey(text, start, keyEnd, depth)
-      if (canonical !== undefined && value !== undefined) builder.addSegments(canonical.segments, canonical.parent, value, text.slice(start, keyEnd))
+      if (canonical !== undefined && value !== undefined)
+        builder.addSegments(canonical.segments, canonical.parent, value, text.slice(start, keyEnd))
       else {
         const sent = text.slice(start, keyEnd)
         const key = canonical === undefined ? decodeComponent(sent) : sent
@@ -65,8 +70,14 @@ export function parseQueryString(
  * parameter's name it is rejected, the key `invalid_syntax`, the value `invalid_value`; under any other
  * name it is kept as sent, as qs keeps it (and skipped or rejected with the other unknown names).
  */
-function notUtf8(sent: string, key: string | undefined, value: string | null | undefined, sentValue: string): [string, string | null] {
-  if (!PARAMETER_KEYS.has(topLevelName(key ?? sent))) return [key ?? plusAsSpace(sent), value === undefined ? plusAsSpace(sentValue) : value]
+function notUtf8(
+  sent: string,
+  key: string | undefined,
+  value: string | null | undefined,
+  sentValue: string,
+): [string, string | null] {
+  if (!PARAMETER_KEYS.has(topLevelName(key ?? sent)))
+    return [key ?? plusAsSpace(sent), value === undefined ? plusAsSpace(sentValue) : value]
   const what = key === undefined ? 'key' : 'value'
   throw new QueryParamsError(`Parameter '${key ?? sent}' has a percent-encoded ${what} that is not valid UTF-8.`, {
     code: key === undefined ? 'invalid_syntax' : 'invalid_value',

@@ -22,7 +22,11 @@ export function parseChoice<T extends string>(
     for (const choice of choices) if (choice === lower) return choice
   }
   const path = `${param}[${field}]`
-  throw new QueryParamsError(`Parameter '${path}' must be one of ${choices.join(', ')}.`, { code, param: path, allowed: choices })
+  throw new QueryParamsError(`Parameter '${path}' must be one of ${choices.join(', ')}.`, {
+    code,
+    param: path,
+    allowed: choices,
+  })
 }
 
 const DIGITS = /^\d{1,15}$/
@@ -33,15 +37,25 @@ const MANY_DIGITS = /^0*[1-9]\d{15,}$/
  * its own message for a number too large to represent exactly (more than 15 digits).
  */
 export function parseInteger(value: RawValue, param: string, min: number): number {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && DIGITS.test(value) ? Number(value) : NaN
+  const number =
+    typeof value === 'number' ? value : typeof value === 'string' && DIGITS.test(value) ? Number(value) : NaN
   if (!Number.isSafeInteger(number) || number < min) {
-    if ((typeof value === 'number' && value > Number.MAX_SAFE_INTEGER) || (typeof value === 'string' && MANY_DIGITS.test(value))) {
-      throw new QueryParamsError(`Parameter '${param}' is a number too large to represent; it must have at most 15 digits.`, {
-        code: 'invalid_number',
-        param,
-      })
+    if (
+      (typeof value === 'number' && value > Number.MAX_SAFE_INTEGER) ||
+      (typeof value === 'string' && MANY_DIGITS.test(value))
+    ) {
+      throw new QueryParamsError(
+        `Parameter '${param}' is a number too large to represent; it must have at most 15 digits.`,
+        {
+          code: 'invalid_number',
+          param,
+        },
+      )
     }
-    throw new QueryParamsError(`Parameter '${param}' must be a whole number of at least ${min}.`, { code: 'invalid_number', param })
+    throw new QueryParamsError(`Parameter '${param}' must be a whole number of at least ${min}.`, {
+      code: 'invalid_number',
+      param,
+    })
   }
   return number
 }
@@ -53,7 +67,10 @@ export function parseNames(value: RawValue, param: string): { names: string[]; i
   for (const item of readList(value, param)) {
     const path = item.index === null ? param : `${param}[${item.index}]`
     if (typeof item.value !== 'string' || item.value.trim() === '') {
-      throw new QueryParamsError(`Parameter '${path}' must be a non-empty name.`, { code: 'invalid_value', param: path })
+      throw new QueryParamsError(`Parameter '${path}' must be a non-empty name.`, {
+        code: 'invalid_value',
+        param: path,
+      })
     }
     names.push(item.value.trim())
     indices.push(item.index)
@@ -66,11 +83,17 @@ const DIRECTIONS = ['asc', 'desc'] as const
 /** Reads one `orders[i]` entry: `column` and `direction` (`asc`/`desc`, case-insensitive, default `asc`). */
 export function parseOrder(raw: RawValue, param: string): Order {
   if (!isRawObject(raw)) {
-    throw new QueryParamsError(`Parameter '${param}' must be an object with column and direction.`, { code: 'invalid_syntax', param })
+    throw new QueryParamsError(`Parameter '${param}' must be an object with column and direction.`, {
+      code: 'invalid_syntax',
+      param,
+    })
   }
   const column = raw['column']
   if (typeof column !== 'string' || column.trim() === '') {
-    throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, { code: 'invalid_value', param: `${param}[column]` })
+    throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, {
+      code: 'invalid_value',
+      param: `${param}[column]`,
+    })
   }
   const direction = parseChoice(raw['direction'], param, 'direction', DIRECTIONS, 'asc', 'invalid_direction')
   return { column: column.trim(), direction }

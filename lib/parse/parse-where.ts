@@ -48,14 +48,18 @@ export function parseWhere(
   }
   const column = raw['column']
   if (typeof column !== 'string' || column.trim() === '') {
-    throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, { code: 'invalid_value', param: `${param}[column]` })
+    throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, {
+      code: 'invalid_value',
+      param: `${param}[column]`,
+    })
   }
   const operator = parseOperator(raw['operator'], param)
   const boolean = parseChoice(raw['boolean'], param, 'boolean', BOOLEANS, 'and', 'invalid_boolean')
   const where: WhereDescription = { column: column.trim(), operator, boolean }
   if (!LIST_OPERATORS.has(operator)) {
     where.value = scalar(raw['value'], param, undefined, limits, operator)
-    if (operator === 'like' && where.value !== null) capWildcards(String(where.value), `${param}[value]`, limits.maxLikeWildcards)
+    if (operator === 'like' && where.value !== null)
+      capWildcards(String(where.value), `${param}[value]`, limits.maxLikeWildcards)
     return { where, valueIndices: NO_INDICES }
   }
   const valueParam = `${param}[value]`
@@ -82,10 +86,13 @@ export function parseWhere(
  */
 function capWildcards(pattern: string, param: string, max: number): void {
   if (likeWildcards(pattern) <= max) return
-  throw new QueryParamsError(`Parameter '${param}' has more than ${max} wildcards (% or _); escape a literal one with a backslash.`, {
-    code: 'limit_exceeded',
-    param,
-  })
+  throw new QueryParamsError(
+    `Parameter '${param}' has more than ${max} wildcards (% or _); escape a literal one with a backslash.`,
+    {
+      code: 'limit_exceeded',
+      param,
+    },
+  )
 }
 
 /**
@@ -93,12 +100,21 @@ function capWildcards(pattern: string, param: string, max: number): void {
  * list was expected, else the list index sent (`wheres[2][value][1]`). `operator` is set for a where's
  * only value, `null` for a list item.
  */
-function scalar(value: RawValue, param: string, index: string | null | undefined, limits: WhereLimits, operator: Operator | null): ClientScalar {
+function scalar(
+  value: RawValue,
+  param: string,
+  index: string | null | undefined,
+  limits: WhereLimits,
+  operator: Operator | null,
+): ClientScalar {
   const tooLong = typeof value === 'string' && value.length > limits.maxValueLength
   if (!tooLong && value !== undefined && (typeof value !== 'object' || value === null)) return value
   const path = index === undefined || index === null ? `${param}[value]` : `${param}[value][${index}]`
   if (tooLong) {
-    throw new QueryParamsError(`Parameter '${path}' is longer than ${limits.maxValueLength} characters.`, { code: 'limit_exceeded', param: path })
+    throw new QueryParamsError(`Parameter '${path}' is longer than ${limits.maxValueLength} characters.`, {
+      code: 'limit_exceeded',
+      param: path,
+    })
   }
   const need = operator === null ? 'each value must be a single value' : `operator '${operator}' needs one value`
   throw new QueryParamsError(`Parameter '${path}' is not valid: ${need}.`, { code: 'invalid_value', param: path })

@@ -20,7 +20,8 @@ export function readInput(
   if (typeof input === 'string') return parseQueryString(input, depth, parameterLimit, keep)
   if (input instanceof URLSearchParams) return buildRawObject(limitPairs(input.entries(), parameterLimit), depth, keep)
   const entries = Object.entries(input)
-  if (entries.some(([key]) => key.includes('['))) return buildRawObject(limitPairs(flatPairs(entries), parameterLimit), depth, keep)
+  if (entries.some(([key]) => key.includes('[')))
+    return buildRawObject(limitPairs(flatPairs(entries), parameterLimit), depth, keep)
   limitParsedObject(input as RawObject, depth, parameterLimit, keep)
   return input as RawObject
 }

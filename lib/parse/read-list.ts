@@ -33,10 +33,13 @@ export function readList(value: RawValue, param: string): ListItem[] {
   for (const key of Object.keys(value)) {
     const position = indexOf(key)
     if (position === -1) {
-      throw new QueryParamsError(`Parameter '${param}[${key}]' is not a list index; expected ${param}[0], ${param}[1], ….`, {
-        code: 'invalid_syntax',
-        param: `${param}[${key}]`,
-      })
+      throw new QueryParamsError(
+        `Parameter '${param}[${key}]' is not a list index; expected ${param}[0], ${param}[1], ….`,
+        {
+          code: 'invalid_syntax',
+          param: `${param}[${key}]`,
+        },
+      )
     }
     if (position < previous) ordered = false
     previous = position

@@ -22,11 +22,17 @@ export function splitKey(key: string, depth: number): string[] {
     at = close + 1
   }
   if (segments.length - 1 > depth) {
-    throw new QueryParamsError(`Parameter '${key}' is nested deeper than ${depth} levels.`, { code: 'limit_exceeded', param: key })
+    throw new QueryParamsError(`Parameter '${key}' is nested deeper than ${depth} levels.`, {
+      code: 'limit_exceeded',
+      param: key,
+    })
   }
   return segments
 }
 
 function syntax(key: string, why: string): QueryParamsError {
-  return new QueryParamsError(`Parameter '${key}' is not a valid bracket key: ${why}.`, { code: 'invalid_syntax', param: key })
+  return new QueryParamsError(`Parameter '${key}' is not a valid bracket key: ${why}.`, {
+    code: 'invalid_syntax',
+    param: key,
+  })
 }

@@ -54,13 +54,21 @@ export interface CountResult {
  * `options.timeout` and `options.signal` bound the `EXPLAIN` and the count together (see `BoundOptions`);
  * `options.dialect` declares the database of a knex client the library does not list (see `DialectOptions`).
  */
-export async function estimatedCount(builder: Knex.QueryBuilder, threshold = ESTIMATE_THRESHOLD, options: BoundOptions & DialectOptions = {}): Promise<CountResult> {
+export async function estimatedCount(
+  builder: Knex.QueryBuilder,
+  threshold = ESTIMATE_THRESHOLD,
+  options: BoundOptions & DialectOptions = {},
+): Promise<CountResult> {
   if (options.dialect !== undefined) dialectOf(builder.client, options.dialect)
   return estimatedCountWithin(builder, threshold, StatementBound.of(options))
 }
 
 /** {@link estimatedCount} within a bound shared with other statements (`paginate`'s). */
-export async function estimatedCountWithin(builder: Knex.QueryBuilder, threshold: number, bound: StatementBound | undefined): Promise<CountResult> {
+export async function estimatedCountWithin(
+  builder: Knex.QueryBuilder,
+  threshold: number,
+  bound: StatementBound | undefined,
+): Promise<CountResult> {
   const { estimateRows } = dialectOf(builder.client)
   if (estimateRows !== undefined) {
     const { sql, bindings } = dropOrderJoins(builder.clone().clear('order').clear('limit').clear('offset')).toSQL()

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { markSeekColumns, seekOf, type SeekOrder } from '../apply/seek-orders.ts'
+import { markSeekColumns, seekOf } from '../apply/seek-orders.ts'
 import { boundedRunOf, carryBoundedRun } from '../bound/carried-run.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import { runBounded } from '../bound/run-within-bound.ts'

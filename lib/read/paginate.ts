@@ -100,7 +100,9 @@ export async function paginate<T = Record<string, unknown>>(
     limit = positive(request.limit ?? options.defaultLimit ?? APPLY_DEFAULTS.defaultLimit, 'limit')
     if (request.page !== undefined) offset = (positive(request.page, 'page') - 1) * limit
     const { inlinePage } = dialectOf(builder.client)
-    query = cloneWithEagerLoading(builder).limit(limit, { skipBinding: inlinePage }).offset(offset, { skipBinding: inlinePage })
+    query = cloneWithEagerLoading(builder)
+      .limit(limit, { skipBinding: inlinePage })
+      .offset(offset, { skipBinding: inlinePage })
   }
   const bounded = boundedRunOf(builder)
   const retryTransient = options.retryTransient ?? bounded?.options.retryTransient
@@ -127,13 +129,19 @@ export async function paginate<T = Record<string, unknown>>(
 }
 
 function positive(value: number, name: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`knex-query-params: paginate ${name} must be a whole number ≥ 1, got ${value}`)
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`knex-query-params: paginate ${name} must be a whole number ≥ 1, got ${value}`)
   return value
 }
 
 type Counted = CountResult | undefined
 
-async function pageAndCount(builder: Knex.QueryBuilder, query: Knex.QueryBuilder, options: PaginateOptions, bound: StatementBound | undefined): Promise<[unknown, Counted]> {
+async function pageAndCount(
+  builder: Knex.QueryBuilder,
+  query: Knex.QueryBuilder,
+  options: PaginateOptions,
+  bound: StatementBound | undefined,
+): Promise<[unknown, Counted]> {
   const counts = options.count !== false
   const page = (): Promise<unknown> => runPage(query, bound)
   const count = (): Promise<Counted> => (counts ? countTotal(builder, options, bound) : Promise.resolve(undefined))
@@ -164,7 +172,12 @@ function runPage(query: Knex.QueryBuilder, bound: StatementBound | undefined): P
   return bound === undefined ? Promise.resolve(query) : runBounded(statementCopy(query), bound)
 }
 
-async function countTotal(builder: Knex.QueryBuilder, options: PaginateOptions, bound: StatementBound | undefined): Promise<CountResult> {
-  if (options.count === 'estimated') return estimatedCountWithin(builder, options.estimateThreshold ?? ESTIMATE_THRESHOLD, bound)
+async function countTotal(
+  builder: Knex.QueryBuilder,
+  options: PaginateOptions,
+  bound: StatementBound | undefined,
+): Promise<CountResult> {
+  if (options.count === 'estimated')
+    return estimatedCountWithin(builder, options.estimateThreshold ?? ESTIMATE_THRESHOLD, bound)
   return { total: totalOf(await runBounded(countQuery(builder), bound)), estimated: false }
 }

@@ -24,7 +24,13 @@ const WHERE = 'where '
  * and the aggregate's scope in `conditions`. A count or exists through a pivot reads only the pivot when the
  * related table has no guard and no scope or column applies. `scope` holds the names visible around it.
  */
-export function aggregateRows(out: SqlWriter, aggregate: PlannedAggregate, scope: AliasScope, map: RelationMap, client?: Knex.Client): AggregateRows {
+export function aggregateRows(
+  out: SqlWriter,
+  aggregate: PlannedAggregate,
+  scope: AliasScope,
+  map: RelationMap,
+  client?: Knex.Client,
+): AggregateRows {
   const { names } = out
   const { relation, kind } = aggregate
   const { pivot } = relation
@@ -36,13 +42,31 @@ export function aggregateRows(out: SqlWriter, aggregate: PlannedAggregate, scope
     and().text(sql.sql)
     for (const binding of sql.bindings) conditions.bindings.push(binding)
   }
-  const scopeSql = aggregate.scope === undefined ? undefined : compileScope(map, relation.table, aggregate.scope, client ?? out.guards?.client)
+  const scopeSql =
+    aggregate.scope === undefined
+      ? undefined
+      : compileScope(map, relation.table, aggregate.scope, client ?? out.guards?.client)
   const alias = aliasFor(relation.table, scope)
-  const value = kind === 'exists' ? '1' : aggregate.column === undefined ? 'count(*)' : `${kind}(${names.column(alias, aggregate.column)})`
-  if (pivot !== undefined && aggregate.column === undefined && scopeSql === undefined && out.guards?.has(relation.table) !== true) {
+  const value =
+    kind === 'exists'
+      ? '1'
+      : aggregate.column === undefined
+        ? 'count(*)'
+        : `${kind}(${names.column(alias, aggregate.column)})`
+  if (
+    pivot !== undefined &&
+    aggregate.column === undefined &&
+    scopeSql === undefined &&
+    out.guards?.has(relation.table) !== true
+  ) {
     const pivotAlias = aliasFor(pivot.table, scope)
     guard(pivot.table, pivotAlias)
-    return { from: names.table(pivot.table, pivotAlias), key: names.column(pivotAlias, pivot.parentColumn), value, conditions }
+    return {
+      from: names.table(pivot.table, pivotAlias),
+      key: names.column(pivotAlias, pivot.parentColumn),
+      value,
+      conditions,
+    }
   }
   let from = names.table(relation.table, alias)
   let key = names.column(alias, relation.relatedKey)
@@ -52,7 +76,10 @@ export function aggregateRows(out: SqlWriter, aggregate: PlannedAggregate, scope
     from += ` inner join ${names.table(pivot.table, pivotAlias)} on ${names.column(pivotAlias, pivot.relatedColumn)} = ${key}`
     key = names.column(pivotAlias, pivot.parentColumn)
   }
-  if (relation.morph !== undefined) and().text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
+  if (relation.morph !== undefined)
+    and()
+      .text(`${names.column(alias, relation.morph.column)} = `)
+      .bind(relation.morph.value)
   guard(relation.table, alias)
   if (pivot !== undefined) guard(pivot.table, pivotAlias)
   if (scopeSql !== undefined) {
@@ -63,13 +90,22 @@ export function aggregateRows(out: SqlWriter, aggregate: PlannedAggregate, scope
 }
 
 /** The where conditions a scope of `table` adds, as parenthesised SQL with `?` placeholders. */
-function compileScope(map: RelationMap, table: string, name: string, client: Knex.Client | undefined): { sql: string; bindings: readonly Knex.Value[] } {
+function compileScope(
+  map: RelationMap,
+  table: string,
+  name: string,
+  client: Knex.Client | undefined,
+): { sql: string; bindings: readonly Knex.Value[] } {
   const scope = map[table]?.scopes?.[name]
-  if (scope === undefined || client === undefined) throw new Error(`knex-query-params: ${table}.scopes.${name}: the scope of an aggregate is missing`)
+  if (scope === undefined || client === undefined)
+    throw new Error(`knex-query-params: ${table}.scopes.${name}: the scope of an aggregate is missing`)
   const query = client.queryBuilder().from(table)
   scope(query)
   const other = clauseOtherThanWhere(query)
-  if (other !== undefined) throw new Error(`knex-query-params: ${table}.scopes.${name}: the scope of an aggregate may only add where conditions, not '${other}'`)
+  if (other !== undefined)
+    throw new Error(
+      `knex-query-params: ${table}.scopes.${name}: the scope of an aggregate may only add where conditions, not '${other}'`,
+    )
   const { sql, bindings } = compileWhere(query)
   return sql.startsWith(WHERE) ? { sql: `(${sql.slice(WHERE.length)})`, bindings } : { sql: '1 = 1', bindings: [] }
 }

@@ -15,7 +15,13 @@ export function callerProbe(probe: SqlWriter, table: string, ref: string, cap: n
   const { guards, names } = probe
   const guard = guards?.has(table) === true ? guards.sql(table, ref) : null
   if (guard === null) return probe
-  const small = probe.fresh().text(`case when (select 1 from ${names.table(table, ref)} where `).text(guard.sql)
+  const small = probe
+    .fresh()
+    .text(`case when (select 1 from ${names.table(table, ref)} where `)
+    .text(guard.sql)
   for (const binding of guard.bindings) small.bindings.push(binding)
-  return small.text(` limit 1 offset ${cap * SMALL_CALLER_CAP_FACTOR - 1}) is null then 1 else `).append(probe).text(' end')
+  return small
+    .text(` limit 1 offset ${cap * SMALL_CALLER_CAP_FACTOR - 1}) is null then 1 else `)
+    .append(probe)
+    .text(' end')
 }

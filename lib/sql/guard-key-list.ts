@@ -10,7 +10,13 @@ import type { SqlWriter } from './sql-writer.ts'
  * row's parent is tested against its guard (`and exists (select 1 from posts where posts.id = post_topic.post_id
  * and guard)`). A pivot with a guard keeps only its own. Nothing is added where the parent has no guard.
  */
-export function guardKeyList(list: SqlWriter, relation: DirectRelation, ref: string, pivotAlias: string, scope: AliasScope): SqlWriter {
+export function guardKeyList(
+  list: SqlWriter,
+  relation: DirectRelation,
+  ref: string,
+  pivotAlias: string,
+  scope: AliasScope,
+): SqlWriter {
   const { guards, names } = list
   if (guards === undefined || !guards.has(relation.parentTable)) return list
   const { pivot } = relation

@@ -83,7 +83,8 @@ export class Identifiers {
           .join('.')
       : this.client.wrap(name.trim(), this.queryContext)
     // The text becomes raw SQL, whose `?` are placeholders: a name must not contain one.
-    if (quoted.includes('?')) throw new Error(`knex-query-params: the identifier '${name}' contains '?', which raw SQL reads as a binding`)
+    if (quoted.includes('?'))
+      throw new Error(`knex-query-params: the identifier '${name}' contains '?', which raw SQL reads as a binding`)
     return quoted
   }
 }

@@ -44,15 +44,25 @@ export function selectiveByDeclaration(map: RelationMap, condition: Condition): 
  * Whether a relation filter is written key first (`write-key-first.ts`): told the relation, the condition
  * its related rows must meet and the name of the table it filters.
  */
-export type KeyFirstChooser = (relation: DirectRelation, inner: Condition, ref: string) => inner is Condition & { kind: 'test' }
+export type KeyFirstChooser = (
+  relation: DirectRelation,
+  inner: Condition,
+  ref: string,
+) => inner is Condition & { kind: 'test' }
 
 /**
  * Whether `inner` (the condition on `relation`'s related rows) is passed by at most one related row, as the
  * map declares: equality on the primary key or on a `unique: true` column of the related table itself.
  */
-export function keyFirstTest(map: RelationMap, relation: DirectRelation, inner: Condition): inner is Condition & { kind: 'test' } {
+export function keyFirstTest(
+  map: RelationMap,
+  relation: DirectRelation,
+  inner: Condition,
+): inner is Condition & { kind: 'test' } {
   if (inner.kind !== 'test' || inner.table !== relation.table) return false
-  return inner.test.op === 'compare' && inner.test.operator === '=' && columnFacts(map, inner.table, inner.column).unique
+  return (
+    inner.test.op === 'compare' && inner.test.operator === '=' && columnFacts(map, inner.table, inner.column).unique
+  )
 }
 
 /**
@@ -63,7 +73,13 @@ export function keyFirstTest(map: RelationMap, relation: DirectRelation, inner: 
  * the page is ordered by the key the pivot references (its `(tag_id, post_id)` index yields the page in order).
  * `always` writes every such filter key first, whatever the dialect says (the walking form of `Dialect.frequencyGuard`).
  */
-export function chooseKeyFirst(map: RelationMap, dialect: Dialect, ref: string, firstOrder: string | undefined, always = false): KeyFirstChooser {
+export function chooseKeyFirst(
+  map: RelationMap,
+  dialect: Dialect,
+  ref: string,
+  firstOrder: string | undefined,
+  always = false,
+): KeyFirstChooser {
   return (relation, inner, at): inner is Condition & { kind: 'test' } => {
     if (!keyFirstTest(map, relation, inner)) return false
     if (always || dialect.keyFirstRelation === 'always') return true

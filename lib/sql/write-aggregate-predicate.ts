@@ -11,9 +11,16 @@ const MARK = '\u0000aggregate\u0000'
  * {@link writeTest} with the aggregate's subquery (see {@link writeAggregate}) where the column would be,
  * its bindings in place each time the test repeats it.
  */
-export function writeAggregateTest(out: SqlWriter, aggregate: PlannedAggregate, test: Test, ref: string, scope: AliasScope): void {
+export function writeAggregateTest(
+  out: SqlWriter,
+  aggregate: PlannedAggregate,
+  test: Test,
+  ref: string,
+  scope: AliasScope,
+): void {
   const map = out.guards?.map
-  if (map === undefined) throw new Error('knex-query-params: an aggregate condition needs the row guards of its relation map')
+  if (map === undefined)
+    throw new Error('knex-query-params: an aggregate condition needs the row guards of its relation map')
   const value = out.fresh()
   writeAggregate(value, aggregate, ref, scope, map)
   const tested = out.fresh()

@@ -23,12 +23,21 @@ import type { SqlWriter } from './sql-writer.ts'
  * value (no group, no row: NULL) but keeps PostgreSQL from reading it as the first row of an index on the column
  * filtered by the key (`order by views desc limit 1`: for a user without posts, the whole `posts(views)` index).
  */
-export function writeAggregate(out: SqlWriter, aggregate: PlannedAggregate, ref: string, scope: AliasScope, map: RelationMap, client?: Knex.Client): void {
+export function writeAggregate(
+  out: SqlWriter,
+  aggregate: PlannedAggregate,
+  ref: string,
+  scope: AliasScope,
+  map: RelationMap,
+  client?: Knex.Client,
+): void {
   const rows = aggregateRows(out, aggregate, scope, map, client)
   const exists = aggregate.kind === 'exists'
   const test = existenceTest(out.dialect)
   out.text(exists ? `(${test.open}` : '(')
-  out.text(`select ${rows.value} from ${rows.from} where ${rows.key} = ${out.names.column(ref, aggregate.relation.parentKey)}`)
+  out.text(
+    `select ${rows.value} from ${rows.from} where ${rows.key} = ${out.names.column(ref, aggregate.relation.parentKey)}`,
+  )
   if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
   if (aggregate.kind === 'min' || aggregate.kind === 'max') out.text(` group by ${rows.key}`)
   out.text(exists ? `${test.close})` : ')')

@@ -88,7 +88,13 @@ function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
   return out.chooseFilterForm?.(inner) ?? 'in'
 }
 
-function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition | null, ref: string, scope: AliasScope): void {
+function writeExistsSubquery(
+  out: SqlWriter,
+  relation: DirectRelation,
+  inner: Condition | null,
+  ref: string,
+  scope: AliasScope,
+): void {
   const { names } = out
   const parentKey = names.column(ref, relation.parentKey)
   // Through a pivot, the related row is joined even for bare existence: a pivot row whose related row is
@@ -108,7 +114,8 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
         ` where ${names.column(pivotAlias, pivot.parentColumn)} = ${parentKey}`,
     )
   }
-  if (relation.morph !== undefined) out.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
+  if (relation.morph !== undefined)
+    out.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
   out.guards?.writeAnd(out, relation.table, alias)
   if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
   if (inner !== null) {
@@ -121,7 +128,13 @@ function writeExistsSubquery(out: SqlWriter, relation: DirectRelation, inner: Co
  * `parent.key in (select related.key from related … where …)`: the related rows matching `inner`, as a
  * list the database can build once from an index, then probe (or turn into a semi-join).
  */
-function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condition, ref: string, scope: AliasScope): void {
+function writeInSubquery(
+  out: SqlWriter,
+  relation: DirectRelation,
+  inner: Condition,
+  ref: string,
+  scope: AliasScope,
+): void {
   const { names } = out
   const { pivot } = relation
   const alias = aliasFor(relation.table, scope)
@@ -139,7 +152,11 @@ function writeInSubquery(out: SqlWriter, relation: DirectRelation, inner: Condit
         ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ${names.column(pivotAlias, pivot.relatedColumn)} where `,
     )
   }
-  if (relation.morph !== undefined) out.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
+  if (relation.morph !== undefined)
+    out
+      .text(`${names.column(alias, relation.morph.column)} = `)
+      .bind(relation.morph.value)
+      .text(' and ')
   writeCondition(out, inner, alias, visible)
   out.guards?.writeAnd(out, relation.table, alias)
   if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)

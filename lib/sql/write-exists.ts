@@ -6,7 +6,9 @@ import type { SqlWriter } from './sql-writer.ts'
  * `many` when the relation it tests is to-many (hasMany, through a pivot).
  */
 function scalar(out: SqlWriter, bare: boolean, many: boolean): boolean {
-  return out.walk === 'scalar' || (out.walk === 'scalar-to-one' && !many) || (bare && out.dialect.bareRelation === 'scalar')
+  return (
+    out.walk === 'scalar' || (out.walk === 'scalar-to-one' && !many) || (bare && out.dialect.bareRelation === 'scalar')
+  )
 }
 
 /**

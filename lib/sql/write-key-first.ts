@@ -17,7 +17,14 @@ import { closeExists, openExists } from './write-exists.ts'
  * that at most one related row passes ({@link keyFirstTest}); the related table's guard stays in the
  * scalar subquery, the pivot's in the pivot's.
  */
-export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: Condition & { kind: 'test' }, form: RelationFilterForm, ref: string, scope: AliasScope): void {
+export function writeKeyFirst(
+  out: SqlWriter,
+  relation: DirectRelation,
+  inner: Condition & { kind: 'test' },
+  form: RelationFilterForm,
+  ref: string,
+  scope: AliasScope,
+): void {
   const { names } = out
   const { pivot } = relation
   const parentKey = names.column(ref, relation.parentKey)
@@ -25,31 +32,53 @@ export function writeKeyFirst(out: SqlWriter, relation: DirectRelation, inner: C
   const pivotAlias = pivot === undefined ? '' : aliasFor(pivot.table, new Set([...scope, alias]))
   const key = out.fresh()
   key.text(`(select ${names.column(alias, relation.relatedKey)} from ${names.table(relation.table, alias)} where `)
-  if (relation.morph !== undefined) key.text(`${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value).text(' and ')
+  if (relation.morph !== undefined)
+    key
+      .text(`${names.column(alias, relation.morph.column)} = `)
+      .bind(relation.morph.value)
+      .text(' and ')
   writeTest(key, names.column(alias, inner.column), inner.test)
   key.guards?.writeAnd(key, relation.table, alias)
   key.text(')')
   if (pivot === undefined) {
     out.text(`${parentKey} = `).append(key)
     if (out.keyLists !== undefined && out.keyLists.base !== ref) {
-      const list = out.fresh().text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `).append(key)
+      const list = out
+        .fresh()
+        .text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `)
+        .append(key)
       out.keyLists.lists.push(guardKeyList(list, relation, ref, pivotAlias, scope))
     }
     return
   }
   const pivotTable = names.table(pivot.table, pivotAlias)
   const pivotParent = names.column(pivotAlias, pivot.parentColumn)
-  const related = out.fresh().text(`${names.column(pivotAlias, pivot.relatedColumn)} = `).append(key)
+  const related = out
+    .fresh()
+    .text(`${names.column(pivotAlias, pivot.relatedColumn)} = `)
+    .append(key)
   related.guards?.writeAnd(related, pivot.table, pivotAlias)
   const fenced = out.fencedBase === ref
   if (fenced) out.fenceWritten = true
-  if (form === 'in' || fenced) out.text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `).append(related).text(fenced ? ' offset 0)' : ')')
+  if (form === 'in' || fenced)
+    out
+      .text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `)
+      .append(related)
+      .text(fenced ? ' offset 0)' : ')')
   else {
     openExists(out, false, relation.many)
     out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
     closeExists(out, false, relation.many)
   }
   if (out.keyLists === undefined) return
-  out.keyLists.lists.push(guardKeyList(out.fresh().text(`select 1 from ${pivotTable} where `).append(related), relation, ref, pivotAlias, scope))
+  out.keyLists.lists.push(
+    guardKeyList(
+      out.fresh().text(`select 1 from ${pivotTable} where `).append(related),
+      relation,
+      ref,
+      pivotAlias,
+      scope,
+    ),
+  )
   if (out.keyLists.base === ref && out.keyLists.orderedBy === relation.parentKey) out.keyLists.served = true
 }

@@ -22,7 +22,9 @@ export function writeValue(out: SqlWriter, value: CoercedValue): void {
 }
 
 function isWideInteger(value: string | number): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) > INT16_MAX && Math.abs(value) < INT64_LIMIT
+  return (
+    typeof value === 'number' && Number.isInteger(value) && Math.abs(value) > INT16_MAX && Math.abs(value) < INT64_LIMIT
+  )
 }
 
 function isWideNumber(value: string | number): boolean {

@@ -48,7 +48,14 @@ function collect(map: RelationMap, table: string): TableAggregates {
     const related = map[relation.table]?.columns ?? {}
     const spec: ColumnSpec | undefined = definition.column === undefined ? undefined : related[definition.column]
     const column = definition.column === undefined ? undefined : databaseColumn(map, relation.table, definition.column)
-    const type = definition.fn === 'count' ? 'integer' : definition.fn === 'avg' ? 'number' : spec === undefined ? 'number' : columnType(spec)
+    const type =
+      definition.fn === 'count'
+        ? 'integer'
+        : definition.fn === 'avg'
+          ? 'number'
+          : spec === undefined
+            ? 'number'
+            : columnType(spec)
     add({
       name,
       key: aggregateKey(name),
@@ -62,8 +69,23 @@ function collect(map: RelationMap, table: string): TableAggregates {
   }
   for (const relation of relations.values()) {
     if (relation.kind !== 'direct') continue
-    if (relation.many) add({ name: `${relation.name}Count`, key: `${aggregateKey(relation.name)}_count`, kind: 'count', relation, type: 'integer', nullable: false })
-    add({ name: `${relation.name}Exists`, key: `${aggregateKey(relation.name)}_exists`, kind: 'exists', relation, type: 'boolean', nullable: false })
+    if (relation.many)
+      add({
+        name: `${relation.name}Count`,
+        key: `${aggregateKey(relation.name)}_count`,
+        kind: 'count',
+        relation,
+        type: 'integer',
+        nullable: false,
+      })
+    add({
+      name: `${relation.name}Exists`,
+      key: `${aggregateKey(relation.name)}_exists`,
+      kind: 'exists',
+      relation,
+      type: 'boolean',
+      nullable: false,
+    })
   }
   return { bySnakeName, names: [...bySnakeName.values()].map((aggregate) => aggregate.name) }
 }

@@ -28,7 +28,12 @@ const NOT_FOR_TEXT_ONLY = OPERATORS.filter((operator) => operator !== 'like')
  * the string `'null'`) with `=`/`!=` is `IS [NOT] NULL`, values are coerced, `like` is only for text
  * (its pattern made well-formed by {@link likePattern}).
  */
-export function buildTest(where: WhereDescription, type: ColumnType, params: WhereParams, storage: DatetimeStorage = 'text'): Test {
+export function buildTest(
+  where: WhereDescription,
+  type: ColumnType,
+  params: WhereParams,
+  storage: DatetimeStorage = 'text',
+): Test {
   const { operator, value } = where
   if (operator === 'like' && type !== 'string') {
     throw new QueryParamsError(`Parameter '${params.operator}': 'like' only applies to text columns.`, {
@@ -49,16 +54,20 @@ export function buildTest(where: WhereDescription, type: ColumnType, params: Whe
     }
     const values: CoercedValue[] = []
     let withNull = false
-    list.forEach((item, index) => (item === null ? (withNull = true) : values.push(coerceItem(type, item, index, operator, params, storage))))
+    list.forEach((item, index) =>
+      item === null ? (withNull = true) : values.push(coerceItem(type, item, index, operator, params, storage)),
+    )
     return { op: 'in', negate: operator === 'notIn', values, withNull }
   }
-  if (operator === 'in' || operator === 'notIn') return { op: 'in', negate: operator === 'notIn', values: [], withNull: false }
+  if (operator === 'in' || operator === 'notIn')
+    return { op: 'in', negate: operator === 'notIn', values: [], withNull: false }
   const scalar = (value ?? null) as ClientScalar
   if (scalar === null || scalar === 'null') {
     if (operator === '=' || operator === '!=') return { op: 'null', negate: operator === '!=' }
     throw mustNotBeNull(params.value(), operator)
   }
-  if (operator === 'like') return { op: 'like', pattern: likePattern(String(coerceValue('string', scalar, params.value()))) }
+  if (operator === 'like')
+    return { op: 'like', pattern: likePattern(String(coerceValue('string', scalar, params.value()))) }
   if (operator === 'between' || operator === 'notBetween') {
     throw new QueryParamsError(`Parameter '${params.value()}' must be exactly two values for '${operator}'.`, {
       code: 'invalid_value',
@@ -68,14 +77,24 @@ export function buildTest(where: WhereDescription, type: ColumnType, params: Whe
   return { op: 'compare', operator, value: coerceValue(type, scalar, params.value(), storage) }
 }
 
-function coerceItem(type: ColumnType, item: ClientScalar, index: number, operator: string, params: WhereParams, storage: DatetimeStorage): CoercedValue {
+function coerceItem(
+  type: ColumnType,
+  item: ClientScalar,
+  index: number,
+  operator: string,
+  params: WhereParams,
+  storage: DatetimeStorage,
+): CoercedValue {
   if (item === null) throw mustNotBeNull(params.value(index), operator)
   return coerceValue(type, item, params.value(index), storage)
 }
 
 function mustNotBeNull(param: string, operator: string): QueryParamsError {
-  return new QueryParamsError(`Parameter '${param}' cannot be null with '${operator}'; use '=' or '!=' to test for null.`, {
-    code: 'invalid_value',
-    param,
-  })
+  return new QueryParamsError(
+    `Parameter '${param}' cannot be null with '${operator}'; use '=' or '!=' to test for null.`,
+    {
+      code: 'invalid_value',
+      param,
+    },
+  )
 }

@@ -47,12 +47,21 @@ export function buildWithTree(
 }
 
 /** Adds `segments` from position `at` under `nodes` (relations of `table`); `param` names the path in errors. */
-function addPath(map: RelationMap, table: string, nodes: WithNode[], segments: readonly string[], at: number, param: () => string, aggregates: PlannedAggregate[]): void {
+function addPath(
+  map: RelationMap,
+  table: string,
+  nodes: WithNode[],
+  segments: readonly string[],
+  at: number,
+  param: () => string,
+  aggregates: PlannedAggregate[],
+): void {
   const head = segments[at] ?? ''
   const relations = relationsOf(map, table)
   if (head !== '*' && !relations.has(head)) {
     const aggregate = at === segments.length - 1 ? findAggregate(map, table, head) : undefined
-    if (aggregate === undefined) throw unknownRelation(param(), head, table, ['*', ...relations.keys(), ...aggregatesOf(map, table).names])
+    if (aggregate === undefined)
+      throw unknownRelation(param(), head, table, ['*', ...relations.keys(), ...aggregatesOf(map, table).names])
     if (!aggregates.some((each) => each.key === aggregate.key)) aggregates.push(aggregate)
     return
   }

@@ -20,7 +20,12 @@ const BOOLEANS: Readonly<Record<string, boolean>> = { true: true, false: false, 
  * within 64 bits, a decimal of at most 65 digits, 30 after the point, without exponent).
  * A value that does not fit is `invalid_value`.
  */
-export function coerceValue(type: ColumnType, value: Exclude<ClientScalar, null>, param: string, storage: DatetimeStorage = 'text'): CoercedValue {
+export function coerceValue(
+  type: ColumnType,
+  value: Exclude<ClientScalar, null>,
+  param: string,
+  storage: DatetimeStorage = 'text',
+): CoercedValue {
   if (type === 'string') {
     const text = typeof value === 'string' ? value : String(value)
     if (!text.includes('\u0000')) return text
@@ -93,7 +98,9 @@ function isCanonical(text: string, length: 10 | 24): boolean {
   const hour = digitsAt(text, 11, 13)
   const minute = digitsAt(text, 14, 16)
   const second = digitsAt(text, 17, 19)
-  return hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && digitsAt(text, 20, 23) >= 0
+  return (
+    hour >= 0 && hour <= 23 && minute >= 0 && minute <= 59 && second >= 0 && second <= 59 && digitsAt(text, 20, 23) >= 0
+  )
 }
 
 const EXPECTED: Readonly<Record<ColumnType, string>> = {
@@ -145,10 +152,21 @@ function parseDatetime(text: string): Date | undefined {
 }
 
 /** The instant of local date-time fields at `offset` minutes east of UTC; `undefined` for impossible fields or a UTC year outside 1–9999. */
-function fromFields(year: number, month: number, day: number, hour: number, minute: number, second: number, millisecond: number, offset: number): Date | undefined {
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return undefined
+function fromFields(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  millisecond: number,
+  offset: number,
+): Date | undefined {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59)
+    return undefined
   // Date.UTC reads years 0–99 as 1900–1999, so those take the slower setters.
-  if (year >= 100 && year <= 9999 && offset === 0) return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millisecond))
+  if (year >= 100 && year <= 9999 && offset === 0)
+    return new Date(Date.UTC(year, month - 1, day, hour, minute, second, millisecond))
   const date = new Date(0)
   date.setUTCFullYear(year, month - 1, day)
   date.setUTCHours(hour, minute - offset, second, millisecond)

@@ -41,7 +41,13 @@ export interface FilterParams {
  * `not_filterable` when the column `name` of `table` is declared `filterable: false` (`allowed`: the table's filterable
  * columns), `operator_not_allowed` when `operator` is not among its declared `operators` (`allowed`: those).
  */
-export function checkFilterable(map: RelationMap, table: string, name: string, operator: Operator, params: FilterParams): void {
+export function checkFilterable(
+  map: RelationMap,
+  table: string,
+  name: string,
+  operator: Operator,
+  params: FilterParams,
+): void {
   const spec = specOf(map, table, name)
   if (typeof spec !== 'object') return
   if (!filterable(spec)) {
@@ -53,9 +59,12 @@ export function checkFilterable(map: RelationMap, table: string, name: string, o
     })
   }
   if (spec.operators === undefined || spec.operators.includes(operator)) return
-  throw new QueryParamsError(`Parameter '${params.operator}': column '${name}' of ${table} cannot be filtered with '${operator}'.`, {
-    code: 'operator_not_allowed',
-    param: params.operator,
-    allowed: [...spec.operators],
-  })
+  throw new QueryParamsError(
+    `Parameter '${params.operator}': column '${name}' of ${table} cannot be filtered with '${operator}'.`,
+    {
+      code: 'operator_not_allowed',
+      param: params.operator,
+      allowed: [...spec.operators],
+    },
+  )
 }

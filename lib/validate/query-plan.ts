@@ -47,7 +47,11 @@ export type Test =
 export type Condition =
   | { kind: 'test'; table: string; column: string; test: Test; text?: TextColumnKind }
   | { kind: 'exists'; relation: DirectRelation; inner: Condition | null }
-  | { kind: 'morphExists'; relation: MorphToResolved; branches: Array<{ target: MorphTarget; inner: Condition | null }> }
+  | {
+      kind: 'morphExists'
+      relation: MorphToResolved
+      branches: Array<{ target: MorphTarget; inner: Condition | null }>
+    }
   | { kind: 'aggregate'; aggregate: PlannedAggregate; test: Test }
 
 /**

@@ -10,7 +10,8 @@ import type { DirectRelation, RelationTop, ResolvedRelation } from './resolved-r
  */
 export function primaryKeyOf(map: RelationMap, table: string): string {
   const columns = primaryKeyColumns(map, table)
-  if (columns.length !== 1) throw new Error(`knex-query-params: ${table}.primaryKey: a composite key cannot be a relation's default key`)
+  if (columns.length !== 1)
+    throw new Error(`knex-query-params: ${table}.primaryKey: a composite key cannot be a relation's default key`)
   return columns[0] as string
 }
 
@@ -19,10 +20,16 @@ export function primaryKeyOf(map: RelationMap, table: string): string {
  * table (or pivot) link them. Throws a configuration `Error` (not a client error) when the map
  * names a table it does not define.
  */
-export function resolveRelation(map: RelationMap, parentTable: string, name: string, def: RelationDefinition): ResolvedRelation {
+export function resolveRelation(
+  map: RelationMap,
+  parentTable: string,
+  name: string,
+  def: RelationDefinition,
+): ResolvedRelation {
   const where = `${parentTable}.relations.${name}`
   const requireTable = (table: string): string => {
-    if (map[table] === undefined) throw new Error(`knex-query-params: ${where}: table '${table}' is not in the relation map`)
+    if (map[table] === undefined)
+      throw new Error(`knex-query-params: ${where}: table '${table}' is not in the relation map`)
     return table
   }
   const type = def.type
@@ -32,8 +39,14 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
     case 'direct': {
       const table = requireTable(link.table)
       return {
-        kind: 'direct', name, type: type as DirectRelation['type'], many, parentTable, table,
-        parentKey: link.parentKey ?? primaryKeyOf(map, parentTable), relatedKey: link.relatedKey ?? primaryKeyOf(map, table),
+        kind: 'direct',
+        name,
+        type: type as DirectRelation['type'],
+        many,
+        parentTable,
+        table,
+        parentKey: link.parentKey ?? primaryKeyOf(map, parentTable),
+        relatedKey: link.relatedKey ?? primaryKeyOf(map, table),
         ...(link.pivot === undefined ? {} : { pivot: link.pivot }),
         ...(link.morph === undefined ? {} : { morph: link.morph }),
         ...(def.type === 'belongsTo' && def.required === true ? { required: true } : {}),
@@ -42,10 +55,17 @@ export function resolveRelation(map: RelationMap, parentTable: string, name: str
     }
     case 'morphTo':
       return {
-        kind: 'morphTo', name, type: 'morphTo', many: false, parentTable,
-        typeColumn: link.typeColumn, idColumn: link.idColumn,
+        kind: 'morphTo',
+        name,
+        type: 'morphTo',
+        many: false,
+        parentTable,
+        typeColumn: link.typeColumn,
+        idColumn: link.idColumn,
         targets: Object.entries(link.types).map(([typeValue, table]) => ({
-          typeValue, table: requireTable(table), key: primaryKeyOf(map, table),
+          typeValue,
+          table: requireTable(table),
+          key: primaryKeyOf(map, table),
         })),
       }
     default:

@@ -35,12 +35,20 @@ export function relatedTables(relation: ResolvedRelation): string[] {
  */
 export function checkRelationDepth(relations: number, max: number, param: string): void {
   if (relations > max) {
-    throw new QueryParamsError(`Parameter '${param}' goes through more than ${max} relations.`, { code: 'limit_exceeded', param })
+    throw new QueryParamsError(`Parameter '${param}' goes through more than ${max} relations.`, {
+      code: 'limit_exceeded',
+      param,
+    })
   }
 }
 
 /** The `unknown_relation` error for `name` on `table`, listing the relations the client may use. */
-export function unknownRelation(param: string, name: string, table: string, allowed: Iterable<string>): QueryParamsError {
+export function unknownRelation(
+  param: string,
+  name: string,
+  table: string,
+  allowed: Iterable<string>,
+): QueryParamsError {
   return new QueryParamsError(`Parameter '${param}': '${name}' is not a relation of ${table}.`, {
     code: 'unknown_relation',
     param,

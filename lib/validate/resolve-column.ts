@@ -24,7 +24,12 @@ export function resolveColumn(map: RelationMap, table: string, name: string, par
   const key = Object.hasOwn(columns, name) ? name : columnBySpelling(map, table, name)
   if (key !== undefined && Object.hasOwn(columns, key)) {
     const spec = columns[key] as ColumnSpec
-    const resolved: ResolvedColumn = { name: key, column: databaseColumn(map, table, key), type: columnType(spec), storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text' }
+    const resolved: ResolvedColumn = {
+      name: key,
+      column: databaseColumn(map, table, key),
+      type: columnType(spec),
+      storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text',
+    }
     if (typeof spec === 'object' && spec.precision === 'single') resolved.single = true
     return resolved
   }

@@ -34,7 +34,13 @@ export function resolveWhere(
   return resolvePath(map, table, segments, params.column, (target) => columnTest(map, target, name, where, params))
 }
 
-function columnTest(map: RelationMap, table: string, name: string, where: WhereDescription, params: WhereParams): Condition {
+function columnTest(
+  map: RelationMap,
+  table: string,
+  name: string,
+  where: WhereDescription,
+  params: WhereParams,
+): Condition {
   const resolved = resolveColumn(map, table, name, params.column)
   checkFilterable(map, table, resolved.name, where.operator, params)
   const test = buildTest(where, resolved.type, params, resolved.storage)
@@ -50,7 +56,13 @@ function columnTest(map: RelationMap, table: string, name: string, where: WhereD
 }
 
 /** Resolves a `relationsExists` path (`posts`, `posts.comments`) into nested existence checks. */
-export function resolveExists(map: RelationMap, table: string, path: string, param: string, maxDepth = APPLY_DEFAULTS.maxRelationDepth): Condition {
+export function resolveExists(
+  map: RelationMap,
+  table: string,
+  path: string,
+  param: string,
+  maxDepth = APPLY_DEFAULTS.maxRelationDepth,
+): Condition {
   const names = path.split('.')
   checkRelationDepth(names.length, maxDepth, param)
   return resolvePath(map, table, names, param, () => null) ?? unreachable()

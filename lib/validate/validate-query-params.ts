@@ -50,7 +50,12 @@ type Settings = typeof APPLY_DEFAULTS
  *
  * @throws {QueryParamsError} for anything the client may not do.
  */
-export function validateQueryParams(params: QueryParams, table: string, map: RelationMap, settings: Settings): QueryPlan {
+export function validateQueryParams(
+  params: QueryParams,
+  table: string,
+  map: RelationMap,
+  settings: Settings,
+): QueryPlan {
   const definition = map[table]
   if (definition === undefined) throw new Error(`knex-query-params: table '${table}' is not in the relation map`)
   const aggregates: PlannedAggregate[] = []
@@ -61,14 +66,18 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
       const paths = new WhereParamPaths(params, index)
       return {
         boolean: where.boolean,
-        condition: resolveAggregateWhere(map, table, where, paths) ?? resolveWhere(map, table, where, paths, settings.maxRelationDepth),
+        condition:
+          resolveAggregateWhere(map, table, where, paths) ??
+          resolveWhere(map, table, where, paths, settings.maxRelationDepth),
       }
     }),
     exists: (params.relationsExists ?? []).map((path, index) =>
       resolveExists(map, table, path, paramPath(params, 'relationsExists', index), settings.maxRelationDepth),
     ),
     scopes: (params.scopes ?? []).map((name, index) => {
-      const scope: Scope | undefined = Object.hasOwn(definition.scopes ?? {}, name) ? definition.scopes?.[name] : undefined
+      const scope: Scope | undefined = Object.hasOwn(definition.scopes ?? {}, name)
+        ? definition.scopes?.[name]
+        : undefined
       if (scope === undefined) {
         const param = paramPath(params, 'scopes', index)
         throw new QueryParamsError(`Parameter '${param}': '${name}' is not a scope of ${table}.`, {
@@ -81,11 +90,27 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     }),
     orders: (params.orders ?? []).map(
       (order, index) =>
-        resolveRelevanceOrder(map, table, order.column, order.direction, search, () => paramPath(params, 'orders', index, 'column')) ??
+        resolveRelevanceOrder(map, table, order.column, order.direction, search, () =>
+          paramPath(params, 'orders', index, 'column'),
+        ) ??
         resolveAggregateOrder(map, table, order.column, order.direction) ??
-        resolveOrder(map, table, order.column, order.direction, paramPath(params, 'orders', index, 'column'), settings.maxRelationDepth),
+        resolveOrder(
+          map,
+          table,
+          order.column,
+          order.direction,
+          paramPath(params, 'orders', index, 'column'),
+          settings.maxRelationDepth,
+        ),
     ),
-    with: buildWithTree(map, table, params.with ?? [], (index) => paramPath(params, 'with', index), settings, aggregates),
+    with: buildWithTree(
+      map,
+      table,
+      params.with ?? [],
+      (index) => paramPath(params, 'with', index),
+      settings,
+      aggregates,
+    ),
     aggregates,
   }
   if (search !== undefined) plan.search = search
@@ -101,16 +126,24 @@ export function validateQueryParams(params: QueryParams, table: string, map: Rel
     checkDistinct(plan, params, map)
   }
   if (plan.distinct !== undefined && plan.aggregates.length > 0) {
-    throw new QueryParamsError(`Parameter 'with': aggregates (${plan.aggregates.map((each) => each.name).join(', ')}) cannot be combined with distinct.`, {
-      code: 'invalid_distinct',
-      param: 'distinct',
-    })
+    throw new QueryParamsError(
+      `Parameter 'with': aggregates (${plan.aggregates.map((each) => each.name).join(', ')}) cannot be combined with distinct.`,
+      {
+        code: 'invalid_distinct',
+        param: 'distinct',
+      },
+    )
   }
   addTieBreaker(plan, map)
   return plan
 }
 
-function ownColumns(params: QueryParams, key: 'columns' | 'distinct', table: string, map: RelationMap): string[] | undefined {
+function ownColumns(
+  params: QueryParams,
+  key: 'columns' | 'distinct',
+  table: string,
+  map: RelationMap,
+): string[] | undefined {
   return params[key]?.map((name, index) => {
     const segments = name.split('.')
     const bare = segments.length === 2 && segments[0] === table ? (segments[1] ?? '') : name
@@ -126,16 +159,20 @@ function ownColumns(params: QueryParams, key: 'columns' | 'distinct', table: str
 function capRelationFilters(plan: QueryPlan, params: QueryParams, max: number): void {
   let count = 0
   for (let index = 0; index < plan.wheres.length; index++) {
-    if (plan.wheres[index]?.condition.kind !== 'test' && ++count > max) tooManyRelationFilters(paramPath(params, 'wheres', index, 'column'), max)
+    if (plan.wheres[index]?.condition.kind !== 'test' && ++count > max)
+      tooManyRelationFilters(paramPath(params, 'wheres', index, 'column'), max)
   }
   if (count + plan.exists.length > max) tooManyRelationFilters(paramPath(params, 'relationsExists', max - count), max)
 }
 
 function tooManyRelationFilters(param: string, max: number): never {
-  throw new QueryParamsError(`Parameter '${param}' goes past ${max} relation conditions (relation wheres plus relationsExists).`, {
-    code: 'limit_exceeded',
-    param,
-  })
+  throw new QueryParamsError(
+    `Parameter '${param}' goes past ${max} relation conditions (relation wheres plus relationsExists).`,
+    {
+      code: 'limit_exceeded',
+      param,
+    },
+  )
 }
 
 /**
@@ -147,7 +184,10 @@ function capRelationOrders(plan: QueryPlan, params: QueryParams, max: number): v
   plan.orders.forEach((order, index) => {
     if (order.via.length === 0 || ++count <= max) return
     const param = paramPath(params, 'orders', index, 'column')
-    throw new QueryParamsError(`Parameter '${param}' goes past ${max} orders through relations.`, { code: 'limit_exceeded', param })
+    throw new QueryParamsError(`Parameter '${param}' goes past ${max} orders through relations.`, {
+      code: 'limit_exceeded',
+      param,
+    })
   })
 }
 
@@ -155,7 +195,10 @@ function paginate(plan: QueryPlan, params: QueryParams, settings: Settings): voi
   const limit = params.limit ?? (params.page === undefined ? undefined : settings.defaultLimit)
   if (limit !== undefined && limit > settings.maxLimit) {
     const param = paramPath(params, 'limit')
-    throw new QueryParamsError(`Parameter '${param}' must be at most ${settings.maxLimit}.`, { code: 'limit_exceeded', param })
+    throw new QueryParamsError(`Parameter '${param}' must be at most ${settings.maxLimit}.`, {
+      code: 'limit_exceeded',
+      param,
+    })
   }
   if (limit !== undefined) plan.limit = limit
   const offset = params.page !== undefined && limit !== undefined ? (params.page - 1) * limit : params.offset
@@ -173,7 +216,9 @@ function selectedByDistinct(plan: QueryPlan): string[] {
  */
 function checkDistinctSortable(plan: QueryPlan, params: QueryParams, map: RelationMap): void {
   for (const key of ['distinct', 'columns'] as const) {
-    plan[key]?.forEach((name, index) => checkSortable(map, plan.table, name, paramPath(params, key, index), 'selected with distinct'))
+    plan[key]?.forEach((name, index) =>
+      checkSortable(map, plan.table, name, paramPath(params, key, index), 'selected with distinct'),
+    )
   }
 }
 
@@ -183,11 +228,14 @@ function checkDistinct(plan: QueryPlan, params: QueryParams, map: RelationMap): 
   plan.orders.forEach((order, index) => {
     if (order.via.length > 0 || !columns.has(order.column)) {
       const param = paramPath(params, 'orders', index, 'column')
-      throw new QueryParamsError(`Parameter '${param}': with distinct, rows can only be ordered by the distinct (or selected) columns.`, {
-        code: 'invalid_order',
-        param,
-        allowed: selected,
-      })
+      throw new QueryParamsError(
+        `Parameter '${param}': with distinct, rows can only be ordered by the distinct (or selected) columns.`,
+        {
+          code: 'invalid_order',
+          param,
+          allowed: selected,
+        },
+      )
     }
   })
 }
@@ -208,7 +256,13 @@ function addTieBreaker(plan: QueryPlan, map: RelationMap): void {
   for (const column of tieBreakers) {
     if (ordered.has(column)) continue
     const facts = columnFacts(map, plan.table, column)
-    plan.orders.push({ via: [], column, direction, nullable: facts.nullable, total: facts.unique && !facts.nullable } satisfies PlannedOrder)
+    plan.orders.push({
+      via: [],
+      column,
+      direction,
+      nullable: facts.nullable,
+      total: facts.unique && !facts.nullable,
+    } satisfies PlannedOrder)
   }
 }
 

@@ -8,6 +8,8 @@ const RELATIVE_TS_SPECIFIER = /((?:\bfrom\s*|\bimport\s*\(\s*)(['"]))(\.{1,2}\/[
  * rewriteDeclarationImports("export { a } from './a.ts';") // "export { a } from './a.js';"
  */
 export function rewriteDeclarationImports(declaration: string): string {
-  return declaration.replace(RELATIVE_TS_SPECIFIER, (_match, prefix: string, quote: string, path: string, kind: string) =>
-    `${prefix}${path}.${kind}js${quote}`)
+  return declaration.replace(
+    RELATIVE_TS_SPECIFIER,
+    (_match, prefix: string, quote: string, path: string, kind: string) => `${prefix}${path}.${kind}js${quote}`,
+  )
 }

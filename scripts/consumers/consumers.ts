@@ -38,7 +38,15 @@ const nodenext = { module: 'nodenext', moduleResolution: 'nodenext', target: 'ES
  * (`strict` off, an ES2019 target).
  */
 export const CONSUMERS: Consumer[] = [
-  { name: 'esm-js', type: 'module', files: [], quickStart: 'js', run: 'quickstart.js', expect: 'quick start', subpaths: true },
+  {
+    name: 'esm-js',
+    type: 'module',
+    files: [],
+    quickStart: 'js',
+    run: 'quickstart.js',
+    expect: 'quick start',
+    subpaths: true,
+  },
   {
     name: 'cjs-require',
     type: 'commonjs',

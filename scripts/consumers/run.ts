@@ -12,7 +12,18 @@
  * so no native module is rebuilt. Every subpath export is type-checked and imported too. `KEEP_CONSUMERS=1` keeps the directory.
  */
 import { execFile, execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  copyFileSync,
+} from 'node:fs'
 import { createRequire } from 'node:module'
 import { availableParallelism, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -57,7 +68,9 @@ async function runAsync(command: string, args: string[], cwd: string): Promise<s
 
 function binOf(name: string, command: string): string {
   const modules = realpathSync(join(root, 'node_modules'))
-  const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as { bin: Record<string, string> }
+  const manifest = JSON.parse(readFileSync(join(modules, name, 'package.json'), 'utf8')) as {
+    bin: Record<string, string>
+  }
   const bin = manifest.bin[command]
   if (bin === undefined) throw new Error(`${name} has no \`${command}\` command`)
   return join(modules, name, bin)
@@ -75,7 +88,8 @@ function readQuickStart(): { source: string; promised: string } {
   const readme = readFileSync(join(root, 'README.md'), 'utf8')
   const source = /```ts quickstart\n([\s\S]*?)```/.exec(readme)?.[1]
   const promised = /^\/\/ (\[.*\])$/m.exec(source ?? '')?.[1]
-  if (source === undefined || promised === undefined) throw new Error('README.md has no ```ts quickstart block with a `// [...]` output line')
+  if (source === undefined || promised === undefined)
+    throw new Error('README.md has no ```ts quickstart block with a `// [...]` output line')
   return { source, promised }
 }
 
@@ -96,12 +110,17 @@ function subpathsSource(language: 'ts' | 'js'): string {
 
 function writeConsumer(dir: string, consumer: Consumer, quickStart: string): void {
   mkdirSync(dir)
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: consumer.name, private: true, type: consumer.type }, null, 2)}\n`)
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: consumer.name, private: true, type: consumer.type }, null, 2)}\n`,
+  )
   for (const file of consumer.files) copyFileSync(join(files, file), join(dir, file))
   if (consumer.quickStart === 'ts') writeFileSync(join(dir, 'quickstart.ts'), quickStart)
   if (consumer.quickStart === 'js') writeFileSync(join(dir, 'quickstart.js'), toJavaScript(quickStart))
-  if (consumer.subpaths === true && consumer.tsconfig !== undefined) writeFileSync(join(dir, 'subpaths.ts'), subpathsSource('ts'))
-  if (consumer.subpaths === true && consumer.tsconfig === undefined) writeFileSync(join(dir, 'subpaths.js'), subpathsSource('js'))
+  if (consumer.subpaths === true && consumer.tsconfig !== undefined)
+    writeFileSync(join(dir, 'subpaths.ts'), subpathsSource('ts'))
+  if (consumer.subpaths === true && consumer.tsconfig === undefined)
+    writeFileSync(join(dir, 'subpaths.js'), subpathsSource('js'))
   if (consumer.tsconfig !== undefined) {
     const tsconfig = { compilerOptions: { ...TS_BASE, ...consumer.tsconfig }, include: ['*.ts'] }
     writeFileSync(join(dir, 'tsconfig.json'), `${JSON.stringify(tsconfig, null, 2)}\n`)
@@ -116,7 +135,9 @@ async function typeCheck(dir: string, consumer: Consumer): Promise<string> {
   } catch (error) {
     if (consumer.onlyOwnErrors !== true) throw error
     const lines = (error as Error).message.split('\n').filter((line) => /error TS\d+/.test(line))
-    const foreign = lines.filter((line) => line.includes('node_modules/') && !line.includes(`node_modules/${manifest.name}/`))
+    const foreign = lines.filter(
+      (line) => line.includes('node_modules/') && !line.includes(`node_modules/${manifest.name}/`),
+    )
     if (lines.length === 0 || foreign.length < lines.length) throw error
     return `tsc: no errors in ${manifest.name} or the project; ${foreign.length} in other packages' declarations:\n      ${foreign.join('\n      ')}`
   }
@@ -134,7 +155,8 @@ async function checkConsumer(dir: string, consumer: Consumer, promised: string):
   }
   if (consumer.subpaths === true && consumer.tsconfig === undefined) {
     const output = (await runAsync(process.execPath, ['subpaths.js'], dir)).trim()
-    if (output !== `${SUBPATHS.length} subpaths`) throw new Error(`node subpaths.js printed\n${output}\nexpected ${SUBPATHS.length} subpaths`)
+    if (output !== `${SUBPATHS.length} subpaths`)
+      throw new Error(`node subpaths.js printed\n${output}\nexpected ${SUBPATHS.length} subpaths`)
     steps.push(`node subpaths.js: ${output} loaded`)
   }
   return `${steps.join('; ')} (${((performance.now() - start) / 1000).toFixed(1)} s)`
@@ -171,17 +193,31 @@ try {
   const tarballPath = join(temp, tarball)
 
   const publint = binOf('publint', 'publint')
-  console.log(timed('publint --strict', () => run(process.execPath, [publint, 'run', '--strict', tarballPath], root)).trim())
+  console.log(
+    timed('publint --strict', () => run(process.execPath, [publint, 'run', '--strict', tarballPath], root)).trim(),
+  )
   const attw = binOf('@arethetypeswrong/cli', 'attw')
-  console.log(timed('attw (options in .attw.json)', () => run(process.execPath, [attw, '--no-color', tarballPath], root)).trim())
+  console.log(
+    timed('attw (options in .attw.json)', () => run(process.execPath, [attw, '--no-color', tarballPath], root)).trim(),
+  )
 
   const dependencies = { 'knex-query-params': `file:./${tarball}` }
-  writeFileSync(join(temp, 'package.json'), `${JSON.stringify({ name: 'consumers', private: true, dependencies }, null, 2)}\n`)
+  writeFileSync(
+    join(temp, 'package.json'),
+    `${JSON.stringify({ name: 'consumers', private: true, dependencies }, null, 2)}\n`,
+  )
   timed('npm install <tarball>', () =>
-    run(npm, ['install', '--prefer-offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--ignore-scripts'], temp))
+    run(
+      npm,
+      ['install', '--prefer-offline', '--legacy-peer-deps', '--no-audit', '--no-fund', '--ignore-scripts'],
+      temp,
+    ),
+  )
   const modules = realpathSync(join(root, 'node_modules'))
   const peers = Object.keys(manifest.peerDependencies ?? {})
-  const linked = ['@types/node', ...peers, ...peers.map((name) => `@types/${name}`)].filter((name) => existsSync(join(modules, name)))
+  const linked = ['@types/node', ...peers, ...peers.map((name) => `@types/${name}`)].filter((name) =>
+    existsSync(join(modules, name)),
+  )
   for (const name of linked) {
     mkdirSync(dirname(join(temp, 'node_modules', name)), { recursive: true })
     symlinkSync(join(modules, name), join(temp, 'node_modules', name), 'dir')

@@ -10,7 +10,8 @@ import { createMusicTables, dropMusicTables, musicMap } from './support/music-sc
 const entries = (db: TestDatabase, query: string, table = 'alias_playlist_tracks'): Knex.QueryBuilder =>
   applyQueryParams(db.knex(table), parseQueryParams(query), musicMap)
 
-const plain = (result: unknown): Array<Record<string, unknown>> => JSON.parse(JSON.stringify(rowsOf(result))) as Array<Record<string, unknown>>
+const plain = (result: unknown): Array<Record<string, unknown>> =>
+  JSON.parse(JSON.stringify(rowsOf(result))) as Array<Record<string, unknown>>
 
 const keyOf = (row: Record<string, unknown>): string => `${String(row.playlist_id)}/${String(row.track_id)}`
 
@@ -35,7 +36,9 @@ for (const db of testDatabases()) {
       it(`pages through tied positions (${direction}) without losing or repeating a row`, async () => {
         const seen: string[] = []
         for (let page = 1; page <= 4; page++) {
-          const rows = plain(await entries(db, `orders[0][column]=position&orders[0][direction]=${direction}&page=${page}&limit=3`))
+          const rows = plain(
+            await entries(db, `orders[0][column]=position&orders[0][direction]=${direction}&page=${page}&limit=3`),
+          )
           seen.push(...rows.map(keyOf))
         }
         expect(seen).to.have.length(ALL.length)
@@ -70,16 +73,26 @@ for (const db of testDatabases()) {
     })
 
     it('picks the one row of a hasOne on a composite-key table by the whole key when ordering through it', async () => {
-      const query = entries(db, 'columns[0]=trackId&orders[0][column]=firstEntry.position&orders[0][direction]=desc&limit=3', 'alias_tracks')
+      const query = entries(
+        db,
+        'columns[0]=trackId&orders[0][column]=firstEntry.position&orders[0][direction]=desc&limit=3',
+        'alias_tracks',
+      )
       expectSql(db.name, 'composite keys/order by hasOne of composite table', query)
       expect(plain(await query)).to.deep.equal([{ trackId: 103 }, { trackId: 102 }, { trackId: 101 }])
     })
 
     it('eager-loads rows of a composite-key table ordered by the whole key, and relations from it', async () => {
       const { result, queries } = await countQueries(db.knex, () =>
-        entries(db, 'columns[0]=name&with[0]=entries&orders[0][column]=trackId&wheres[0][column]=trackId&wheres[0][operator]=in&wheres[0][value][0]=100&wheres[0][value][1]=101', 'alias_tracks'),
+        entries(
+          db,
+          'columns[0]=name&with[0]=entries&orders[0][column]=trackId&wheres[0][column]=trackId&wheres[0][operator]=in&wheres[0][value][0]=100&wheres[0][value][1]=101',
+          'alias_tracks',
+        ),
       )
-      expectSql(db.name, 'composite keys/eager hasMany of composite table', { toSQL: () => ({ sql: queries[1]?.sql ?? '', bindings: queries[1]?.bindings ?? [] }) })
+      expectSql(db.name, 'composite keys/eager hasMany of composite table', {
+        toSQL: () => ({ sql: queries[1]?.sql ?? '', bindings: queries[1]?.bindings ?? [] }),
+      })
       expect(queries).to.have.length(2)
       expect(plain(result)).to.deep.equal([
         {
@@ -97,12 +110,31 @@ for (const db of testDatabases()) {
           ],
         },
       ])
-      const from = entries(db, 'columns[0]=position&with[0]=track&with[1]=playlist&wheres[0][column]=playlist_id&wheres[0][value]=2&orders[0][column]=track_id')
+      const from = entries(
+        db,
+        'columns[0]=position&with[0]=track&with[1]=playlist&wheres[0][column]=playlist_id&wheres[0][value]=2&orders[0][column]=track_id',
+      )
       expect(plain(await from)).to.deep.equal([
-        { position: 1, track: { trackId: 100, name: 'Put The Finger On You', milliseconds: 205662, play_count: 3 }, playlist: { playlistId: 2, name: 'Short' } },
-        { position: 2, track: { trackId: 101, name: 'Inject The Venom', milliseconds: 210834, play_count: 3 }, playlist: { playlistId: 2, name: 'Short' } },
-        { position: 2, track: { trackId: 103, name: 'Balls to the Wall', milliseconds: 342562, play_count: 3 }, playlist: { playlistId: 2, name: 'Short' } },
-        { position: 1, track: { trackId: 105, name: 'Single', milliseconds: 180000, play_count: 1 }, playlist: { playlistId: 2, name: 'Short' } },
+        {
+          position: 1,
+          track: { trackId: 100, name: 'Put The Finger On You', milliseconds: 205662, play_count: 3 },
+          playlist: { playlistId: 2, name: 'Short' },
+        },
+        {
+          position: 2,
+          track: { trackId: 101, name: 'Inject The Venom', milliseconds: 210834, play_count: 3 },
+          playlist: { playlistId: 2, name: 'Short' },
+        },
+        {
+          position: 2,
+          track: { trackId: 103, name: 'Balls to the Wall', milliseconds: 342562, play_count: 3 },
+          playlist: { playlistId: 2, name: 'Short' },
+        },
+        {
+          position: 1,
+          track: { trackId: 105, name: 'Single', milliseconds: 180000, play_count: 1 },
+          playlist: { playlistId: 2, name: 'Short' },
+        },
       ])
     })
   })

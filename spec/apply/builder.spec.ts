@@ -6,7 +6,9 @@ import { applyQuery, idsOf, rowsOf, sortedIdsOf } from '../support/apply-query.t
 import { testDatabases } from '../support/databases.ts'
 import { expectSql } from '../support/snapshot.ts'
 
-const sqlOf = (builder: { toSQL(): { sql: string; bindings: readonly unknown[] } }): { sql: string; bindings: unknown[] } => {
+const sqlOf = (builder: {
+  toSQL(): { sql: string; bindings: readonly unknown[] }
+}): { sql: string; bindings: unknown[] } => {
   const { sql, bindings } = builder.toSQL()
   return { sql, bindings: [...bindings] }
 }
@@ -32,18 +34,34 @@ for (const db of testDatabases()) {
     it('can be applied twice to the same input with different params', async () => {
       const input = db.knex('posts').where('posts.user_id', 5)
       const first = applyQuery(db, 'posts', 'wheres[0][column]=published&wheres[0][value]=false', {}, input)
-      const second = applyQuery(db, 'posts', 'wheres[0][column]=views&wheres[0][operator]=%3E&wheres[0][value]=100', {}, input)
+      const second = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=views&wheres[0][operator]=%3E&wheres[0][value]=100',
+        {},
+        input,
+      )
       expect(sortedIdsOf(await first)).to.deep.equal([16])
       expect(sortedIdsOf(await second)).to.deep.equal([13, 15])
     })
 
     it('applies every parameter kind together', async () => {
-      const query = applyQuery(db, 'posts', FULL_REQUEST, {}, db.knex('posts').where('posts.user_id', 1).orWhere('posts.user_id', 2))
+      const query = applyQuery(
+        db,
+        'posts',
+        FULL_REQUEST,
+        {},
+        db.knex('posts').where('posts.user_id', 1).orWhere('posts.user_id', 2),
+      )
       expectSql(db.name, 'apply/builder/every parameter', query)
       const rows = rowsOf(await query)
       expect(rows.map((row) => row.id)).to.deep.equal([2, 6, 3])
       for (const row of rows) expect(Object.keys(row)).to.deep.equal(['id', 'title', 'author'])
-      expect(rows.map((row) => (row.author as { name?: unknown } | null)?.name)).to.deep.equal(['Alice', 'Bob', 'Alice'])
+      expect(rows.map((row) => (row.author as { name?: unknown } | null)?.name)).to.deep.equal([
+        'Alice',
+        'Bob',
+        'Alice',
+      ])
     })
 
     it('qualifies every column, so the caller can join another table without ambiguity', async () => {
@@ -64,8 +82,19 @@ for (const db of testDatabases()) {
     })
 
     it("keeps the caller's join and select when the client sends no columns", async () => {
-      const base = db.knex('posts').join('users', 'users.id', 'posts.user_id').select('posts.id', 'users.name as author_name')
-      const rows = rowsOf(await applyQuery(db, 'posts', 'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=6&wheres[0][value][1]=12&orders[0][column]=id', {}, base))
+      const base = db
+        .knex('posts')
+        .join('users', 'users.id', 'posts.user_id')
+        .select('posts.id', 'users.name as author_name')
+      const rows = rowsOf(
+        await applyQuery(
+          db,
+          'posts',
+          'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=6&wheres[0][value][1]=12&orders[0][column]=id',
+          {},
+          base,
+        ),
+      )
       expect(rows).to.deep.equal([
         { id: 6, author_name: 'Bob' },
         { id: 12, author_name: 'dave' },
@@ -73,21 +102,37 @@ for (const db of testDatabases()) {
     })
 
     it('qualifies with the alias of db("posts as p")', async () => {
-      const query = applyQuery(db, 'posts', 'wheres[0][column]=comments.user_id&wheres[0][value]=12&orders[0][column]=author.name&columns[0]=id', {}, db.knex('posts as p'))
+      const query = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=comments.user_id&wheres[0][value]=12&orders[0][column]=author.name&columns[0]=id',
+        {},
+        db.knex('posts as p'),
+      )
       expectSql(db.name, 'apply/builder/table alias', query)
       expect(idsOf(await query)).to.deep.equal([13, 21])
     })
 
     it('takes the base table from options.table when the builder cannot tell it (a subquery)', async () => {
       const unpublished = db.knex('posts').where('posts.published', false).as('posts')
-      const query = applyQuery(db, 'posts', 'wheres[0][column]=views&wheres[0][value]=0&columns[0]=id', { table: 'posts' }, db.knex.from(unpublished))
+      const query = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=views&wheres[0][value]=0&columns[0]=id',
+        { table: 'posts' },
+        db.knex.from(unpublished),
+      )
       expectSql(db.name, 'apply/builder/options.table', query)
       expect(sortedIdsOf(await query)).to.deep.equal([5, 8, 16, 20, 24])
     })
 
     it('validates against the relation map entry of options.table', () => {
       const unpublished = db.knex('posts').where('posts.published', false).as('posts')
-      expect(() => applyQueryParams(db.knex.from(unpublished), parseQueryParams('columns[0]=name'), relationMap, { table: 'posts' }))
+      expect(() =>
+        applyQueryParams(db.knex.from(unpublished), parseQueryParams('columns[0]=name'), relationMap, {
+          table: 'posts',
+        }),
+      )
         .to.throw(QueryParamsError)
         .with.property('code', 'unknown_column')
     })
@@ -105,7 +150,11 @@ for (const db of testDatabases()) {
     })
 
     it('accepts params built by hand (no parser), with camelCase error paths', async () => {
-      const rows = await applyQueryParams(db.knex('users'), { wheres: [{ column: 'isAdmin', operator: '=', value: true, boolean: 'and' }], relationsExists: ['ownedTeam'] }, relationMap)
+      const rows = await applyQueryParams(
+        db.knex('users'),
+        { wheres: [{ column: 'isAdmin', operator: '=', value: true, boolean: 'and' }], relationsExists: ['ownedTeam'] },
+        relationMap,
+      )
       expect(sortedIdsOf(rows)).to.deep.equal([1, 3])
       expect(() => applyQueryParams(db.knex('users'), { relationsExists: ['nope'] }, relationMap))
         .to.throw(QueryParamsError)

@@ -37,9 +37,11 @@ for (const db of testDatabases()) {
         expect(sortedIdsOf(await query)).to.have.length(24)
         expect(sortedIdsOf(await applyQuery(db, 'posts', where('id', '=', '9007199254740991')))).to.deep.equal([])
         expect(sortedIdsOf(await applyQuery(db, 'posts', where('id', '>', '-3000000000')))).to.have.length(24)
-        const inList = 'wheres[0][column]=views&wheres[0][operator]=in&wheres[0][value][0]=3000000000&wheres[0][value][1]=1'
+        const inList =
+          'wheres[0][column]=views&wheres[0][operator]=in&wheres[0][value][0]=3000000000&wheres[0][value][1]=1'
         expect(sortedIdsOf(await applyQuery(db, 'posts', inList))).to.deep.equal([12])
-        const range = 'wheres[0][column]=views&wheres[0][operator]=between&wheres[0][value][0]=-3000000000&wheres[0][value][1]=1'
+        const range =
+          'wheres[0][column]=views&wheres[0][operator]=between&wheres[0][value][0]=-3000000000&wheres[0][value][1]=1'
         expect(sortedIdsOf(await applyQuery(db, 'posts', range))).to.deep.equal([5, 8, 12, 16, 20, 24])
       })
     })
@@ -69,9 +71,15 @@ for (const db of testDatabases()) {
         expectSql(db.name, 'apply/coercion/boolean', query)
         expect(sortedIdsOf(await query)).to.deep.equal([1, 3, 7])
         expect(sortedIdsOf(await applyQuery(db, 'users', where('is_admin', '=', '1')))).to.deep.equal([1, 3, 7])
-        expect(sortedIdsOf(await applyQuery(db, 'users', where('is_admin', '!=', 'TRUE')))).to.deep.equal([2, 4, 5, 6, 8, 9, 10, 11, 12])
-        expect(sortedIdsOf(await applyQuery(db, 'posts', where('published', '=', '0')))).to.deep.equal([5, 8, 11, 16, 20, 24])
-        expect(sortedIdsOf(await applyQuery(db, 'posts', where('published', '=', 'False')))).to.deep.equal([5, 8, 11, 16, 20, 24])
+        expect(sortedIdsOf(await applyQuery(db, 'users', where('is_admin', '!=', 'TRUE')))).to.deep.equal([
+          2, 4, 5, 6, 8, 9, 10, 11, 12,
+        ])
+        expect(sortedIdsOf(await applyQuery(db, 'posts', where('published', '=', '0')))).to.deep.equal([
+          5, 8, 11, 16, 20, 24,
+        ])
+        expect(sortedIdsOf(await applyQuery(db, 'posts', where('published', '=', 'False')))).to.deep.equal([
+          5, 8, 11, 16, 20, 24,
+        ])
       })
 
       it('rejects anything else (invalid_value)', () => {
@@ -90,7 +98,9 @@ for (const db of testDatabases()) {
       })
 
       it('takes the UTC date of a date-time', async () => {
-        expect(sortedIdsOf(await applyQuery(db, 'users', where('birthday', '<=', '1985-11-02T10:00:00Z')))).to.deep.equal([2, 5, 7])
+        expect(
+          sortedIdsOf(await applyQuery(db, 'users', where('birthday', '<=', '1985-11-02T10:00:00Z'))),
+        ).to.deep.equal([2, 5, 7])
       })
 
       it('rejects impossible dates, other formats and years outside 0001–9999 (invalid_value)', () => {
@@ -116,14 +126,22 @@ for (const db of testDatabases()) {
       })
 
       it('keeps milliseconds (the reference client sends .000Z)', async () => {
-        expect(sortedIdsOf(await applyQuery(db, 'posts', where('published_at', '>=', '2023-03-03T03:03:03.000Z')))).to.deep.equal(PUBLISHED_SINCE_2023_03_03)
-        expect(sortedIdsOf(await applyQuery(db, 'posts', where('published_at', '>=', '2023-03-03T03:03:03.001Z')))).to.deep.equal([8, 18, 19, 21, 22, 23])
+        expect(
+          sortedIdsOf(await applyQuery(db, 'posts', where('published_at', '>=', '2023-03-03T03:03:03.000Z'))),
+        ).to.deep.equal(PUBLISHED_SINCE_2023_03_03)
+        expect(
+          sortedIdsOf(await applyQuery(db, 'posts', where('published_at', '>=', '2023-03-03T03:03:03.001Z'))),
+        ).to.deep.equal([8, 18, 19, 21, 22, 23])
       })
 
       it('reads a space separator and no offset as UTC; a bare date as midnight UTC', async () => {
-        expect(sortedIdsOf(await applyQuery(db, 'posts', where('published_at', '=', '2023-03-03 03:03:03')))).to.deep.equal([15])
+        expect(
+          sortedIdsOf(await applyQuery(db, 'posts', where('published_at', '=', '2023-03-03 03:03:03'))),
+        ).to.deep.equal([15])
         expect(sortedIdsOf(await applyQuery(db, 'users', where('created_at', '=', '2022-01-01')))).to.deep.equal([5])
-        expect(sortedIdsOf(await applyQuery(db, 'users', where('created_at', '=', '2025-01-01T00:59:59+01:00')))).to.deep.equal([12])
+        expect(
+          sortedIdsOf(await applyQuery(db, 'users', where('created_at', '=', '2025-01-01T00:59:59+01:00'))),
+        ).to.deep.equal([12])
       })
 
       it('rejects what is not an ISO 8601 date-time (invalid_value)', () => {
@@ -150,7 +168,8 @@ for (const db of testDatabases()) {
     it('names the value the client sent in a list: wheres[2][value][1]', () => {
       const query = `${where('id', '>', '0')}&wheres[2][column]=id&wheres[2][operator]=in&wheres[2][value][0]=1&wheres[2][value][1]=two`
       invalid('users', query, 'wheres[2][value][1]')
-      const between = 'wheres[0][column]=birthday&wheres[0][operator]=between&wheres[0][value][0]=2000-01-01&wheres[0][value][1]=2000-02-30'
+      const between =
+        'wheres[0][column]=birthday&wheres[0][operator]=between&wheres[0][value][0]=2000-01-01&wheres[0][value][1]=2000-02-30'
       invalid('users', between, 'wheres[0][value][1]')
     })
   })

@@ -39,12 +39,15 @@ const MAPS = { 'a snake_case map': snakeMap as RelationMap, 'a camelCase map': c
 const LATEST = 'orders[0][column]=created_at&orders[0][direction]=desc&limit=3'
 const OLDEST = 'orders[0][column]=created_at&orders[0][direction]=asc&limit=3'
 const WHERE_KEY = 'wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=2&wheres[0][boolean]=and'
-const WHERE_KEYS = 'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=3&wheres[0][boolean]=and'
+const WHERE_KEYS =
+  'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=3&wheres[0][boolean]=and'
 const HAS_MANY = 'wheres[0][column]=userId&wheres[0][operator]=%3D&wheres[0][value]=2&wheres[0][boolean]=and'
 
 describe('columnSpellings', () => {
   it('gives the snake_case and camelCase spellings of a name', () => {
-    expect(['createdAt', 'created_at', 'CreatedAt'].map(columnSpellings)).to.deep.equal(Array(3).fill(['created_at', 'createdAt']))
+    expect(['createdAt', 'created_at', 'CreatedAt'].map(columnSpellings)).to.deep.equal(
+      Array(3).fill(['created_at', 'createdAt']),
+    )
     expect(['userID', 'ArtistId', 'HTMLTitle', 'line2_total', 'id'].map(columnSpellings)).to.deep.equal([
       ['user_id', 'userId'],
       ['artist_id', 'artistId'],
@@ -57,7 +60,13 @@ describe('columnSpellings', () => {
 
 describe('defineRelationMap: two columns of one spelling', () => {
   it('is a map error naming the path', () => {
-    expect(() => defineRelationMap({ users: { columns: { id: 'integer', created_at: 'datetime', createdAt: { type: 'datetime', column: 'created' } } } })).to.throw(
+    expect(() =>
+      defineRelationMap({
+        users: {
+          columns: { id: 'integer', created_at: 'datetime', createdAt: { type: 'datetime', column: 'created' } },
+        },
+      }),
+    ).to.throw(
       "knex-query-params: users.columns.createdAt: 'createdAt' and 'created_at' are one name to a client, which may send either spelling (snake_case or camelCase); declare one of them, or give one another client name with { column: 'createdAt' }",
     )
   })
@@ -66,12 +75,13 @@ describe('defineRelationMap: two columns of one spelling', () => {
 for (const db of testDatabases()) {
   for (const [label, map] of Object.entries(MAPS)) {
     const build = (table: string, query: string) => applyQueryParams(db.knex(table), parseQueryParams(query), map)
-    const run = async (table: string, query: string): Promise<Array<Record<string, unknown>>> => rowsOf(await build(table, query))
+    const run = async (table: string, query: string): Promise<Array<Record<string, unknown>>> =>
+      rowsOf(await build(table, query))
     const createdAt = label === 'a camelCase map' ? 'createdAt' : 'created_at'
     const userId = label === 'a camelCase map' ? 'userId' : 'user_id'
 
     describe(`client column spellings against ${label} (${db.name})`, () => {
-      it("latest() and oldest(): orders[0][column]=created_at", async () => {
+      it('latest() and oldest(): orders[0][column]=created_at', async () => {
         expect((await run('users', LATEST)).map((row) => row['id'])).to.deep.equal([12, 11, 10])
         expect((await run('users', OLDEST)).map((row) => row['id'])).to.deep.equal([3, 1, 2])
       })
@@ -83,7 +93,11 @@ for (const db of testDatabases()) {
 
       it("a hasMany's guessed foreign key: wheres[0][column]=userId", async () => {
         const rows = await run('posts', `${HAS_MANY}&orders[0][column]=id`)
-        expect(rows.map((row) => [row['id'], row[userId]])).to.deep.equal([[6, 2], [7, 2], [8, 2]])
+        expect(rows.map((row) => [row['id'], row[userId]])).to.deep.equal([
+          [6, 2],
+          [7, 2],
+          [8, 2],
+        ])
       })
 
       it("select(): columns in either spelling, answered under the map's names", async () => {
@@ -100,15 +114,27 @@ for (const db of testDatabases()) {
           expect(distinct.map((row) => row[userId])).to.deep.equal([1, 2, 3, 4, 5, 7, 9, 10, 11, 12])
         }
         for (const spelling of ['is_admin', 'isAdmin']) {
-          const rows = await run('posts', `wheres[0][column]=author.${spelling}&wheres[0][value]=false&columns[0]=id&orders[0][column]=author.${spelling === 'is_admin' ? 'created_at' : 'createdAt'}&orders[1][column]=id&limit=2`)
+          const rows = await run(
+            'posts',
+            `wheres[0][column]=author.${spelling}&wheres[0][value]=false&columns[0]=id&orders[0][column]=author.${spelling === 'is_admin' ? 'created_at' : 'createdAt'}&orders[1][column]=id&limit=2`,
+          )
           expect(rows.map((row) => row['id'])).to.deep.equal([6, 7])
         }
       })
 
       it('any other name is still unknown_column', () => {
-        expectQueryParamsError(() => build('users', 'columns[0]=createdat'), { code: 'unknown_column', param: 'columns[0]' })
-        expectQueryParamsError(() => build('users', 'columns[0]=CREATED_AT'), { code: 'unknown_column', param: 'columns[0]' })
-        expectQueryParamsError(() => build('users', 'wheres[0][column]=password&wheres[0][value]=x'), { code: 'unknown_column', param: 'wheres[0][column]' })
+        expectQueryParamsError(() => build('users', 'columns[0]=createdat'), {
+          code: 'unknown_column',
+          param: 'columns[0]',
+        })
+        expectQueryParamsError(() => build('users', 'columns[0]=CREATED_AT'), {
+          code: 'unknown_column',
+          param: 'columns[0]',
+        })
+        expectQueryParamsError(() => build('users', 'wheres[0][column]=password&wheres[0][value]=x'), {
+          code: 'unknown_column',
+          param: 'wheres[0][column]',
+        })
       })
     })
   }

@@ -31,7 +31,8 @@ for (const db of testDatabases()) {
 
   describe(`deferred pages on a composite primary key with an aliased column (${db.name})`, function () {
     this.timeout(60_000)
-    const apply = (request: string): Knex.QueryBuilder => applyQueryParams(db.knex('deep_entries'), parseQueryParams(request), map)
+    const apply = (request: string): Knex.QueryBuilder =>
+      applyQueryParams(db.knex('deep_entries'), parseQueryParams(request), map)
 
     before(async () => {
       await db.knex.schema.dropTableIfExists('deep_entries')
@@ -43,7 +44,8 @@ for (const db of testDatabases()) {
         table.primary(['list_id', 'item_id'])
         table.index(['position', 'list_id', 'item_id'])
       })
-      for (let start = 0; start < ROWS.length; start += 250) await db.knex('deep_entries').insert(ROWS.slice(start, start + 250))
+      for (let start = 0; start < ROWS.length; start += 250)
+        await db.knex('deep_entries').insert(ROWS.slice(start, start + 250))
     })
 
     after(async () => {
@@ -51,7 +53,9 @@ for (const db of testDatabases()) {
     })
 
     it(`${deferring ? 'joins the page back on every key column' : 'keeps the plain offset'} and returns the plain query's rows under client names`, async () => {
-      const query = apply('orders[0][column]=position&orders[0][direction]=desc&columns[0]=item_id&columns[1]=label&limit=15&offset=1200')
+      const query = apply(
+        'orders[0][column]=position&orders[0][direction]=desc&columns[0]=item_id&columns[1]=label&limit=15&offset=1200',
+      )
       expectSql(db.name, 'apply/page-rewrites/composite key with alias', query)
       const sql = query.toSQL().sql
       expect(sql.includes('kqp_page')).to.equal(deferring)

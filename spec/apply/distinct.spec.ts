@@ -14,7 +14,11 @@ for (const db of testDatabases()) {
     })
 
     it('returns one row per distinct combination of distinct + columns, and only those columns', async () => {
-      const query = applyQuery(db, 'users', 'distinct[0]=isAdmin&columns[0]=team_id&orders[0][column]=is_admin&orders[1][column]=team_id')
+      const query = applyQuery(
+        db,
+        'users',
+        'distinct[0]=isAdmin&columns[0]=team_id&orders[0][column]=is_admin&orders[1][column]=team_id',
+      )
       expectSql(db.name, 'apply/distinct/with columns', query)
       expect(normalizeRows(rowsOf(await query), 'users')).to.deep.equal([
         { is_admin: false, team_id: null },
@@ -28,7 +32,11 @@ for (const db of testDatabases()) {
     })
 
     it('filters rows before making them distinct', async () => {
-      const query = applyQuery(db, 'users', 'distinct[0]=team_id&wheres[0][column]=is_admin&wheres[0][value]=true&orders[0][column]=team_id')
+      const query = applyQuery(
+        db,
+        'users',
+        'distinct[0]=team_id&wheres[0][column]=is_admin&wheres[0][value]=true&orders[0][column]=team_id',
+      )
       expect(rowsOf(await query)).to.deep.equal([{ team_id: 1 }, { team_id: 2 }, { team_id: 3 }])
     })
 
@@ -39,7 +47,10 @@ for (const db of testDatabases()) {
     })
 
     it('eager-loads a relation whose key is among the distinct columns', async () => {
-      const rows = normalizeRows(rowsOf(await applyQuery(db, 'users', 'distinct[0]=team_id&with[0]=team&orders[0][column]=team_id')), 'users')
+      const rows = normalizeRows(
+        rowsOf(await applyQuery(db, 'users', 'distinct[0]=team_id&with[0]=team&orders[0][column]=team_id')),
+        'users',
+      )
       expect(rows.map((row) => [row.team_id, (row.team as { name?: string } | null)?.name ?? null])).to.deep.equal([
         [null, null],
         [1, 'Core'],

@@ -13,7 +13,8 @@ import type { RelationMap } from '../../lib/relation-map.ts'
 type Hook = NonNullable<Knex.Config['wrapIdentifier']>
 
 const clientFor = (wrapIdentifier: Hook): Knex => knex({ client: 'pg', wrapIdentifier })
-const REQUEST = 'wheres[0][column]=name&wheres[0][value]=Eve&wheres[1][column]=posts.title&wheres[1][operator]=like&wheres[1][value]=%25a%25&orders[0][column]=name&limit=5'
+const REQUEST =
+  'wheres[0][column]=name&wheres[0][value]=Eve&wheres[1][column]=posts.title&wheres[1][operator]=like&wheres[1][value]=%25a%25&orders[0][column]=name&limit=5'
 const USER_COLUMNS = Object.keys(relationMap.users?.columns ?? {}).map((column) => `users.${column}`)
 
 function handWritten(db: Knex): Knex.QueryBuilder {
@@ -21,7 +22,10 @@ function handWritten(db: Knex): Knex.QueryBuilder {
     .select(USER_COLUMNS)
     .where((where) =>
       where.where('users.name', '=', 'Eve').whereExists(function (this: Knex.QueryBuilder) {
-        this.select(db.raw('1')).from('posts').whereRaw('?? = ??', ['posts.user_id', 'users.id']).where('posts.title', 'ilike', '%a%')
+        this.select(db.raw('1'))
+          .from('posts')
+          .whereRaw('?? = ??', ['posts.user_id', 'users.id'])
+          .where('posts.title', 'ilike', '%a%')
       }),
     )
     .orderBy('users.name', 'asc')
@@ -40,7 +44,9 @@ describe('applyQueryParams: identifiers quoted as knex quotes them', () => {
   })
 
   it('asks a hook that reads the query context again for every query', () => {
-    const db = clientFor((value, original, context: { upper?: boolean } | undefined) => original(context?.upper === true ? value.toUpperCase() : value))
+    const db = clientFor((value, original, context: { upper?: boolean } | undefined) =>
+      original(context?.upper === true ? value.toUpperCase() : value),
+    )
     const params = parseQueryParams(REQUEST)
     const upper = applyQueryParams(db('users').queryContext({ upper: true }), params, relationMap).toSQL().sql
     const lower = applyQueryParams(db('users').queryContext({ upper: false }), params, relationMap).toSQL().sql
@@ -51,9 +57,8 @@ describe('applyQueryParams: identifiers quoted as knex quotes them', () => {
   it("refuses a relation map identifier containing '?', which raw SQL would read as a binding", () => {
     const map: RelationMap = { items: { columns: { id: 'integer', 'odd?': 'string' } } }
     const db = knex({ client: 'pg' })
-    expect(() => applyQueryParams(db('items'), parseQueryParams('wheres[0][column]=odd?&wheres[0][value]=x'), map).toSQL()).to.throw(
-      Error,
-      "the identifier 'odd?' contains '?'",
-    )
+    expect(() =>
+      applyQueryParams(db('items'), parseQueryParams('wheres[0][column]=odd?&wheres[0][value]=x'), map).toSQL(),
+    ).to.throw(Error, "the identifier 'odd?' contains '?'")
   })
 })

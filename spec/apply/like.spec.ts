@@ -16,7 +16,9 @@ for (const db of testDatabases()) {
       expectSql(db.name, 'apply/like/insensitive', query)
       expect(sortedIdsOf(await query)).to.deep.equal([1, 2, 3, 4, 5, 10, 20])
       expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'SQL%')))).to.deep.equal([1, 2, 20])
-      expect(sortedIdsOf(await applyQuery(db, 'users', like('email', '%example.com')))).to.deep.equal([1, 2, 4, 5, 6, 7, 8, 9, 10, 11])
+      expect(sortedIdsOf(await applyQuery(db, 'users', like('email', '%example.com')))).to.deep.equal([
+        1, 2, 4, 5, 6, 7, 8, 9, 10, 11,
+      ])
     })
 
     it("is case-sensitive with options.like = 'sensitive'", async () => {
@@ -24,7 +26,9 @@ for (const db of testDatabases()) {
       expectSql(db.name, 'apply/like/sensitive', query)
       expect(sortedIdsOf(await query)).to.deep.equal([1, 3, 4, 5, 10, 20])
       expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'sql%'), sensitive))).to.deep.equal([2])
-      expect(sortedIdsOf(await applyQuery(db, 'users', like('email', '%example.com'), sensitive))).to.deep.equal([2, 5, 6, 7, 8, 9, 10, 11])
+      expect(sortedIdsOf(await applyQuery(db, 'users', like('email', '%example.com'), sensitive))).to.deep.equal([
+        2, 5, 6, 7, 8, 9, 10, 11,
+      ])
     })
 
     it("treats the client's % and _ as wildcards", async () => {
@@ -52,7 +56,9 @@ for (const db of testDatabases()) {
 
     it('matches a literal backslash as \\\\, and a trailing lone backslash as itself, never a database error', async () => {
       expect(sortedIdsOf(await applyQuery(db, 'posts', like('body', '%C:\\\\temp\\\\new\\_file%')))).to.deep.equal([16])
-      expect(sortedIdsOf(await applyQuery(db, 'posts', like('body', '%C:\\\\temp\\\\new\\_file%'), sensitive))).to.deep.equal([16])
+      expect(
+        sortedIdsOf(await applyQuery(db, 'posts', like('body', '%C:\\\\temp\\\\new\\_file%'), sensitive)),
+      ).to.deep.equal([16])
       expect(sortedIdsOf(await applyQuery(db, 'posts', like('body', '%\\')))).to.deep.equal([])
       expect(sortedIdsOf(await applyQuery(db, 'posts', like('body', '%\\'), sensitive))).to.deep.equal([])
     })
@@ -65,15 +71,20 @@ for (const db of testDatabases()) {
     it('folds non-ASCII case on PostgreSQL and MySQL, but only ASCII on SQLite (dialect limit: SQLite LIKE folds ASCII only)', async () => {
       expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'CAF%')))).to.deep.equal([14])
       expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'café%')))).to.deep.equal([14])
-      expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'CAFÉ%')))).to.deep.equal(db.name === 'sqlite' ? [] : [14])
+      expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'CAFÉ%')))).to.deep.equal(
+        db.name === 'sqlite' ? [] : [14],
+      )
     })
 
     it('is only for text columns (invalid_operator, allowed = the other operators)', () => {
-      expectQueryParamsError(() => applyQuery(db, 'posts', 'wheres[1][column]=views&wheres[1][operator]=like&wheres[1][value]=1%25'), {
-        code: 'invalid_operator',
-        param: 'wheres[1][operator]',
-        allowed: ['=', '!=', '<', '<=', '>', '>=', 'in', 'notIn', 'between', 'notBetween'],
-      })
+      expectQueryParamsError(
+        () => applyQuery(db, 'posts', 'wheres[1][column]=views&wheres[1][operator]=like&wheres[1][value]=1%25'),
+        {
+          code: 'invalid_operator',
+          param: 'wheres[1][operator]',
+          allowed: ['=', '!=', '<', '<=', '>', '>=', 'in', 'notIn', 'between', 'notBetween'],
+        },
+      )
     })
   })
 }

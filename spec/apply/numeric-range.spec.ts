@@ -33,7 +33,16 @@ const mapOf = (wider: boolean, single: boolean): RelationMap =>
     },
   })
 
-interface Reading { id: number; f4: number; f8: number; i2: number; i4: number; i8: number; d52: number; d6530: number }
+interface Reading {
+  id: number
+  f4: number
+  f8: number
+  i2: number
+  i4: number
+  i8: number
+  d52: number
+  d6530: number
+}
 
 const READINGS: readonly Reading[] = [
   { id: 1, f4: 0.1, f8: 0.1, i2: 1, i4: 1, i8: 1, d52: 1.5, d6530: 1.5 },
@@ -45,14 +54,30 @@ const OPERATORS = ['<', '<=', '>', '>=', '=', '!='] as const
 type Operator = (typeof OPERATORS)[number]
 
 const holds = (row: number, operator: Operator, value: number): boolean =>
-  ({ '<': row < value, '<=': row <= value, '>': row > value, '>=': row >= value, '=': row === value, '!=': row !== value })[operator]
+  ({
+    '<': row < value,
+    '<=': row <= value,
+    '>': row > value,
+    '>=': row >= value,
+    '=': row === value,
+    '!=': row !== value,
+  })[operator]
 
 const where = (column: string, operator: string, value: string): string =>
   `wheres[0][column]=${column}&wheres[0][operator]=${encodeURIComponent(operator)}&wheres[0][value]=${encodeURIComponent(value)}`
 
 /** Numbers no single-precision float holds (beyond ±3.4e38, or below its smallest step), and some that fit. */
 const BEYOND_SINGLE = ['3.5e38', '-1e39', '1e-46', '-1e-46', '1e-320', '1e308', '-1e308', '1e40']
-const INTEGERS = ['40000', '-40000', '32767', '32768', '3000000000', '-3000000000', '9007199254740991', '-9007199254740991']
+const INTEGERS = [
+  '40000',
+  '-40000',
+  '32767',
+  '32768',
+  '3000000000',
+  '-3000000000',
+  '9007199254740991',
+  '-9007199254740991',
+]
 
 for (const db of testDatabases()) {
   describe(`values beyond a column's storage range compare as the mathematics says (${db.name})`, function () {
@@ -61,7 +86,8 @@ for (const db of testDatabases()) {
     const wider = mapOf(true, db.name !== 'sqlite')
     const apply = (table: string, request: string, map = declared): Knex.QueryBuilder =>
       applyQueryParams(db.knex(table), parseQueryParams(request), map)
-    const ids = async (table: string, request: string, map = declared): Promise<number[]> => sortedIdsOf(await apply(table, request, map))
+    const ids = async (table: string, request: string, map = declared): Promise<number[]> =>
+      sortedIdsOf(await apply(table, request, map))
     const expected = (read: (row: Reading) => number, operator: Operator, value: number): number[] =>
       READINGS.filter((row) => holds(read(row), operator, value)).map((row) => row.id)
 
@@ -72,7 +98,9 @@ for (const db of testDatabases()) {
         table.increments('id')
         // knex's float() and double() are FLOAT(8,2) and DOUBLE(8,2) on MySQL: the bare types, as a schema declares them.
         table.specificType('f4', { sqlite: 'real', postgres: 'real', mysql: 'float' }[db.name]).notNullable()
-        table.specificType('f8', { sqlite: 'real', postgres: 'double precision', mysql: 'double' }[db.name]).notNullable()
+        table
+          .specificType('f8', { sqlite: 'real', postgres: 'double precision', mysql: 'double' }[db.name])
+          .notNullable()
         table.smallint('i2').notNullable()
         table.integer('i4').notNullable()
         table.bigInteger('i8').notNullable()
@@ -93,13 +121,19 @@ for (const db of testDatabases()) {
     })
 
     it('a single-precision column (PostgreSQL real) compared with numbers it cannot hold: no database error, the rows the mathematics gives', async () => {
-      expectSql(db.name, 'apply/numeric-range/real beyond its range', apply('range_readings', where('f4', '<', '3.5e38')))
+      expectSql(
+        db.name,
+        'apply/numeric-range/real beyond its range',
+        apply('range_readings', where('f4', '<', '3.5e38')),
+      )
       for (const map of [declared, wider]) {
         for (const value of BEYOND_SINGLE) {
           for (const operator of OPERATORS) {
             const stored = (row: Reading): number => Math.fround(row.f4)
             const request = where('f4', operator, value)
-            expect(await ids('range_readings', request, map), `f4 ${operator} ${value}`).to.deep.equal(expected(stored, operator, Number(value)))
+            expect(await ids('range_readings', request, map), `f4 ${operator} ${value}`).to.deep.equal(
+              expected(stored, operator, Number(value)),
+            )
           }
         }
       }
@@ -109,7 +143,12 @@ for (const db of testDatabases()) {
       expect(await ids('range_readings', where('f4', '=', '0.1'))).to.deep.equal([1])
       expect(await ids('range_readings', where('f4', '<=', '0.1'))).to.deep.equal([1, 2])
       expect(await ids('range_readings', where('f4', '>', '0.1'))).to.deep.equal([3])
-      expect(await ids('range_readings', `wheres[0][column]=f4&wheres[0][operator]=in&wheres[0][value][0]=0.1&wheres[0][value][1]=3.4e38`)).to.deep.equal([1, 3])
+      expect(
+        await ids(
+          'range_readings',
+          `wheres[0][column]=f4&wheres[0][operator]=in&wheres[0][value][0]=0.1&wheres[0][value][1]=3.4e38`,
+        ),
+      ).to.deep.equal([1, 3])
       const between = `wheres[0][column]=f4&wheres[0][operator]=between&wheres[0][value][0]=0.1&wheres[0][value][1]=1e39`
       expect(await ids('range_readings', between)).to.deep.equal([1, 3])
     })
@@ -117,18 +156,34 @@ for (const db of testDatabases()) {
     it('double, and a decimal declared number, compared with the extremes of a double', async () => {
       for (const value of BEYOND_SINGLE) {
         for (const operator of OPERATORS) {
-          expect(await ids('range_readings', where('f8', operator, value)), `f8 ${operator} ${value}`).to.deep.equal(expected((row) => row.f8, operator, Number(value)))
-          expect(await ids('range_readings', where('d52', operator, value), wider), `d52 ${operator} ${value}`).to.deep.equal(expected((row) => row.d52, operator, Number(value)))
+          expect(await ids('range_readings', where('f8', operator, value)), `f8 ${operator} ${value}`).to.deep.equal(
+            expected((row) => row.f8, operator, Number(value)),
+          )
+          expect(
+            await ids('range_readings', where('d52', operator, value), wider),
+            `d52 ${operator} ${value}`,
+          ).to.deep.equal(expected((row) => row.d52, operator, Number(value)))
         }
       }
     })
 
     it('integers of every width (smallint, integer, bigint declared integer) compared with integers beyond their range', async () => {
-      expectSql(db.name, 'apply/numeric-range/smallint beyond its range', apply('range_readings', where('i2', '<', '40000')))
+      expectSql(
+        db.name,
+        'apply/numeric-range/smallint beyond its range',
+        apply('range_readings', where('i2', '<', '40000')),
+      )
       for (const value of INTEGERS) {
         for (const operator of OPERATORS) {
-          for (const [column, read] of [['i2', (row: Reading) => row.i2], ['i4', (row: Reading) => row.i4], ['i8', (row: Reading) => row.i8]] as const) {
-            expect(await ids('range_readings', where(column, operator, value), wider), `${column} ${operator} ${value}`).to.deep.equal(expected(read, operator, Number(value)))
+          for (const [column, read] of [
+            ['i2', (row: Reading) => row.i2],
+            ['i4', (row: Reading) => row.i4],
+            ['i8', (row: Reading) => row.i8],
+          ] as const) {
+            expect(
+              await ids('range_readings', where(column, operator, value), wider),
+              `${column} ${operator} ${value}`,
+            ).to.deep.equal(expected(read, operator, Number(value)))
           }
         }
       }
@@ -142,9 +197,14 @@ for (const db of testDatabases()) {
       const huge = '9'.repeat(65)
       for (const column of ['d52', 'd6530']) {
         expect(await ids('range_readings', where(column, '<', huge)), `${column} < 65 nines`).to.deep.equal([1, 2, 3])
-        expect(await ids('range_readings', where(column, '>', `-${huge}`)), `${column} > -65 nines`).to.deep.equal([1, 2, 3])
+        expect(await ids('range_readings', where(column, '>', `-${huge}`)), `${column} > -65 nines`).to.deep.equal([
+          1, 2, 3,
+        ])
         expect(await ids('range_readings', where(column, '=', huge)), `${column} = 65 nines`).to.deep.equal([])
-        expect(await ids('range_readings', where(column, '>', `0.${'0'.repeat(29)}1`)), `${column} > 1e-30`).to.deep.equal([1, 3])
+        expect(
+          await ids('range_readings', where(column, '>', `0.${'0'.repeat(29)}1`)),
+          `${column} > 1e-30`,
+        ).to.deep.equal([1, 3])
       }
     })
 

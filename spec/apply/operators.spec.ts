@@ -48,7 +48,9 @@ for (const db of testDatabases()) {
     })
 
     it('notIn leaves out NULLs too (SQL three-valued logic, like !=)', async () => {
-      expect(sortedIdsOf(await applyQuery(db, 'users', list('team_id', 'notIn', ['1'])))).to.deep.equal([1, 5, 6, 7, 10, 11])
+      expect(sortedIdsOf(await applyQuery(db, 'users', list('team_id', 'notIn', ['1'])))).to.deep.equal([
+        1, 5, 6, 7, 10, 11,
+      ])
     })
 
     it('between is inclusive at both ends', async () => {
@@ -64,7 +66,9 @@ for (const db of testDatabases()) {
     })
 
     it('like matches a pattern (see like.spec for its rules)', async () => {
-      expect(sortedIdsOf(await applyQuery(db, 'posts', where('title', 'like', '%25sql%25')))).to.deep.equal([1, 2, 3, 4, 5, 10, 20])
+      expect(sortedIdsOf(await applyQuery(db, 'posts', where('title', 'like', '%25sql%25')))).to.deep.equal([
+        1, 2, 3, 4, 5, 10, 20,
+      ])
     })
 
     it("'=' on text compares with the column collation: exact on SQLite and PostgreSQL, case-insensitive on MySQL's default _ci collation (dialect limit)", async () => {

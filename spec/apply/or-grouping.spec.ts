@@ -44,21 +44,40 @@ for (const db of testDatabases()) {
     })
 
     it("ignores the first where's boolean (there is nothing before it)", async () => {
-      const query = applyQuery(db, 'posts', 'wheres[0][column]=id&wheres[0][value]=3&wheres[0][boolean]=or', {}, db.knex('posts').where('posts.user_id', 1))
+      const query = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=id&wheres[0][value]=3&wheres[0][boolean]=or',
+        {},
+        db.knex('posts').where('posts.user_id', 1),
+      )
       expect(sortedIdsOf(await query)).to.deep.equal([3])
-      const other = applyQuery(db, 'posts', 'wheres[0][column]=id&wheres[0][value]=6&wheres[0][boolean]=or', {}, db.knex('posts').where('posts.user_id', 1))
+      const other = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=id&wheres[0][value]=6&wheres[0][boolean]=or',
+        {},
+        db.knex('posts').where('posts.user_id', 1),
+      )
       expect(sortedIdsOf(await other)).to.deep.equal([])
     })
 
     it('defaults a missing boolean to and', async () => {
-      const query = applyQuery(db, 'posts', 'wheres[0][column]=user_id&wheres[0][value]=1&wheres[1][column]=published&wheres[1][value]=false')
+      const query = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=user_id&wheres[0][value]=1&wheres[1][column]=published&wheres[1][value]=false',
+      )
       expect(sortedIdsOf(await query)).to.deep.equal([5])
     })
 
     it('applies a request with 26 wheres (more than qs arrayLimit) on every database', async () => {
       const excluded = [...Array.from({ length: 22 }, (_, index) => index + 1), 100, 101, 102, 103]
       const query = excluded
-        .map((id, index) => `wheres[${index}][column]=id&wheres[${index}][operator]=!%3D&wheres[${index}][value]=${id}&wheres[${index}][boolean]=and`)
+        .map(
+          (id, index) =>
+            `wheres[${index}][column]=id&wheres[${index}][operator]=!%3D&wheres[${index}][value]=${id}&wheres[${index}][boolean]=and`,
+        )
         .join('&')
       const builder = applyQuery(db, 'posts', query)
       expectSql(db.name, 'apply/or-grouping/26 wheres', builder)

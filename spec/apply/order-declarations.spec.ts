@@ -28,10 +28,16 @@ const guardedUsers: RelationMap = {
 for (const db of testDatabases()) {
   describe(`orders shaped by the map's declarations (${db.name})`, () => {
     it('a NOT NULL column has no NULL-ordering clause; a nullable one keeps it where the database needs it', () => {
-      const sql = applyQuery(db, 'posts', 'orders[0][column]=created_at&orders[0][direction]=desc&orders[1][column]=rating').toSQL().sql
+      const sql = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=created_at&orders[0][direction]=desc&orders[1][column]=rating',
+      ).toSQL().sql
       const created = db.knex.raw('??', ['posts.created_at']).toSQL().sql
       const rating = db.knex.raw('??', ['posts.rating']).toSQL().sql
-      expect(orderBy(sql)).to.equal(db.name === 'postgres' ? `${created} desc, ${rating} asc nulls first` : `${created} desc, ${rating} asc`)
+      expect(orderBy(sql)).to.equal(
+        db.name === 'postgres' ? `${created} desc, ${rating} asc nulls first` : `${created} desc, ${rating} asc`,
+      )
     })
 
     it('newest first with a page: the key tie-breaker descends too, so one index on created_at serves it', async () => {
@@ -39,20 +45,30 @@ for (const db of testDatabases()) {
       expectSql(db.name, 'apply/order-declarations/newest first', query)
       const rows = (await query) as Array<{ id: number; created_at: unknown }>
       const all = (await db.knex('posts').select('id', 'created_at')) as Array<{ id: number; created_at: unknown }>
-      const key = (row: { id: number; created_at: unknown }): string => `${new Date(String(row.created_at)).toISOString()}#${String(row.id).padStart(6, '0')}`
-      const expected = all.sort((a, b) => key(b).localeCompare(key(a))).slice(5, 10).map((row) => row.id)
+      const key = (row: { id: number; created_at: unknown }): string =>
+        `${new Date(String(row.created_at)).toISOString()}#${String(row.id).padStart(6, '0')}`
+      const expected = all
+        .sort((a, b) => key(b).localeCompare(key(a)))
+        .slice(5, 10)
+        .map((row) => row.id)
       expect(idsOf(rows)).to.deep.equal(expected)
     })
 
     it('no tie-breaker after a NOT NULL unique column (users.email)', async () => {
       const query = applyQuery(db, 'users', 'orders[0][column]=email&limit=4')
       expectSql(db.name, 'apply/order-declarations/unique column', query)
-      expect(orderBy(query.toSQL().sql)).to.equal(`${db.knex.raw('??', ['users.email']).toSQL().sql} asc limit ${db.name === 'sqlite' ? '4' : '?'}`)
+      expect(orderBy(query.toSQL().sql)).to.equal(
+        `${db.knex.raw('??', ['users.email']).toSQL().sql} asc limit ${db.name === 'sqlite' ? '4' : '?'}`,
+      )
       expect(idsOf(await query)).to.deep.equal(idsOf(await db.knex('users').select('id').orderBy('email').limit(4)))
     })
 
     it('a required belongsTo on an unguarded table is an inner join; the same rows as a left join', async () => {
-      const query = applyQuery(db, 'comments', 'orders[0][column]=post.author.name&orders[1][column]=post.title&limit=50')
+      const query = applyQuery(
+        db,
+        'comments',
+        'orders[0][column]=post.author.name&orders[1][column]=post.title&limit=50',
+      )
       expectSql(db.name, 'apply/order-declarations/required hops', query)
       const sql = query.toSQL().sql
       expect(sql.match(/ inner join /g)).to.have.length(2)
@@ -64,7 +80,11 @@ for (const db of testDatabases()) {
         comments: { ...relationMap.comments, relations: { ...relationMap.comments.relations, post: optionalPost } },
         posts: { ...relationMap.posts, relations: { ...relationMap.posts.relations, author: optionalAuthor } },
       }
-      const left = applyQueryParams(db.knex('comments'), parseQueryParams('orders[0][column]=post.author.name&orders[1][column]=post.title&limit=50'), optional)
+      const left = applyQueryParams(
+        db.knex('comments'),
+        parseQueryParams('orders[0][column]=post.author.name&orders[1][column]=post.title&limit=50'),
+        optional,
+      )
       expect(left.toSQL().sql.match(/ left join /g)).to.have.length(2)
       expect(idsOf(await query)).to.deep.equal(idsOf(await left))
     })
@@ -83,11 +103,17 @@ for (const db of testDatabases()) {
     })
 
     it('the count of a page ordered through joins leaves the joins out, and the total is the same', async () => {
-      const query = applyQuery(db, 'comments', 'orders[0][column]=post.author.name&orders[1][column]=author.team.name&page=2&limit=5')
+      const query = applyQuery(
+        db,
+        'comments',
+        'orders[0][column]=post.author.name&orders[1][column]=author.team.name&page=2&limit=5',
+      )
       const count = countQuery(query)
       expect(count.toSQL().sql).not.to.include(' join ')
       const page = await paginate(query, { page: 2 })
-      expect(page.meta.total).to.equal(Number(((await db.knex('comments').count({ total: '*' })) as Array<{ total: unknown }>)[0]?.total))
+      expect(page.meta.total).to.equal(
+        Number(((await db.knex('comments').count({ total: '*' })) as Array<{ total: unknown }>)[0]?.total),
+      )
       expect(page.data).to.have.length(5)
       expect(query.toSQL().sql).to.include(' join ')
     })

@@ -9,22 +9,40 @@ const lastOrderBy = (sql: string): string => sql.slice(sql.toLowerCase().lastInd
 for (const db of testDatabases()) {
   describe(`orders (${db.name})`, () => {
     it('orders by one column, direction case-insensitive', async () => {
-      const query = applyQuery(db, 'posts', 'orders[0][column]=views&orders[0][direction]=DESC&wheres[0][column]=views&wheres[0][operator]=%3E&wheres[0][value]=0')
+      const query = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=views&orders[0][direction]=DESC&wheres[0][column]=views&wheres[0][operator]=%3E&wheres[0][value]=0',
+      )
       expectSql(db.name, 'apply/orders/one column desc', query)
       expect(idsOf(await query)).to.deep.equal([1, 13, 17, 2, 21, 6, 15, 9, 10, 7, 3, 18, 22, 4, 19, 14, 23, 11, 12])
-      const mixedCase = applyQuery(db, 'posts', 'orders[0][column]=views&orders[0][direction]=Desc&wheres[0][column]=views&wheres[0][operator]=%3E&wheres[0][value]=100')
+      const mixedCase = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=views&orders[0][direction]=Desc&wheres[0][column]=views&wheres[0][operator]=%3E&wheres[0][value]=100',
+      )
       expect(idsOf(await mixedCase)).to.deep.equal([1, 13, 17, 2, 21, 6, 15, 9])
     })
 
     it('orders by several columns in the order given', async () => {
-      const query = applyQuery(db, 'posts', 'orders[0][column]=published&orders[0][direction]=desc&orders[1][column]=views&limit=24')
+      const query = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=published&orders[0][direction]=desc&orders[1][column]=views&limit=24',
+      )
       expectSql(db.name, 'apply/orders/several columns', query)
-      expect(idsOf(await query)).to.deep.equal([12, 23, 14, 19, 4, 22, 18, 3, 7, 10, 9, 15, 6, 21, 2, 17, 13, 1, 5, 8, 16, 20, 24, 11])
+      expect(idsOf(await query)).to.deep.equal([
+        12, 23, 14, 19, 4, 22, 18, 3, 7, 10, 9, 15, 6, 21, 2, 17, 13, 1, 5, 8, 16, 20, 24, 11,
+      ])
     })
 
     it('accepts camelCase and table.column names', async () => {
-      expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=createdAt'))).to.deep.equal([3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12])
-      expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=users.createdAt&orders[0][direction]=desc'))).to.deep.equal([12, 11, 10, 9, 8, 7, 6, 5, 4, 2, 1, 3])
+      expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=createdAt'))).to.deep.equal([
+        3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+      ])
+      expect(
+        idsOf(await applyQuery(db, 'users', 'orders[0][column]=users.createdAt&orders[0][direction]=desc')),
+      ).to.deep.equal([12, 11, 10, 9, 8, 7, 6, 5, 4, 2, 1, 3])
     })
 
     describe('primary key tie-breaker', () => {
@@ -75,15 +93,22 @@ for (const db of testDatabases()) {
       })
 
       it('the same for dates, with an explicit second order', async () => {
-        expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=birthday&orders[1][column]=id'))).to.deep.equal([3, 8, 7, 5, 2, 10, 1, 6, 9, 12, 11, 4])
-        expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=birthday&orders[0][direction]=desc&orders[1][column]=id'))).to.deep.equal([
-          4, 11, 12, 9, 6, 1, 10, 2, 5, 7, 3, 8,
+        expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=birthday&orders[1][column]=id'))).to.deep.equal([
+          3, 8, 7, 5, 2, 10, 1, 6, 9, 12, 11, 4,
         ])
+        expect(
+          idsOf(
+            await applyQuery(db, 'users', 'orders[0][column]=birthday&orders[0][direction]=desc&orders[1][column]=id'),
+          ),
+        ).to.deep.equal([4, 11, 12, 9, 6, 1, 10, 2, 5, 7, 3, 8])
       })
     })
 
     it('rejects an unknown column (unknown_column, names the order sent)', () => {
-      expectQueryParamsError(() => applyQuery(db, 'posts', 'orders[0][column]=id&orders[1][column]=nope'), { code: 'unknown_column', param: 'orders[1][column]' })
+      expectQueryParamsError(() => applyQuery(db, 'posts', 'orders[0][column]=id&orders[1][column]=nope'), {
+        code: 'unknown_column',
+        param: 'orders[1][column]',
+      })
     })
   })
 }

@@ -40,7 +40,10 @@ for (const db of testDatabases()) {
       const plain = query.clone().toSQL().sql
       expect(/kqp_page|straight_join/.test(plain), 'the plain clone carries a rewrite').to.equal(false)
       const ran = await countQueries(db.knex, async () => rowsOf(await query))
-      expect(ran.queries.map((statement) => placeholders(statement.sql)), 'the statement that ran').to.deep.equal([compiled])
+      expect(
+        ran.queries.map((statement) => placeholders(statement.sql)),
+        'the statement that ran',
+      ).to.deep.equal([compiled])
       const rows = ran.result
       expect(rows).to.have.length(size)
       expect(rows).to.deep.equal(rowsOf(await query.clone()))
@@ -88,7 +91,8 @@ for (const db of testDatabases()) {
     })
 
     it('orders by an optional belongsTo column (a left join, NULLs first) on a deep page: no cutoff, rows unchanged', async () => {
-      const editorOrder = (offset: number): Knex.QueryBuilder => apply(`orders[0][column]=editor.name&orders[0][direction]=asc&limit=20&offset=${offset}`)
+      const editorOrder = (offset: number): Knex.QueryBuilder =>
+        apply(`orders[0][column]=editor.name&orders[0][direction]=asc&limit=20&offset=${offset}`)
       const boundary = editorOrder(PAGE_POSTS / 3 - 10)
       expect(boundary.toSQL().sql.includes('kqp_page')).to.equal(deferring && PAGE_POSTS / 3 - 10 >= deferFrom)
       const rows = await samePage(boundary)
@@ -106,11 +110,12 @@ for (const db of testDatabases()) {
       await samePage(query)
     })
 
-    it('leaves a page with a row lock, an aggregate or the caller\'s own join as it is', () => {
+    it("leaves a page with a row lock, an aggregate or the caller's own join as it is", () => {
       const deep = `${NEWEST}&limit=20&offset=${DEEP}`
       const locked = apply(deep).forUpdate()
       const joined = apply(deep, pageMap, db.knex('pg_posts').join('pg_users', 'pg_users.id', 'pg_posts.user_id'))
-      for (const query of db.name === 'sqlite' ? [joined] : [locked, joined]) expect(query.toSQL().sql).to.equal(query.clone().toSQL().sql)
+      for (const query of db.name === 'sqlite' ? [joined] : [locked, joined])
+        expect(query.toSQL().sql).to.equal(query.clone().toSQL().sql)
       const counted = apply(deep).clearSelect().count({ total: '*' })
       expect(counted.toSQL().sql).to.equal(counted.clone().toSQL().sql)
     })
@@ -121,11 +126,14 @@ for (const db of testDatabases()) {
       await samePage(query)
     })
 
-    it('.first() on a deep page gives the plain query\'s first row', async () => {
+    it(".first() on a deep page gives the plain query's first row", async () => {
       const query = apply(`${NEWEST}&limit=20&offset=${DEEP}`)
       const plainFirst = rowsOf(await apply(`${NEWEST}&limit=1&offset=${DEEP}`).clone())[0]
       expect(plainFirst).not.to.equal(undefined)
-      const ran = await countQueries(db.knex, async () => (await (query.first() as unknown as Promise<Record<string, unknown>>)))
+      const ran = await countQueries(
+        db.knex,
+        async () => await (query.first() as unknown as Promise<Record<string, unknown>>),
+      )
       expect(ran.queries).to.have.length(1)
       expect(ran.queries[0]?.sql.includes('kqp_page')).to.equal(deferring)
       expect(ran.result).to.deep.equal(plainFirst)
@@ -136,7 +144,12 @@ for (const db of testDatabases()) {
       const { result, queries } = await countQueries(db.knex, () => paginate(apply(request), { page: 60, limit: 20 }))
       expect(queries).to.have.length(4)
       expect(result.meta).to.include({ total: PAGE_POSTS, current_page: 60, from: 1181, to: 1200 })
-      const shallowQuery = applyQueryParams(db.knex('pg_posts'), parseQueryParams(`${NEWEST}&with[0]=author&with[1]=tags&limit=1200`), pageMap, { maxLimit: 1200 })
+      const shallowQuery = applyQueryParams(
+        db.knex('pg_posts'),
+        parseQueryParams(`${NEWEST}&with[0]=author&with[1]=tags&limit=1200`),
+        pageMap,
+        { maxLimit: 1200 },
+      )
       const shallow = rowsOf(await shallowQuery).slice(1180, 1200)
       expect(shallow).to.have.length(20)
       expect(result.data).to.deep.equal(shallow)
@@ -147,7 +160,9 @@ for (const db of testDatabases()) {
 
     it('countQuery of a deferred page counts every matching row', async () => {
       const query = apply(`${NEWEST}&wheres[0][column]=kind&wheres[0][value]=review&limit=20&offset=${DEEP}`)
-      expect(await total(query)).to.equal(Number(rowsOf(await db.knex('pg_posts').where('kind', 'review').count({ total: '*' }))[0]?.total))
+      expect(await total(query)).to.equal(
+        Number(rowsOf(await db.knex('pg_posts').where('kind', 'review').count({ total: '*' }))[0]?.total),
+      )
     })
 
     describe('the cutoff of an order through joined hops', () => {
@@ -170,7 +185,8 @@ for (const db of testDatabases()) {
       it('applies the same filters and guards as the page (two hops, a guarded relation filter)', async function () {
         // Walks every page twice and compares each with the plain query, which sorts the whole join on MariaDB.
         this.timeout(240_000)
-        const request = 'orders[0][column]=author.team.name&orders[0][direction]=asc&orders[1][column]=title&wheres[0][column]=tags.name&wheres[0][operator]=in&wheres[0][value][0]=tag 2&wheres[0][value][1]=tag 3&wheres[1][column]=kind&wheres[1][operator]=in&wheres[1][value][0]=draft&wheres[1][value][1]=review&limit=10&page=2'
+        const request =
+          'orders[0][column]=author.team.name&orders[0][direction]=asc&orders[1][column]=title&wheres[0][column]=tags.name&wheres[0][operator]=in&wheres[0][value][0]=tag 2&wheres[0][value][1]=tag 3&wheres[1][column]=kind&wheres[1][operator]=in&wheres[1][value][0]=draft&wheres[1][value][1]=review&limit=10&page=2'
         const query = apply(request)
         expectSql(db.name, 'apply/page-rewrites/cutoff two hops with filters', query)
         const rows = await samePage(query, 10)
@@ -178,7 +194,10 @@ for (const db of testDatabases()) {
         expect(apply(request, guardedMap).toSQL().sql.includes('coalesce(')).to.equal(cutting)
         expect(rows).to.have.length(10)
         const seen = { guarded: [] as Array<Record<string, unknown>>, unguarded: [] as Array<Record<string, unknown>> }
-        for (const [map, list] of [[guardedMap, seen.guarded], [pageMap, seen.unguarded]] as const) {
+        for (const [map, list] of [
+          [guardedMap, seen.guarded],
+          [pageMap, seen.unguarded],
+        ] as const) {
           for (let page = 1, rowCount = 10; rowCount === 10; page++) {
             const paged = apply(request.replace('page=2', `page=${page}`), map)
             const pageRows = rowsOf(await paged)
@@ -200,7 +219,10 @@ for (const db of testDatabases()) {
 
     it('leaves ids unchanged on every page of a filtered, relation-ordered walk through the table', async () => {
       const seen: number[] = []
-      for (let page = 1; page <= 30; page++) seen.push(...idsOf(await apply(`orders[0][column]=author.name&orders[1][column]=created_at&limit=100&page=${page}`)))
+      for (let page = 1; page <= 30; page++)
+        seen.push(
+          ...idsOf(await apply(`orders[0][column]=author.name&orders[1][column]=created_at&limit=100&page=${page}`)),
+        )
       expect(seen).to.have.length(PAGE_POSTS)
       expect(new Set(seen).size).to.equal(PAGE_POSTS)
     })

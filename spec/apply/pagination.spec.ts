@@ -53,11 +53,18 @@ for (const db of testDatabases()) {
 
     it('limit above options.maxLimit is a 400 (limit_exceeded)', () => {
       expectQueryParamsError(() => applyQuery(db, 'posts', 'limit=1001'), { code: 'limit_exceeded', param: 'limit' })
-      expectQueryParamsError(() => applyQuery(db, 'posts', 'page=1&limit=11', { maxLimit: 10 }), { code: 'limit_exceeded', param: 'limit' })
+      expectQueryParamsError(() => applyQuery(db, 'posts', 'page=1&limit=11', { maxLimit: 10 }), {
+        code: 'limit_exceeded',
+        param: 'limit',
+      })
     })
 
     it('combines with filters and orders: filter, order, then page', async () => {
-      const query = applyQuery(db, 'posts', 'wheres[0][column]=published&wheres[0][value]=true&orders[0][column]=views&orders[0][direction]=desc&page=2&limit=4')
+      const query = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=published&wheres[0][value]=true&orders[0][column]=views&orders[0][direction]=desc&page=2&limit=4',
+      )
       expect(idsOf(await query)).to.deep.equal([21, 6, 15, 9])
     })
   })

@@ -19,7 +19,11 @@ for (const db of testDatabases()) {
     it('applies several scopes, AND-ed', async () => {
       const query = applyQuery(db, 'posts', 'scopes[0]=popular&scopes[1]=published')
       expect(sortedIdsOf(await query)).to.deep.equal(POPULAR)
-      const unpublishedPopular = applyQuery(db, 'posts', 'scopes[0]=popular&wheres[0][column]=published&wheres[0][value]=false')
+      const unpublishedPopular = applyQuery(
+        db,
+        'posts',
+        'scopes[0]=popular&wheres[0][column]=published&wheres[0][value]=false',
+      )
       expect(sortedIdsOf(await unpublishedPopular)).to.deep.equal([])
     })
 
@@ -47,12 +51,24 @@ for (const db of testDatabases()) {
         param: 'scopes[1]',
         allowed: ['admins'],
       })
-      expectQueryParamsError(() => applyQuery(db, 'tags', 'scopes[0]=popular'), { code: 'unknown_scope', param: 'scopes[0]', allowed: [] })
+      expectQueryParamsError(() => applyQuery(db, 'tags', 'scopes[0]=popular'), {
+        code: 'unknown_scope',
+        param: 'scopes[0]',
+        allowed: [],
+      })
     })
 
     it('does not treat Object.prototype names as scopes', () => {
-      expectQueryParamsError(() => applyQuery(db, 'users', 'scopes[0]=constructor'), { code: 'unknown_scope', param: 'scopes[0]', allowed: ['admins'] })
-      expectQueryParamsError(() => applyQuery(db, 'users', 'scopes[0]=toString'), { code: 'unknown_scope', param: 'scopes[0]', allowed: ['admins'] })
+      expectQueryParamsError(() => applyQuery(db, 'users', 'scopes[0]=constructor'), {
+        code: 'unknown_scope',
+        param: 'scopes[0]',
+        allowed: ['admins'],
+      })
+      expectQueryParamsError(() => applyQuery(db, 'users', 'scopes[0]=toString'), {
+        code: 'unknown_scope',
+        param: 'scopes[0]',
+        allowed: ['admins'],
+      })
     })
   })
 }

@@ -7,7 +7,10 @@ import { listTables } from '../../fixtures/list-tables.ts'
 
 type ServerDialect = 'postgres' | 'mysql'
 
-const SERVER_URLS: Record<ServerDialect, string | undefined> = { postgres: process.env.TEST_POSTGRES_URL, mysql: process.env.TEST_MYSQL_URL }
+const SERVER_URLS: Record<ServerDialect, string | undefined> = {
+  postgres: process.env.TEST_POSTGRES_URL,
+  mysql: process.env.TEST_MYSQL_URL,
+}
 
 function adminOf(dialect: ServerDialect, url: string): Knex {
   const target = new URL(url)
@@ -16,11 +19,17 @@ function adminOf(dialect: ServerDialect, url: string): Knex {
     return knex({ client: 'pg', connection: target.toString(), pool: { min: 0, max: 1 } })
   }
   target.pathname = '/'
-  return knex({ client: 'mysql2', connection: { uri: target.toString() } as Knex.MySql2ConnectionConfig, pool: { min: 0, max: 1 } })
+  return knex({
+    client: 'mysql2',
+    connection: { uri: target.toString() } as Knex.MySql2ConnectionConfig,
+    pool: { min: 0, max: 1 },
+  })
 }
 
 const rowsOf = (dialect: ServerDialect, result: unknown): Array<Record<string, unknown>> =>
-  dialect === 'postgres' ? (result as { rows: Array<Record<string, unknown>> }).rows : (result as [Array<Record<string, unknown>>])[0]
+  dialect === 'postgres'
+    ? (result as { rows: Array<Record<string, unknown>> }).rows
+    : (result as [Array<Record<string, unknown>>])[0]
 
 /** A tiny recipe: one table `items` with one row, counting its builds. */
 function recipe(name: string, fingerprint: string, builds: string[]): DatasetRecipe {
@@ -44,12 +53,20 @@ describe('bench: server databases', () => {
       TEST_MYSQL_URL: 'mysql://root@127.0.0.1:3306',
     }
     expect(benchServers(others)).to.deep.equal({})
-    expect(benchServers({ ...others, BENCH_POSTGRES_URL: 'postgres://a@h/postgres', BENCH_MYSQL_URL: 'mariadb://r@h:3306' })).to.deep.equal({
+    expect(
+      benchServers({ ...others, BENCH_POSTGRES_URL: 'postgres://a@h/postgres', BENCH_MYSQL_URL: 'mariadb://r@h:3306' }),
+    ).to.deep.equal({
       postgres: 'postgres://a@h/postgres',
       mysql: 'mysql://r@h:3306',
     })
-    expect(() => benchServers({ BENCH_POSTGRES_URL: 'mysql://r@h/x' })).to.throw(Error, 'BENCH_POSTGRES_URL must be a postgres:// URL')
-    expect(() => benchServers({ BENCH_MYSQL_URL: 'postgres://r@h/x' })).to.throw(Error, 'BENCH_MYSQL_URL must be a mysql:// or mariadb:// URL')
+    expect(() => benchServers({ BENCH_POSTGRES_URL: 'mysql://r@h/x' })).to.throw(
+      Error,
+      'BENCH_POSTGRES_URL must be a postgres:// URL',
+    )
+    expect(() => benchServers({ BENCH_MYSQL_URL: 'postgres://r@h/x' })).to.throw(
+      Error,
+      'BENCH_MYSQL_URL must be a mysql:// or mariadb:// URL',
+    )
   })
 
   it('names its databases kqp_bench_* and refuses any other name', () => {
@@ -76,7 +93,12 @@ describe('bench: server databases', () => {
       after(async () => {
         const admin = adminOf(dialect, url)
         try {
-          for (const name of made) await admin.raw(dialect === 'postgres' ? `drop database if exists ${name} with (force)` : `drop database if exists ${name}`)
+          for (const name of made)
+            await admin.raw(
+              dialect === 'postgres'
+                ? `drop database if exists ${name} with (force)`
+                : `drop database if exists ${name}`,
+            )
         } finally {
           await admin.destroy()
         }
@@ -99,15 +121,26 @@ describe('bench: server databases', () => {
           await app('customers').insert([{ id: 1 }, { id: 2 }])
           await app('orders').insert([{ id: 10, customer_id: 1 }])
           const builds: string[] = []
-          const error: unknown = await ensureDataset(dialect, recipe(name, 'v1', builds), servers, () => undefined).then(
+          const error: unknown = await ensureDataset(
+            dialect,
+            recipe(name, 'v1', builds),
+            servers,
+            () => undefined,
+          ).then(
             () => undefined,
             (reason: unknown) => reason,
           )
-          expect(String(error)).to.contain(`${database} on`).and.to.contain('holds tables (customers, orders) that the bench did not create')
+          expect(String(error))
+            .to.contain(`${database} on`)
+            .and.to.contain('holds tables (customers, orders) that the bench did not create')
           expect(builds).to.deep.equal([])
           expect(await listTables(app)).to.deep.equal(['customers', 'orders'])
-          expect(rowsOf(dialect, await app.raw('select id, customer_id from orders'))).to.deep.equal([{ id: 10, customer_id: 1 }])
-          expect((await app('customers').orderBy('id').select('id')).map((row: { id: number }) => row.id)).to.deep.equal([1, 2])
+          expect(rowsOf(dialect, await app.raw('select id, customer_id from orders'))).to.deep.equal([
+            { id: 10, customer_id: 1 },
+          ])
+          expect(
+            (await app('customers').orderBy('id').select('id')).map((row: { id: number }) => row.id),
+          ).to.deep.equal([1, 2])
         } finally {
           await app.destroy()
         }
@@ -119,7 +152,9 @@ describe('bench: server databases', () => {
         const builds: string[] = []
         const logs: string[] = []
         const open = async (fingerprint: string): Promise<string[]> => {
-          const database = await ensureDataset(dialect, recipe(name, fingerprint, builds), servers, (line) => logs.push(line))
+          const database = await ensureDataset(dialect, recipe(name, fingerprint, builds), servers, (line) =>
+            logs.push(line),
+          )
           try {
             return await listTables(database.knex)
           } finally {

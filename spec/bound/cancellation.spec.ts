@@ -23,7 +23,9 @@ async function rejection(promise: PromiseLike<unknown>): Promise<{ error: unknow
   throw new Error('expected the promise to reject')
 }
 
-for (const db of testDatabases().filter((candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql')) {
+for (const db of testDatabases().filter(
+  (candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql',
+)) {
   describe(`database time on ${db.label}`, function () {
     this.timeout(20_000)
     const map = sleepingMap(db)
@@ -77,7 +79,9 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
     }
 
     it("paginate takes the builder's timeout from applyQueryParams for the count as well", async () => {
-      const builder = applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow&page=1&limit=5'), map, { timeout: 300 })
+      const builder = applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow&page=1&limit=5'), map, {
+        timeout: 300,
+      })
       const { error } = await rejection(paginate(builder, { page: 1, limit: 5 }, { queries: 'parallel' }))
       expect(error).to.be.instanceOf(QueryTimeoutError)
       expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
@@ -85,7 +89,9 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
 
     it('cancels an eager-load batch (awaited builder and loadRelations)', async () => {
       const slowPosts = sleepingMap(db, { slowPosts: true })
-      const params = parseQueryParams('wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=1&wheres[0][boolean]=and&with[0]=posts')
+      const params = parseQueryParams(
+        'wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=1&wheres[0][boolean]=and&with[0]=posts',
+      )
       const first = await rejection(applyQueryParams(db.knex('users'), params, slowPosts, { timeout: 300 }))
       expect(first.error).to.be.instanceOf(QueryTimeoutError)
       expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
@@ -97,31 +103,47 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
 
     it('cancels the queries of relation counts (nested in eager loading, and in loadRelations)', async () => {
       const slowPosts = sleepingMap(db, { slowPosts: true })
-      const params = parseQueryParams('wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=1&wheres[0][boolean]=and&with[0]=members.postsCount')
+      const params = parseQueryParams(
+        'wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=1&wheres[0][boolean]=and&with[0]=members.postsCount',
+      )
       const nested = await rejection(applyQueryParams(db.knex('teams'), params, slowPosts, { timeout: 300 }))
       expect(nested.error).to.be.instanceOf(QueryTimeoutError)
       expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
       const users = await db.knex('users').select('id').where('id', 1)
-      const loaded = await rejection(loadRelations(db.knex, 'users', users, ['postsCount'], slowPosts, { timeout: 300 }))
+      const loaded = await rejection(
+        loadRelations(db.knex, 'users', users, ['postsCount'], slowPosts, { timeout: 300 }),
+      )
       expect(loaded.error).to.be.instanceOf(QueryTimeoutError)
       expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
     })
 
     it('gives every connection back: after more cancelled requests than the pool holds, queries still run', async () => {
-      const results = await Promise.allSettled(Array.from({ length: 6 }, () => applyQueryParams(db.knex('users'), SLOW, map, { timeout: 200 })))
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, () => applyQueryParams(db.knex('users'), SLOW, map, { timeout: 200 })),
+      )
       expect(results.map((result) => result.status)).to.deep.equal(Array(6).fill('rejected'))
       for (const result of results) expect((result as PromiseRejectedResult).reason).to.be.instanceOf(QueryTimeoutError)
       expect(await idleWithin(db, IDLE_WITHIN)).to.be.below(IDLE_WITHIN)
-      const rows = await applyQueryParams(db.knex('users'), parseQueryParams('limit=2&orders[0][column]=id'), map, { timeout: 2000 })
+      const rows = await applyQueryParams(db.knex('users'), parseQueryParams('limit=2&orders[0][column]=id'), map, {
+        timeout: 2000,
+      })
       expect(rows.map((row: { id: unknown }) => Number(row.id))).to.deep.equal([1, 2])
     })
 
     it('a request within its timeout returns its rows and relations as without one', async () => {
-      const query = 'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=2&wheres[0][boolean]=and&with[0]=posts&orders[0][column]=id'
+      const query =
+        'wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=2&wheres[0][boolean]=and&with[0]=posts&orders[0][column]=id'
       const plain = await applyQueryParams(db.knex('users'), parseQueryParams(query), map)
-      const bounded = await applyQueryParams(db.knex('users'), parseQueryParams(query), map, { timeout: 5000, signal: new AbortController().signal })
+      const bounded = await applyQueryParams(db.knex('users'), parseQueryParams(query), map, {
+        timeout: 5000,
+        signal: new AbortController().signal,
+      })
       expect(bounded).to.deep.equal(plain)
-      const page = await paginate(applyQueryParams(db.knex('users'), parseQueryParams(`${query}&page=1&limit=1`), map), { page: 1, limit: 1 }, { timeout: 5000, queries: 'transaction' })
+      const page = await paginate(
+        applyQueryParams(db.knex('users'), parseQueryParams(`${query}&page=1&limit=1`), map),
+        { page: 1, limit: 1 },
+        { timeout: 5000, queries: 'transaction' },
+      )
       expect(page.data).to.deep.equal(plain.slice(0, 1))
       expect(page.meta.total).to.equal(2)
     })

@@ -6,7 +6,9 @@ import { idleWithin, sleepingMap, sleepingWithin } from './support/sleeping.ts'
 /** An offset the database refuses at once (PostgreSQL: out of range for bigint; MariaDB: a syntax error). */
 const REFUSED_OFFSET = 9007199254740990 * 5000
 
-for (const db of testDatabases().filter((candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql')) {
+for (const db of testDatabases().filter(
+  (candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql',
+)) {
   describe(`paginate in parallel on ${db.label}: a failed statement cancels its sibling`, function () {
     this.timeout(20_000)
 
@@ -15,7 +17,9 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
     })
 
     it('the page fails at once: the sleeping count is cancelled on the server (idle within 0.5 s) and the caller gets the page error', async () => {
-      const builder = applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow'), sleepingMap(db)).limit(5000).offset(REFUSED_OFFSET)
+      const builder = applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow'), sleepingMap(db))
+        .limit(5000)
+        .offset(REFUSED_OFFSET)
       const started = Date.now()
       const failing = paginate(builder, {}, { queries: 'parallel' }).then(
         () => undefined,
@@ -30,7 +34,9 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
 
     it('with a timeout and a signal of its own: the same, the bound still applies to both', async () => {
       const controller = new AbortController()
-      const builder = applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow'), sleepingMap(db)).limit(5000).offset(REFUSED_OFFSET)
+      const builder = applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow'), sleepingMap(db))
+        .limit(5000)
+        .offset(REFUSED_OFFSET)
       const error = (await paginate(builder, {}, { timeout: 10_000, signal: controller.signal }).then(
         () => undefined,
         (reason: unknown) => reason,

@@ -7,7 +7,9 @@ import { PGBOUNCER_BINARY, startPgBouncer, type RunningPgBouncer } from './suppo
 import { idleWithin, sleepingMap, sleepingWithin } from './support/sleeping.ts'
 
 const postgres = testDatabases().find((candidate) => candidate.engine === 'postgres-server')
-const required = (process.env['REQUIRE_DATABASES'] ?? '').split(',').some((name) => ['postgres-server', 'postgres'].includes(name.trim()))
+const required = (process.env['REQUIRE_DATABASES'] ?? '')
+  .split(',')
+  .some((name) => ['postgres-server', 'postgres'].includes(name.trim()))
 
 if (postgres !== undefined) {
   describe('cancellation behind PgBouncer (transaction mode)', function () {
@@ -17,7 +19,10 @@ if (postgres !== undefined) {
 
     before(async function () {
       if (PGBOUNCER_BINARY === undefined) {
-        if (required) throw new Error('pgbouncer is required with a PostgreSQL server (apt-get install -y pgbouncer; .ci/run installs it)')
+        if (required)
+          throw new Error(
+            'pgbouncer is required with a PostgreSQL server (apt-get install -y pgbouncer; .ci/run installs it)',
+          )
         this.skip()
       }
       bouncer = await startPgBouncer(postgres.server?.serverUrl ?? '')
@@ -43,7 +48,9 @@ if (postgres !== undefined) {
     it('the client sees a process id PgBouncer made up, so pg_cancel_backend(pid) would miss the backend', async () => {
       const connection = (await pooled.client.acquireConnection()) as { processID: number }
       try {
-        const { rows } = (await pooled.raw('select pg_backend_pid() as pid').connection(connection)) as { rows: Array<{ pid: number }> }
+        const { rows } = (await pooled.raw('select pg_backend_pid() as pid').connection(connection)) as {
+          rows: Array<{ pid: number }>
+        }
         expect(rows[0]?.pid).to.be.a('number')
         expect(connection.processID).not.to.equal(rows[0]?.pid)
       } finally {
@@ -54,7 +61,9 @@ if (postgres !== undefined) {
     it('a timeout cancels the statement on the server through the bouncer (CancelRequest)', async () => {
       const map = sleepingMap(postgres)
       const start = Date.now()
-      const error = await applyQueryParams(pooled('users'), parseQueryParams('scopes[0]=slow&limit=5'), map, { timeout: 300 }).then(
+      const error = await applyQueryParams(pooled('users'), parseQueryParams('scopes[0]=slow&limit=5'), map, {
+        timeout: 300,
+      }).then(
         () => undefined,
         (reason: unknown) => reason,
       )

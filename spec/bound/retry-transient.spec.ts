@@ -9,7 +9,10 @@ import { idleWithin, sleepingWithin } from './support/sleeping.ts'
 function nappingMap(db: TestDatabase): RelationMap {
   const nap = db.name === 'mysql' ? 'sleep(1) = 0' : 'pg_sleep(1) is not null'
   const users = relationMap.users
-  return { ...relationMap, users: { ...users, scopes: { ...users.scopes, nap: (query: Knex.QueryBuilder) => void query.whereRaw(nap) } } }
+  return {
+    ...relationMap,
+    users: { ...users, scopes: { ...users.scopes, nap: (query: Knex.QueryBuilder) => void query.whereRaw(nap) } },
+  }
 }
 
 /** Ends the session of the statement sleeping in `db`'s test database, as a server restart or a failover would. */
@@ -24,10 +27,15 @@ async function killSleepingSession(db: TestDatabase): Promise<void> {
     for (const { id } of rows) await db.knex.raw('kill connection ?', [id])
     return
   }
-  await db.knex.raw("select pg_terminate_backend(pid) from pg_stat_activity where datname = ? and query like '%pg_sleep%' and pid <> pg_backend_pid()", [name])
+  await db.knex.raw(
+    "select pg_terminate_backend(pid) from pg_stat_activity where datname = ? and query like '%pg_sleep%' and pid <> pg_backend_pid()",
+    [name],
+  )
 }
 
-for (const db of testDatabases().filter((candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql')) {
+for (const db of testDatabases().filter(
+  (candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql',
+)) {
   describe(`retryTransient on ${db.label}: a read whose session is killed runs again within the deadline`, function () {
     this.timeout(20_000)
     const params = parseQueryParams('scopes[0]=nap&orders[0][column]=id&limit=1')
@@ -53,7 +61,9 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
     })
 
     it('retryTransient: 1 reads the rows on a new connection', async () => {
-      const reading = applyQueryParams(own('users'), params, nappingMap(db), { timeout: 5000, retryTransient: 1 }).then((rows) => rows)
+      const reading = applyQueryParams(own('users'), params, nappingMap(db), { timeout: 5000, retryTransient: 1 }).then(
+        (rows) => rows,
+      )
       await killSleepingSession(db)
       const rows = (await reading) as Array<{ id: number }>
       expect(rows.map((row) => row.id)).to.deep.equal([1])
@@ -61,7 +71,11 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
 
     it("never inside the caller's transaction: the failure is the caller's to handle", async () => {
       const reading = own
-        .transaction((trx) => applyQueryParams(trx('users'), params, nappingMap(db), { timeout: 5000, retryTransient: 3 }).then((rows) => rows))
+        .transaction((trx) =>
+          applyQueryParams(trx('users'), params, nappingMap(db), { timeout: 5000, retryTransient: 3 }).then(
+            (rows) => rows,
+          ),
+        )
         .then(
           () => undefined,
           (failure: unknown) => failure,

@@ -1,19 +1,31 @@
 import { expect } from 'chai'
 import { relationMap } from '../../fixtures/relation-map.ts'
-import { applyQueryParams, parseQueryParams, problemResponse, QueryTimeoutError, type RelationMap } from '../../lib/index.ts'
+import {
+  applyQueryParams,
+  parseQueryParams,
+  problemResponse,
+  QueryTimeoutError,
+  type RelationMap,
+} from '../../lib/index.ts'
 import { testDatabases } from '../support/databases.ts'
 
 /** A scope whose statement takes a while on SQLite: a recursive count to two million. */
-const SLOW_SQLITE = '(with recursive n(i) as (select 1 union all select i + 1 from n where i < 2000000) select count(*) from n) > 0'
+const SLOW_SQLITE =
+  '(with recursive n(i) as (select 1 union all select i + 1 from n where i < 2000000) select count(*) from n) > 0'
 
 describe('database time on SQLite', () => {
   const db = testDatabases()[0]
   if (db === undefined || db.engine !== 'sqlite') throw new Error('expected SQLite first')
   const users = relationMap.users
-  const map: RelationMap = { ...relationMap, users: { ...users, scopes: { ...users.scopes, slow: (query) => void query.whereRaw(SLOW_SQLITE) } } }
+  const map: RelationMap = {
+    ...relationMap,
+    users: { ...users, scopes: { ...users.scopes, slow: (query) => void query.whereRaw(SLOW_SQLITE) } },
+  }
 
   it('runs a statement to its end (it cannot be interrupted), then rejects with QueryTimeoutError if time is up', async () => {
-    const error = await applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow&limit=1'), map, { timeout: 1 }).then(
+    const error = await applyQueryParams(db.knex('users'), parseQueryParams('scopes[0]=slow&limit=1'), map, {
+      timeout: 1,
+    }).then(
       () => undefined,
       (reason: unknown) => reason,
     )
@@ -23,7 +35,9 @@ describe('database time on SQLite', () => {
   it('runs no statement once the signal has aborted', async () => {
     const controller = new AbortController()
     controller.abort(new Error('gone'))
-    const error = await applyQueryParams(db.knex('users'), parseQueryParams('limit=1'), map, { signal: controller.signal }).then(
+    const error = await applyQueryParams(db.knex('users'), parseQueryParams('limit=1'), map, {
+      signal: controller.signal,
+    }).then(
       () => undefined,
       (reason: unknown) => reason,
     )
@@ -31,7 +45,9 @@ describe('database time on SQLite', () => {
   })
 
   it('rejects a timeout that is not a positive number of milliseconds', async () => {
-    const error = await Promise.resolve(applyQueryParams(db.knex('users'), parseQueryParams('limit=1'), map, { timeout: 0 })).then(
+    const error = await Promise.resolve(
+      applyQueryParams(db.knex('users'), parseQueryParams('limit=1'), map, { timeout: 0 }),
+    ).then(
       () => undefined,
       (reason: unknown) => reason,
     )

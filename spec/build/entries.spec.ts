@@ -68,13 +68,19 @@ describe('package entries by reader', () => {
       expect((root as Record<string, unknown>)[name], name).to.equal(moved[name])
     }
     const newer = Object.keys(moved).filter((name) => !DEPRECATED_AT_ROOT.includes(name))
-    expect(newer.filter((name) => name in root), 'names new in /http or /introspect re-exported at the root').to.deep.equal([])
+    expect(
+      newer.filter((name) => name in root),
+      'names new in /http or /introspect re-exported at the root',
+    ).to.deep.equal([])
   })
 
   it('the root holds the route-handler API besides those re-exports', () => {
     const moved = new Set([...Object.keys(http), ...Object.keys(introspect)])
     const own = Object.keys(root).filter((name) => !moved.has(name))
     expect(own).to.include.members(ROUTE_HANDLER_API)
-    expect(own.filter((name) => !ROUTE_HANDLER_API.includes(name)), 'root values outside the route-handler API').to.deep.equal([])
+    expect(
+      own.filter((name) => !ROUTE_HANDLER_API.includes(name)),
+      'root values outside the route-handler API',
+    ).to.deep.equal([])
   })
 })

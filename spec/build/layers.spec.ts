@@ -61,7 +61,8 @@ describe('lib/ layers', () => {
       for (const target of importsOf(file)) {
         const other = unitOf(target)
         if (other === unit) continue
-        if (ENTRIES.has(other) || layerOf(other) >= layerOf(unit)) upward.push(`${relative(LIB, file)} → ${relative(LIB, target)}`)
+        if (ENTRIES.has(other) || layerOf(other) >= layerOf(unit))
+          upward.push(`${relative(LIB, file)} → ${relative(LIB, target)}`)
       }
     }
     expect(upward, 'imports that run sideways or up').to.deep.equal([])

@@ -10,13 +10,15 @@ describe('build: rewriteDeclarationImports', () => {
       "import type { D } from './d.cts';",
       "export declare function f(): import('./e.ts').E;",
     ].join('\n')
-    expect(rewriteDeclarationImports(declaration)).to.equal([
-      "export { a } from './a.js';",
-      'export type { B } from "../b/b.js";',
-      "export * from './c.mjs';",
-      "import type { D } from './d.cjs';",
-      "export declare function f(): import('./e.js').E;",
-    ].join('\n'))
+    expect(rewriteDeclarationImports(declaration)).to.equal(
+      [
+        "export { a } from './a.js';",
+        'export type { B } from "../b/b.js";',
+        "export * from './c.mjs';",
+        "import type { D } from './d.cjs';",
+        "export declare function f(): import('./e.js').E;",
+      ].join('\n'),
+    )
   })
 
   it('keeps package specifiers, .js paths and strings that are not module specifiers', () => {
@@ -24,7 +26,7 @@ describe('build: rewriteDeclarationImports', () => {
       "import type { Knex } from 'knex';",
       "import type { T } from 'some-package/file.ts';",
       "export { a } from './a.js';",
-      "export declare const name = \"./x.ts\";",
+      'export declare const name = "./x.ts";',
     ].join('\n')
     expect(rewriteDeclarationImports(declaration)).to.equal(declaration)
   })

@@ -4,7 +4,24 @@ import { UsageError } from '../../lib/cli/cli-io.ts'
 
 describe('knex-query-params introspect: arguments', () => {
   it('reads --connection (with an optional --client), --out, --naming, --tables, --exclude, --expose-pivots', () => {
-    expect(cliArguments(['introspect', '--client', 'pg', '--connection', 'postgres://u@h/db', '--out', 'map.ts', '--naming', 'camel', '--tables', 'a, b,', '--exclude', 'c', '--expose-pivots'])).to.deep.equal({
+    expect(
+      cliArguments([
+        'introspect',
+        '--client',
+        'pg',
+        '--connection',
+        'postgres://u@h/db',
+        '--out',
+        'map.ts',
+        '--naming',
+        'camel',
+        '--tables',
+        'a, b,',
+        '--exclude',
+        'c',
+        '--expose-pivots',
+      ]),
+    ).to.deep.equal({
       command: 'introspect',
       source: { connection: 'postgres://u@h/db', client: 'pg' },
       out: 'map.ts',
@@ -13,7 +30,12 @@ describe('knex-query-params introspect: arguments', () => {
       exclude: ['c'],
       exposePivots: true,
     })
-    expect(cliArguments(['introspect', '--connection', 'app.db'])).to.deep.equal({ command: 'introspect', source: { connection: 'app.db' }, naming: 'as-is', exposePivots: false })
+    expect(cliArguments(['introspect', '--connection', 'app.db'])).to.deep.equal({
+      command: 'introspect',
+      source: { connection: 'app.db' },
+      naming: 'as-is',
+      exposePivots: false,
+    })
   })
 
   it('reads --sortable-indexed-only, absent when not given', () => {
@@ -27,7 +49,9 @@ describe('knex-query-params introspect: arguments', () => {
   })
 
   it('reads --views, absent when not given, and several schemas in --schema as the text given', () => {
-    expect(cliArguments(['introspect', '--connection', 'app.db', '--views', '--schema', 'public,analytics'])).to.deep.equal({
+    expect(
+      cliArguments(['introspect', '--connection', 'app.db', '--views', '--schema', 'public,analytics']),
+    ).to.deep.equal({
       command: 'introspect',
       source: { connection: 'app.db' },
       naming: 'as-is',
@@ -48,7 +72,9 @@ describe('knex-query-params introspect: arguments', () => {
   })
 
   it('reads --knexfile with an optional --env', () => {
-    expect(cliArguments(['introspect', '--knexfile', 'knexfile.ts', '--env', 'staging', '--naming', 'snake'])).to.deep.equal({
+    expect(
+      cliArguments(['introspect', '--knexfile', 'knexfile.ts', '--env', 'staging', '--naming', 'snake']),
+    ).to.deep.equal({
       command: 'introspect',
       source: { knexfile: 'knexfile.ts', env: 'staging' },
       naming: 'snake',
@@ -68,13 +94,31 @@ describe('knex-query-params introspect: arguments', () => {
   const usage: Array<[string[], string]> = [
     [['introspect'], 'Missing the database: --connection <url> (with --client), or --knexfile <file> [--env <name>].'],
     [['introspect', '--connection', 'a.db', '--knexfile', 'k.js'], 'Give --connection or --knexfile, not both.'],
-    [['introspect', '--connection', 'a.db', '--env', 'x'], '--env picks an environment of --knexfile; with --connection there is none.'],
-    [['introspect', '--knexfile', 'k.js', '--client', 'pg'], '--client comes from the knexfile; give it only with --connection.'],
-    [['introspect', '--connection', 'a.db', '--client', 'oracle'], "Unknown --client 'oracle'; expected one of pg, mysql, sqlite."],
-    [['introspect', '--knexfile', 'k.js', '--dialect', 'cockroachdb'], "Unknown --dialect 'cockroachdb'; expected one of postgres, mysql, sqlite."],
-    [['introspect', '--connection', 'a.db', '--dialect', 'sqlite'], "--dialect declares the database of a knexfile's client; with --connection the URL names it."],
+    [
+      ['introspect', '--connection', 'a.db', '--env', 'x'],
+      '--env picks an environment of --knexfile; with --connection there is none.',
+    ],
+    [
+      ['introspect', '--knexfile', 'k.js', '--client', 'pg'],
+      '--client comes from the knexfile; give it only with --connection.',
+    ],
+    [
+      ['introspect', '--connection', 'a.db', '--client', 'oracle'],
+      "Unknown --client 'oracle'; expected one of pg, mysql, sqlite.",
+    ],
+    [
+      ['introspect', '--knexfile', 'k.js', '--dialect', 'cockroachdb'],
+      "Unknown --dialect 'cockroachdb'; expected one of postgres, mysql, sqlite.",
+    ],
+    [
+      ['introspect', '--connection', 'a.db', '--dialect', 'sqlite'],
+      "--dialect declares the database of a knexfile's client; with --connection the URL names it.",
+    ],
     [['explain', '/users', '--map', 'm.ts', '--dialect', 'sqlite'], "--dialect is not an option of 'explain'."],
-    [['introspect', '--connection', 'a.db', '--naming', 'kebab'], "Unknown --naming 'kebab'; expected one of camel, snake, as-is."],
+    [
+      ['introspect', '--connection', 'a.db', '--naming', 'kebab'],
+      "Unknown --naming 'kebab'; expected one of camel, snake, as-is.",
+    ],
     [['introspect', '--connection', 'a.db', '--map', 'm.ts'], "--map is not an option of 'introspect'."],
     [['introspect', 'extra', '--connection', 'a.db'], "Unexpected argument 'extra': introspect takes options only."],
     [['explain', '/users', '--map', 'm.ts', '--out', 'x'], "--out is not an option of 'explain'."],

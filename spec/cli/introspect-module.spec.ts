@@ -11,11 +11,24 @@ describe('knex-query-params introspect: the generated module text', () => {
           columns: { id: 'integer', createdAt: { type: 'datetime', column: 'created_at', nullable: false } },
           relations: {
             posts: { type: 'hasMany', table: 'posts', foreignKey: 'user_id' },
-            tagsOfTheUsersPostsWithAVeryLongName: { type: 'belongsToMany', table: 'tags', pivotTable: 'post_tag_long_name', foreignPivotKey: 'post_id', relatedPivotKey: 'tag_id' },
+            tagsOfTheUsersPostsWithAVeryLongName: {
+              type: 'belongsToMany',
+              table: 'tags',
+              pivotTable: 'post_tag_long_name',
+              foreignPivotKey: 'post_id',
+              relatedPivotKey: 'tag_id',
+            },
           },
         },
       },
-      [{ kind: 'secret-column', table: 'users', column: 'password', message: 'users.password: left out, its name looks secret */' }],
+      [
+        {
+          kind: 'secret-column',
+          table: 'users',
+          column: 'password',
+          message: 'users.password: left out, its name looks secret */',
+        },
+      ],
       { database: 'SQLite', options: { naming: 'camel', exclude: ['audit'] } },
     )
     expect(text).to.equal(`/**
@@ -64,16 +77,23 @@ export const relationMap = defineRelationMap({
   })
 
   it('says so when nothing was left out', () => {
-    const text = relationMapModule({ users: { columns: { id: 'integer' } } }, [], { database: 'PostgreSQL', options: {} })
+    const text = relationMapModule({ users: { columns: { id: 'integer' } } }, [], {
+      database: 'PostgreSQL',
+      options: {},
+    })
     expect(text).to.contain(' * Nothing was left out.\n')
     expect(text).to.contain('(naming: as-is)')
   })
 
   it('escapes strings and quotes keys that are not identifiers; an object of plain values stays on one line while it fits in 120 columns', () => {
-    expect(typescriptLiteral({ 'a-b': 'x\\y\n', ok: true, n: 2, list: ['p', "q'"] })).to.equal(`{ 'a-b': 'x\\\\y\\n', ok: true, n: 2, list: ['p', 'q\\''] }`)
+    expect(typescriptLiteral({ 'a-b': 'x\\y\n', ok: true, n: 2, list: ['p', "q'"] })).to.equal(
+      `{ 'a-b': 'x\\\\y\\n', ok: true, n: 2, list: ['p', 'q\\''] }`,
+    )
     const wide = { k: 'v'.repeat(100), l: 'w' }
     expect(typescriptLiteral(wide)).to.equal(`{ k: '${'v'.repeat(100)}', l: 'w' }`)
-    expect(typescriptLiteral({ outer: wide }, '', 0)).to.equal(`{\n  outer: {\n    k: '${'v'.repeat(100)}',\n    l: 'w',\n  },\n}`)
+    expect(typescriptLiteral({ outer: wide }, '', 0)).to.equal(
+      `{\n  outer: {\n    k: '${'v'.repeat(100)}',\n    l: 'w',\n  },\n}`,
+    )
     expect(typescriptLiteral({ empty: {} })).to.equal('{\n  empty: {},\n}')
   })
 })

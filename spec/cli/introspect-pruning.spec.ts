@@ -34,7 +34,10 @@ async function createShop(file: string): Promise<void> {
       t.datetime('created_at').notNullable()
       t.datetime('deleted_at')
     })
-    await db('tenants').insert([{ id: 1, name: 'Acme' }, { id: 2, name: 'Globex' }])
+    await db('tenants').insert([
+      { id: 1, name: 'Acme' },
+      { id: 2, name: 'Globex' },
+    ])
     await db('categories').insert([
       { id: 1, tenant_id: 1, parent_id: null, name: 'Tools' },
       { id: 2, tenant_id: 1, parent_id: 1, name: 'Hammers' },
@@ -77,7 +80,17 @@ describe('knex-query-params introspect: pruning a generated map (SQLite)', funct
   after(() => rmSync(dir, { recursive: true, force: true }))
 
   it('reads --exclude-columns and --no-inverse as lists', () => {
-    expect(cliArguments(['introspect', '--connection', 'a.db', '--exclude-columns', 'deleted_at, *_secret,', '--no-inverse', 'tenants'])).to.deep.equal({
+    expect(
+      cliArguments([
+        'introspect',
+        '--connection',
+        'a.db',
+        '--exclude-columns',
+        'deleted_at, *_secret,',
+        '--no-inverse',
+        'tenants',
+      ]),
+    ).to.deep.equal({
       command: 'introspect',
       source: { connection: 'a.db' },
       naming: 'as-is',
@@ -90,19 +103,37 @@ describe('knex-query-params introspect: pruning a generated map (SQLite)', funct
   it('writes a map without the excluded columns, without inverses onto tenants, with parent/children; hand edits beside it survive a regeneration', async () => {
     const out: string[] = []
     const err: string[] = []
-    const argv = ['introspect', '--connection', join(dir, 'shop.sqlite'), '--naming', 'camel', '--exclude-columns', 'deleted_at,stripe_*,tenant_id', '--no-inverse', 'tenants', '--out', 'relation-map.generated.ts']
+    const argv = [
+      'introspect',
+      '--connection',
+      join(dir, 'shop.sqlite'),
+      '--naming',
+      'camel',
+      '--exclude-columns',
+      'deleted_at,stripe_*,tenant_id',
+      '--no-inverse',
+      'tenants',
+      '--out',
+      'relation-map.generated.ts',
+    ]
     const code = await runCli(argv, { out: (text) => out.push(text), err: (text) => err.push(text) }, dir)
     expect([code, err]).to.deep.equal([0, []])
     const text = readFileSync(join(dir, 'relation-map.generated.ts'), 'utf8')
     expect(text).to.contain('(naming: camel; exclude columns: deleted_at, stripe_*, tenant_id; no inverse: tenants)')
     expect(text).to.contain(" * - customers.stripe_customer_id: left out, excluded by 'stripe_*'\n")
-    expect(text).to.contain(' * - tenants: no inverse relations (hasMany/hasOne) from categories.tenant_id, customers.tenant_id, as noInverse asks\n')
+    expect(text).to.contain(
+      ' * - tenants: no inverse relations (hasMany/hasOne) from categories.tenant_id, customers.tenant_id, as noInverse asks\n',
+    )
 
     const generated = await importGeneratedMap(join(dir, 'relation-map.generated.ts'))
     expect(generated).to.deep.equal({
       tenants: { columns: { id: 'integer', name: { type: 'string', nullable: false } } },
       categories: {
-        columns: { id: 'integer', parentId: { type: 'integer', column: 'parent_id' }, name: { type: 'string', nullable: false } },
+        columns: {
+          id: 'integer',
+          parentId: { type: 'integer', column: 'parent_id' },
+          name: { type: 'string', nullable: false },
+        },
         relations: {
           parent: { type: 'belongsTo', table: 'categories', foreignKey: 'parent_id' },
           tenant: { type: 'belongsTo', table: 'tenants', foreignKey: 'tenant_id', required: true },
@@ -110,7 +141,11 @@ describe('knex-query-params introspect: pruning a generated map (SQLite)', funct
         },
       },
       customers: {
-        columns: { id: 'integer', email: { type: 'string', nullable: false }, createdAt: { type: 'datetime', column: 'created_at', nullable: false } },
+        columns: {
+          id: 'integer',
+          email: { type: 'string', nullable: false },
+          createdAt: { type: 'datetime', column: 'created_at', nullable: false },
+        },
         relations: { tenant: { type: 'belongsTo', table: 'tenants', foreignKey: 'tenant_id', required: true } },
       },
     })
@@ -124,7 +159,10 @@ describe('knex-query-params introspect: pruning a generated map (SQLite)', funct
     expect(readFileSync(join(dir, 'relation-map.ts'), 'utf8')).to.equal(HAND_EDITS)
 
     // The edited map at work: tenant 1's live categories, their children guarded too, the client's created_at spelling.
-    const tenant = (query: import('knex').Knex.QueryBuilder, { table, context }: GuardInfo<{ tenantId: number }>): void => {
+    const tenant = (
+      query: import('knex').Knex.QueryBuilder,
+      { table, context }: GuardInfo<{ tenantId: number }>,
+    ): void => {
       query.where(`${table}.tenant_id`, context.tenantId).whereNull(`${table}.deleted_at`)
     }
     const edited: RelationMap<{ tenantId: number }> = defineRelationMap({
@@ -132,12 +170,28 @@ describe('knex-query-params introspect: pruning a generated map (SQLite)', funct
       categories: { ...generated['categories'], columns: generated['categories']?.columns ?? {}, guard: tenant },
       customers: { ...generated['customers'], columns: generated['customers']?.columns ?? {}, guard: tenant },
     })
-    const db = knex({ client: 'better-sqlite3', connection: { filename: join(dir, 'shop.sqlite'), options: { readonly: true } }, useNullAsDefault: true })
+    const db = knex({
+      client: 'better-sqlite3',
+      connection: { filename: join(dir, 'shop.sqlite'), options: { readonly: true } },
+      useNullAsDefault: true,
+    })
     try {
       const context = { tenantId: 1 }
-      const categories = await applyQueryParams(db('categories'), parseQueryParams('with[0]=children&wheres[0][column]=parentId&wheres[0][value]'), edited, { context })
-      expect(categories).to.deep.equal([{ id: 1, parentId: null, name: 'Tools', children: [{ id: 2, parentId: 1, name: 'Hammers' }] }])
-      const customers = await applyQueryParams(db('customers'), parseQueryParams('orders[0][column]=created_at&orders[0][direction]=desc&columns[0]=email'), edited, { context })
+      const categories = await applyQueryParams(
+        db('categories'),
+        parseQueryParams('with[0]=children&wheres[0][column]=parentId&wheres[0][value]'),
+        edited,
+        { context },
+      )
+      expect(categories).to.deep.equal([
+        { id: 1, parentId: null, name: 'Tools', children: [{ id: 2, parentId: 1, name: 'Hammers' }] },
+      ])
+      const customers = await applyQueryParams(
+        db('customers'),
+        parseQueryParams('orders[0][column]=created_at&orders[0][direction]=desc&columns[0]=email'),
+        edited,
+        { context },
+      )
       expect(customers).to.deep.equal([{ email: 'b@acme.test' }, { email: 'a@acme.test' }])
     } finally {
       await db.destroy()

@@ -24,7 +24,11 @@ describe('knex-query-params openapi --map <module> [--out file]', function () {
   let dir: string
   const run = async (...argv: string[]): Promise<Result> => {
     const result: Result = { code: -1, out: [], err: [] }
-    result.code = await runCli(argv, { out: (text) => result.out.push(text), err: (text) => result.err.push(text) }, dir)
+    result.code = await runCli(
+      argv,
+      { out: (text) => result.out.push(text), err: (text) => result.err.push(text) },
+      dir,
+    )
     return result
   }
 
@@ -42,9 +46,16 @@ describe('knex-query-params openapi --map <module> [--out file]', function () {
   })
 
   it('reads its arguments', () => {
-    expect(cliArguments(['openapi', '--map', './m.js', '--out', 'o.json', '--tables', 'a, b'])).to.deep.equal({ command: 'openapi', map: './m.js', out: 'o.json', tables: ['a', 'b'] })
+    expect(cliArguments(['openapi', '--map', './m.js', '--out', 'o.json', '--tables', 'a, b'])).to.deep.equal({
+      command: 'openapi',
+      map: './m.js',
+      out: 'o.json',
+      tables: ['a', 'b'],
+    })
     expect(() => cliArguments(['openapi'])).to.throw('Missing --map <file>')
-    expect(() => cliArguments(['openapi', '--map', 'm.js', '--naming', 'camel'])).to.throw("--naming is not an option of 'openapi'.")
+    expect(() => cliArguments(['openapi', '--map', 'm.js', '--naming', 'camel'])).to.throw(
+      "--naming is not an option of 'openapi'.",
+    )
   })
 
   it('prints the document of every table (list and item routes) on stdout: the same JSON as openApiDocument, valid OpenAPI 3.1', async () => {
@@ -52,8 +63,12 @@ describe('knex-query-params openapi --map <module> [--out file]', function () {
     expect(result.err).to.deep.equal([])
     expect(result.code).to.equal(EXIT.ok)
     const printed = JSON.parse(result.out.join('\n')) as Record<string, unknown>
-    const { relationMap } = (await import(join(dir, 'map.mjs'))) as { relationMap: Parameters<typeof openApiDocument>[0] }
-    const expected = openApiDocument(relationMap, { resources: ['users', 'posts'].map((table) => ({ path: `/${table}`, table, item: true })) })
+    const { relationMap } = (await import(join(dir, 'map.mjs'))) as {
+      relationMap: Parameters<typeof openApiDocument>[0]
+    }
+    const expected = openApiDocument(relationMap, {
+      resources: ['users', 'posts'].map((table) => ({ path: `/${table}`, table, item: true })),
+    })
     expect(printed).to.deep.equal(expected)
     expect((await new Validator().validate(printed)).valid).to.equal(true)
   })
@@ -61,7 +76,11 @@ describe('knex-query-params openapi --map <module> [--out file]', function () {
   it("writes the file with --out, from the module's openApiOptions when it exports them", async () => {
     const result = await run('openapi', '--map', './routed.mjs', '--out', 'openapi.json')
     expect(result).to.deep.equal({ code: EXIT.ok, out: ['Wrote openapi.json: OpenAPI 3.1, 1 resources.'], err: [] })
-    const written = JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as { info: { title: string }; paths: Record<string, unknown>; components: { schemas: Record<string, { maximum?: number }> } }
+    const written = JSON.parse(readFileSync(join(dir, 'openapi.json'), 'utf8')) as {
+      info: { title: string }
+      paths: Record<string, unknown>
+      components: { schemas: Record<string, { maximum?: number }> }
+    }
     expect(written.info.title).to.equal('Blog')
     expect(Object.keys(written.paths)).to.deep.equal(['/api/posts', '/api/posts/search'])
     expect(written.components.schemas['posts.query.limit']?.maximum).to.equal(50)
@@ -69,7 +88,10 @@ describe('knex-query-params openapi --map <module> [--out file]', function () {
 
   it('--tables picks tables; a table not in the map, bad openApiOptions and an unwritable file are usage errors on one line', async () => {
     const picked = await run('openapi', '--map', './map.mjs', '--tables', 'posts')
-    expect(Object.keys((JSON.parse(picked.out.join('\n')) as { paths: object }).paths)).to.deep.equal(['/posts', '/posts/{id}'])
+    expect(Object.keys((JSON.parse(picked.out.join('\n')) as { paths: object }).paths)).to.deep.equal([
+      '/posts',
+      '/posts/{id}',
+    ])
     expect(await run('openapi', '--map', './map.mjs', '--tables', 'nope')).to.deep.equal({
       code: EXIT.usage,
       out: [],

@@ -22,7 +22,10 @@ const OLD_SECRET = 'the secret that signed before rotation, 32+ bytes'
 type Tenant = { tenant: number }
 const guardedMap: RelationMap<Tenant> = {
   ...cursorMap,
-  cur_items: { ...cursorMap.cur_items, guard: (query, { table, context }) => void query.where(`${table}.rank`, '<>', context.tenant) },
+  cur_items: {
+    ...cursorMap.cur_items,
+    guard: (query, { table, context }) => void query.where(`${table}.rank`, '<>', context.tenant),
+  },
   cur_groups: cursorMap.cur_groups,
   cur_notes: cursorMap.cur_notes,
   cur_pairs: cursorMap.cur_pairs,
@@ -44,7 +47,11 @@ for (const db of testDatabases()) {
     }
     const tenantPage = (request: string, tenant: number) => {
       const params = parseQueryParams(request)
-      return cursorPaginate(applyQueryParams(db.knex('cur_items'), params, guardedMap, { context: { tenant } }), params, { secret: SECRET })
+      return cursorPaginate(
+        applyQueryParams(db.knex('cur_items'), params, guardedMap, { context: { tenant } }),
+        params,
+        { secret: SECRET },
+      )
     }
     const ORDER = 'orders[0][column]=at&orders[0][direction]=desc&limit=5'
     const nextOf = async (request: string, options: Partial<CursorPaginateOptions> = {}): Promise<string> => {
@@ -53,7 +60,11 @@ for (const db of testDatabases()) {
       return meta.next_cursor ?? ''
     }
     /** Asserts the page is refused with `code` on `param` before any statement runs. */
-    const refused = async (run: () => Promise<unknown>, code: QueryParamsErrorCode, param = 'cursor'): Promise<void> => {
+    const refused = async (
+      run: () => Promise<unknown>,
+      code: QueryParamsErrorCode,
+      param = 'cursor',
+    ): Promise<void> => {
       const { result } = await countQueries(db.knex, async () => {
         try {
           await run()
@@ -70,11 +81,19 @@ for (const db of testDatabases()) {
       expect({ status: error.status, code: error.code, param: error.param }).to.deep.equal({ status: 400, code, param })
     }
 
-    it('a changed character anywhere, a cut cursor, garbage or another secret\'s is invalid_cursor', async () => {
+    it("a changed character anywhere, a cut cursor, garbage or another secret's is invalid_cursor", async () => {
       const cursor = await nextOf(ORDER)
       const [body = '', signature = ''] = cursor.split('.')
-      const flip = (text: string, at: number): string => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1)
-      for (const forged of [`${flip(body, 5)}.${signature}`, `${body}.${flip(signature, 3)}`, `${body}.${signature.slice(0, -2)}`, `${body}.`, 'abc.def', `e30.${signature}`]) {
+      const flip = (text: string, at: number): string =>
+        text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1)
+      for (const forged of [
+        `${flip(body, 5)}.${signature}`,
+        `${body}.${flip(signature, 3)}`,
+        `${body}.${signature.slice(0, -2)}`,
+        `${body}.`,
+        'abc.def',
+        `e30.${signature}`,
+      ]) {
         await refused(() => page(`${ORDER}&cursor=${forged}`), 'invalid_cursor')
       }
       const foreign = await nextOf(ORDER, { secret: OLD_SECRET })
@@ -84,13 +103,24 @@ for (const db of testDatabases()) {
     it('a forged position (values re-signed with a guessed secret) is invalid_cursor', async () => {
       const cursor = await nextOf(ORDER)
       const payload = decodeCursor(cursor, [Buffer.from(SECRET)], 'cursor')
-      const forged = encodeCursor({ ...payload, values: ['1999-01-01 00:00:00', '1'] }, Buffer.from('guessed guessed guessed guessed guessed'))
+      const forged = encodeCursor(
+        { ...payload, values: ['1999-01-01 00:00:00', '1'] },
+        Buffer.from('guessed guessed guessed guessed guessed'),
+      )
       await refused(() => page(`${ORDER}&cursor=${forged}`), 'invalid_cursor')
     })
 
     it('garbage, a list, or more than 2,048 characters is invalid_cursor when parsed', () => {
-      for (const query of ['cursor=not%20a%20cursor', 'cursor[0]=a.b', `cursor=${'a'.repeat(2_100)}.${'b'.repeat(43)}`, 'cursor']) {
-        expectQueryParamsError(() => parseQueryParams(query), { code: 'invalid_cursor', param: query.startsWith('cursor[') ? 'cursor' : 'cursor' })
+      for (const query of [
+        'cursor=not%20a%20cursor',
+        'cursor[0]=a.b',
+        `cursor=${'a'.repeat(2_100)}.${'b'.repeat(43)}`,
+        'cursor',
+      ]) {
+        expectQueryParamsError(() => parseQueryParams(query), {
+          code: 'invalid_cursor',
+          param: query.startsWith('cursor[') ? 'cursor' : 'cursor',
+        })
       }
     })
 

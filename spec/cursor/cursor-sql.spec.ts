@@ -40,7 +40,12 @@ for (const db of testDatabases()) {
       return (await countQueries(db.knex, () => page(`${request}&cursor=${cursor ?? ''}`))).queries
     }
     const snapshot = (key: string, statement: QueryEvent | undefined): void => {
-      expectSql(db.name, key, { toSQL: () => ({ sql: placeholders(statement?.sql ?? ''), bindings: (statement?.bindings ?? []).map((value) => (typeof value === 'bigint' ? String(value) : value)) }) })
+      expectSql(db.name, key, {
+        toSQL: () => ({
+          sql: placeholders(statement?.sql ?? ''),
+          bindings: (statement?.bindings ?? []).map((value) => (typeof value === 'bigint' ? String(value) : value)),
+        }),
+      })
     }
 
     it('newest first: one statement, a row-value comparison (MariaDB: the expanded form led by its bound)', async () => {
@@ -56,24 +61,34 @@ for (const db of testDatabases()) {
     })
 
     it('mixed directions and a nullable text: the expanded form', async () => {
-      const queries = await secondPage('orders[0][column]=rank&orders[1][column]=title&orders[1][direction]=desc&limit=5')
+      const queries = await secondPage(
+        'orders[0][column]=rank&orders[1][column]=title&orders[1][direction]=desc&limit=5',
+      )
       snapshot('cursor: mixed directions, next page', queries[0])
     })
 
     it('a belongsTo column and a count: the values read from the order joins', async () => {
       snapshot('cursor: belongsTo column, next page', (await secondPage('orders[0][column]=group.name&limit=5'))[0])
-      snapshot('cursor: count, next page', (await secondPage('orders[0][column]=notesCount&orders[0][direction]=desc&limit=5'))[0])
+      snapshot(
+        'cursor: count, next page',
+        (await secondPage('orders[0][column]=notesCount&orders[0][direction]=desc&limit=5'))[0],
+      )
     })
 
     it('with on a cursor page: the relation loaded once, for the page rows only, and the position columns removed', async () => {
       const first = await page('orders[0][column]=at&orders[0][direction]=desc&limit=4&with[0]=notes&with[1]=group')
-      const { result, queries } = await countQueries(db.knex, () => page(`orders[0][column]=at&orders[0][direction]=desc&limit=4&with[0]=notes&with[1]=group&cursor=${first.meta.next_cursor ?? ''}`))
+      const { result, queries } = await countQueries(db.knex, () =>
+        page(
+          `orders[0][column]=at&orders[0][direction]=desc&limit=4&with[0]=notes&with[1]=group&cursor=${first.meta.next_cursor ?? ''}`,
+        ),
+      )
       expect(queries).to.have.length(3)
       expect(result.data).to.have.length(4)
       for (const row of result.data) {
         expect(Object.keys(row).filter((key) => key.startsWith('kqp_'))).to.deep.equal([])
         expect(row.notes).to.be.an('array')
-        for (const note of row.notes as Array<Record<string, unknown>>) expect(Number(note.item_id)).to.equal(Number(row.id))
+        for (const note of row.notes as Array<Record<string, unknown>>)
+          expect(Number(note.item_id)).to.equal(Number(row.id))
         if (row.group_id === null) expect(row.group).to.equal(null)
         else expect(Number((row.group as Record<string, unknown>).id)).to.equal(Number(row.group_id))
       }
@@ -90,9 +105,14 @@ for (const db of testDatabases()) {
     })
 
     it('a filter through a many-to-many relation, walked with cursors: the rows of the unguarded query, in order', async () => {
-      const request = 'wheres[0][column]=tags.name&wheres[0][value]=tag 3&orders[0][column]=created_at&orders[0][direction]=desc'
+      const request =
+        'wheres[0][column]=tags.name&wheres[0][value]=tag 3&orders[0][column]=created_at&orders[0][direction]=desc'
       const params = (extra: string) => parseQueryParams(`${request}&${extra}`)
-      const expected = (await applyQueryParams(db.knex('pg_posts'), params('limit=1000'), guardedPageMap).clone()) as Array<Record<string, unknown>>
+      const expected = (await applyQueryParams(
+        db.knex('pg_posts'),
+        params('limit=1000'),
+        guardedPageMap,
+      ).clone()) as Array<Record<string, unknown>>
       expect(expected.length).to.be.above(40)
       const walked: unknown[] = []
       let cursor: string | null = null

@@ -20,21 +20,49 @@ const PAGE = 7
 export const ORDER_KINDS: Record<string, { table: string; request: string; map?: RelationMap }> = {
   'newest first (microsecond ties)': { table: 'cur_items', request: 'orders[0][column]=at&orders[0][direction]=desc' },
   'a nullable text column (collation)': { table: 'cur_items', request: 'orders[0][column]=title' },
-  'a nullable text column, descending': { table: 'cur_items', request: 'orders[0][column]=title&orders[0][direction]=desc' },
-  'mixed directions': { table: 'cur_items', request: 'orders[0][column]=rank&orders[1][column]=title&orders[1][direction]=desc&orders[2][column]=id' },
-  'a belongsTo column (left join, NULLs)': { table: 'cur_items', request: 'orders[0][column]=group.name&orders[0][direction]=desc' },
-  'a hasOne column (its first row, NULL when none)': { table: 'cur_items', request: 'orders[0][column]=firstNote.weight&orders[0][direction]=desc' },
+  'a nullable text column, descending': {
+    table: 'cur_items',
+    request: 'orders[0][column]=title&orders[0][direction]=desc',
+  },
+  'mixed directions': {
+    table: 'cur_items',
+    request: 'orders[0][column]=rank&orders[1][column]=title&orders[1][direction]=desc&orders[2][column]=id',
+  },
+  'a belongsTo column (left join, NULLs)': {
+    table: 'cur_items',
+    request: 'orders[0][column]=group.name&orders[0][direction]=desc',
+  },
+  'a hasOne column (its first row, NULL when none)': {
+    table: 'cur_items',
+    request: 'orders[0][column]=firstNote.weight&orders[0][direction]=desc',
+  },
   'a count': { table: 'cur_items', request: 'orders[0][column]=notesCount&orders[0][direction]=desc' },
   'a declared aggregate (NULL over no rows)': { table: 'cur_items', request: 'orders[0][column]=notesWeightSum' },
-  'bigint and decimal, exact': { table: 'cur_items', request: 'orders[0][column]=big&orders[1][column]=score&orders[1][direction]=desc' },
+  'bigint and decimal, exact': {
+    table: 'cur_items',
+    request: 'orders[0][column]=big&orders[1][column]=score&orders[1][direction]=desc',
+  },
   'the primary key alone': { table: 'cur_items', request: '' },
-  'distinct': { table: 'cur_items', request: 'distinct[0]=rank&columns[0]=title&columns[1]=big&orders[0][column]=rank&orders[1][column]=title' },
+  distinct: {
+    table: 'cur_items',
+    request: 'distinct[0]=rank&columns[0]=title&columns[1]=big&orders[0][column]=rank&orders[1][column]=title',
+  },
   'a composite key': { table: 'cur_pairs', request: 'orders[0][column]=label' },
-  'a filter and a scope-free relation filter': { table: 'cur_items', request: 'wheres[0][column]=rank&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=2&relations_exists[0]=notes&orders[0][column]=at' },
+  'a filter and a scope-free relation filter': {
+    table: 'cur_items',
+    request:
+      'wheres[0][column]=rank&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=2&relations_exists[0]=notes&orders[0][column]=at',
+  },
 }
 
-const keyOf = (table: string) => (row: Record<string, unknown>): string =>
-  table === 'cur_pairs' ? `${String(row.left_id)}/${String(row.right_id)}` : row.id === undefined ? JSON.stringify(row) : String(row.id)
+const keyOf =
+  (table: string) =>
+  (row: Record<string, unknown>): string =>
+    table === 'cur_pairs'
+      ? `${String(row.left_id)}/${String(row.right_id)}`
+      : row.id === undefined
+        ? JSON.stringify(row)
+        : String(row.id)
 
 for (const db of testDatabases()) {
   describe(`cursorPaginate walks (${db.name})`, function () {
@@ -46,7 +74,11 @@ for (const db of testDatabases()) {
       await dropCursorDataSet(db.knex)
     })
 
-    const page = (table: string, request: string, map: RelationMap = cursorMap): Promise<CursorPaginated<Record<string, unknown>>> => {
+    const page = (
+      table: string,
+      request: string,
+      map: RelationMap = cursorMap,
+    ): Promise<CursorPaginated<Record<string, unknown>>> => {
       const params = parseQueryParams(request)
       return cursorPaginate(applyQueryParams(db.knex(table), params, map), params, { secret: SECRET })
     }
@@ -91,7 +123,12 @@ for (const db of testDatabases()) {
       })
     }
 
-    for (const name of ['newest first (microsecond ties)', 'mixed directions', 'a count', 'a belongsTo column (left join, NULLs)']) {
+    for (const name of [
+      'newest first (microsecond ties)',
+      'mixed directions',
+      'a count',
+      'a belongsTo column (left join, NULLs)',
+    ]) {
       const { table, request } = ORDER_KINDS[name] ?? { table: '', request: '' }
       it(`${name}: rows inserted and deleted between pages; every row that existed throughout comes once, in order`, async () => {
         const before = (await unpaged(table, request)).map(keyOf(table))
@@ -111,7 +148,10 @@ for (const db of testDatabases()) {
           const after = (await unpaged(table, request)).map(keyOf(table))
           expect(new Set(walked).size, 'no row twice').to.equal(walked.length)
           const throughout = before.filter((key) => after.includes(key))
-          expect(walked.filter((key) => throughout.includes(key)), 'every row that existed throughout, in order').to.deep.equal(throughout)
+          expect(
+            walked.filter((key) => throughout.includes(key)),
+            'every row that existed throughout, in order',
+          ).to.deep.equal(throughout)
           expect(deleted.length).to.be.above(1)
         } finally {
           await db.knex('cur_notes').whereIn('item_id', inserted).delete()

@@ -5,7 +5,8 @@ import type { QueryParams } from '../../lib/query-params.ts'
 
 /** What a cursor is bound to: every parsed key but the page's own, the table and the guard context, canonically. */
 describe('requestBinding', () => {
-  const bind = (query: string, table = 'posts', context?: unknown): string => requestBinding(table, parseQueryParams(query), context)
+  const bind = (query: string, table = 'posts', context?: unknown): string =>
+    requestBinding(table, parseQueryParams(query), context)
 
   it('ignores cursor, limit, page and offset, the order of keys and their spelling', () => {
     const base = bind('relations_exists[0]=tags&orders[0][column]=id')
@@ -26,7 +27,9 @@ describe('requestBinding', () => {
       bind('orders[0][column]=id', 'posts', { tenantId: 1n }),
     ]
     expect(new Set([base, ...others]).size).to.equal(others.length + 1)
-    expect(bind('orders[0][column]=id', 'posts', { a: 1, b: 2 })).to.equal(bind('orders[0][column]=id', 'posts', { b: 2, a: 1 }))
+    expect(bind('orders[0][column]=id', 'posts', { a: 1, b: 2 })).to.equal(
+      bind('orders[0][column]=id', 'posts', { b: 2, a: 1 }),
+    )
   })
 
   it('binds a key added to QueryParams later (a search box) without a change to the cursor code', () => {

@@ -44,7 +44,9 @@ function rawGet(port: number, path: string): Promise<{ status: number; contentTy
       let body = ''
       response.setEncoding('utf8')
       response.on('data', (chunk: string) => (body += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), body }))
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, contentType: String(response.headers['content-type']), body }),
+      )
     })
     request.on('error', reject)
     request.end()
@@ -58,7 +60,12 @@ describe('demo logs', function () {
   let lines: LogLine[]
 
   before(async () => {
-    db = knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1 } })
+    db = knex({
+      client: 'better-sqlite3',
+      connection: { filename: ':memory:' },
+      useNullAsDefault: true,
+      pool: { min: 1, max: 1 },
+    })
     await migrate(db)
     await seed(db)
     const capture = captureLines()
@@ -103,7 +110,9 @@ describe('demo logs', function () {
     const response = await app.inject({ method: 'GET', url })
     expect(response.statusCode).to.equal(200)
     const { msg } = lastLine()
-    expect(msg).to.equal(`GET ${url.slice(0, MAX_LOGGED_URL)}…(${url.length} characters) 200 ${/ (\S+ms)$/.exec(msg)?.[1] ?? ''}`)
+    expect(msg).to.equal(
+      `GET ${url.slice(0, MAX_LOGGED_URL)}…(${url.length} characters) 200 ${/ (\S+ms)$/.exec(msg)?.[1] ?? ''}`,
+    )
     expect(msg.length).to.be.below(MAX_LOGGED_URL + 60)
   })
 
@@ -126,7 +135,12 @@ describe('demo logs', function () {
     expect(response.status).to.equal(431)
     expect(response.contentType).to.equal('application/problem+json')
     const body = JSON.parse(response.body) as Record<string, unknown>
-    expect(body).to.include({ status: 431, title: 'Request Header Fields Too Large', code: 'headers_too_large', type: 'about:blank' })
+    expect(body).to.include({
+      status: 431,
+      title: 'Request Header Fields Too Large',
+      code: 'headers_too_large',
+      type: 'about:blank',
+    })
     expect(body['detail']).to.include('form body')
     expect(response.body).to.not.match(/\n\s+at |\/work\//)
     expect(lastLine()).to.include({ level: 40, statusCode: 431, code: 'headers_too_large' })
@@ -161,16 +175,24 @@ describe('demo logs', function () {
   })
 
   it('pretty in a terminal, JSON lines otherwise', () => {
-    const json = '{"level":30,"time":0,"reqId":"req-1","statusCode":400,"code":"invalid_number","param":"limit","msg":"GET /posts?limit=x 400 1.2ms"}'
+    const json =
+      '{"level":30,"time":0,"reqId":"req-1","statusCode":400,"code":"invalid_number","param":"limit","msg":"GET /posts?limit=x 400 1.2ms"}'
     expect(prettyLogLine(json)).to.equal('00:00:00 INFO  GET /posts?limit=x 400 1.2ms code=invalid_number param=limit')
-    expect(prettyLogLine('{"level":50,"time":0,"msg":"boom","err":{"stack":"Error: x\\n    at y"}}')).to.equal('00:00:00 ERROR boom\n  Error: x\n      at y')
+    expect(prettyLogLine('{"level":50,"time":0,"msg":"boom","err":{"stack":"Error: x\\n    at y"}}')).to.equal(
+      '00:00:00 ERROR boom\n  Error: x\n      at y',
+    )
     expect(prettyLogLine('not json')).to.equal('not json')
 
     const written: string[] = []
-    const terminal = Object.assign(new Writable({ write: (chunk: Buffer, _encoding, done) => {
-        written.push(String(chunk))
-        done()
-      } }), { isTTY: true })
+    const terminal = Object.assign(
+      new Writable({
+        write: (chunk: Buffer, _encoding, done) => {
+          written.push(String(chunk))
+          done()
+        },
+      }),
+      { isTTY: true },
+    )
     const pretty = logDestination(terminal)
     expect(pretty).to.not.equal(terminal)
     pretty.write(`${json}\n${json}\n`)
@@ -194,14 +216,26 @@ describe('demo logs', function () {
 
     it('says which variable to set, without a stack, and exits 1', async () => {
       const { port } = busy.address() as AddressInfo
-      const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${join(dir, 'demo.sqlite')}` }
+      const env = {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${join(dir, 'demo.sqlite')}`,
+      }
       const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        execFile(process.execPath, ['--import', 'tsx', 'demo/server.ts'], { cwd: root, env, encoding: 'utf8', timeout: 50_000 }, (error, stdout, stderr) => {
-          resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr })
-        })
+        execFile(
+          process.execPath,
+          ['--import', 'tsx', 'demo/server.ts'],
+          { cwd: root, env, encoding: 'utf8', timeout: 50_000 },
+          (error, stdout, stderr) => {
+            resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr })
+          },
+        )
       })
       expect(run.code).to.equal(1)
-      expect(run.stderr.trim()).to.equal(`Port ${port} on 127.0.0.1 is already in use. Set PORT to a free port, e.g. PORT=${port + 1} npm run demo.`)
+      expect(run.stderr.trim()).to.equal(
+        `Port ${port} on 127.0.0.1 is already in use. Set PORT to a free port, e.g. PORT=${port + 1} npm run demo.`,
+      )
       expect(run.stdout).to.not.include('EADDRINUSE')
     })
   })

@@ -24,7 +24,13 @@ const map: RelationMap = {
     relations: {
       ...pageMap.pg_users.relations,
       posts: { type: 'hasMany', table: 'pg_posts', foreignKey: 'user_id' },
-      newestPosts: { type: 'hasMany', table: 'pg_posts', foreignKey: 'user_id', limit: 3, orders: [{ column: 'created_at', direction: 'desc' }] },
+      newestPosts: {
+        type: 'hasMany',
+        table: 'pg_posts',
+        foreignKey: 'user_id',
+        limit: 3,
+        orders: [{ column: 'created_at', direction: 'desc' }],
+      },
       firstPost: { type: 'hasOne', table: 'pg_posts', foreignKey: 'user_id' },
     },
   },
@@ -39,11 +45,15 @@ interface FlagCase {
   hides?: RegExp
 }
 
-const DEEP_PAGE = 'orders[0][column]=created_at&orders[0][direction]=desc&wheres[0][column]=kind&wheres[0][operator]=in&wheres[0][value][0]=note&wheres[0][value][1]=review&wheres[1][column]=tags.name&wheres[1][operator]=in&wheres[1][value][0]=tag 2&wheres[1][value][1]=tag 5&limit=20&offset=140'
+const DEEP_PAGE =
+  'orders[0][column]=created_at&orders[0][direction]=desc&wheres[0][column]=kind&wheres[0][operator]=in&wheres[0][value][0]=note&wheres[0][value][1]=review&wheres[1][column]=tags.name&wheres[1][operator]=in&wheres[1][value][0]=tag 2&wheres[1][value][1]=tag 5&limit=20&offset=140'
 const BY_AUTHOR = 'orders[0][column]=author.name&orders[0][direction]=desc&orders[1][column]=title&limit=17&page=3'
-const BY_TEAM = 'orders[0][column]=author.team.name&orders[1][column]=title&wheres[0][column]=kind&wheres[0][value]=review&limit=10&page=2'
-const BARE = 'relationsExists[0]=editor&relationsExists[1]=tags&with[0]=tagsExists&orders[0][column]=id&limit=30&offset=5'
-const FILTERED = 'wheres[0][column]=author.team.name&wheres[0][operator]=in&wheres[0][value][0]=team 2&wheres[0][value][1]=team 3&wheres[1][column]=editor.name&wheres[1][operator]=like&wheres[1][value]=user 1%&orders[0][column]=id&limit=25'
+const BY_TEAM =
+  'orders[0][column]=author.team.name&orders[1][column]=title&wheres[0][column]=kind&wheres[0][value]=review&limit=10&page=2'
+const BARE =
+  'relationsExists[0]=editor&relationsExists[1]=tags&with[0]=tagsExists&orders[0][column]=id&limit=30&offset=5'
+const FILTERED =
+  'wheres[0][column]=author.team.name&wheres[0][operator]=in&wheres[0][value][0]=team 2&wheres[0][value][1]=team 3&wheres[1][column]=editor.name&wheres[1][operator]=like&wheres[1][value]=user 1%&orders[0][column]=id&limit=25'
 const ONE_TAG = 'wheres[0][column]=tags.name&wheres[0][value]=tag 3&orders[0][column]=id&limit=20'
 const TOP = 'with[0]=newestPosts&with[1]=firstPost&orders[0][column]=id&limit=12'
 
@@ -52,10 +62,34 @@ type FlagChange = { [Flag in keyof Dialect]?: Dialect[Flag] | undefined }
 
 /** Each flag value, the request that shows it, and what its SQL looks like. */
 const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?: Dialect['name'] }> = [
-  { name: 'deferredPageOffset: 0', change: { deferredPageOffset: 0, cutoffJoinedOrder: false }, cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /kqp_page/ }] },
-  { name: 'inlinePage: true', change: { inlinePage: true }, cases: [{ table: 'pg_posts', request: 'orders[0][column]=id&limit=5&page=3', shows: /order by .* limit 5 offset 10$/ }] },
-  { name: 'inlinePage: false', change: { inlinePage: false }, cases: [{ table: 'pg_posts', request: 'orders[0][column]=id&limit=5&page=3', shows: /order by .* limit (\?|\$\d+) offset (\?|\$\d+)$/ }] },
-  { name: 'deferredPageOffset: none', change: { deferredPageOffset: undefined }, cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /offset/, hides: /kqp_page/ }] },
+  {
+    name: 'deferredPageOffset: 0',
+    change: { deferredPageOffset: 0, cutoffJoinedOrder: false },
+    cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /kqp_page/ }],
+  },
+  {
+    name: 'inlinePage: true',
+    change: { inlinePage: true },
+    cases: [
+      { table: 'pg_posts', request: 'orders[0][column]=id&limit=5&page=3', shows: /order by .* limit 5 offset 10$/ },
+    ],
+  },
+  {
+    name: 'inlinePage: false',
+    change: { inlinePage: false },
+    cases: [
+      {
+        table: 'pg_posts',
+        request: 'orders[0][column]=id&limit=5&page=3',
+        shows: /order by .* limit (\?|\$\d+) offset (\?|\$\d+)$/,
+      },
+    ],
+  },
+  {
+    name: 'deferredPageOffset: none',
+    change: { deferredPageOffset: undefined },
+    cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /offset/, hides: /kqp_page/ }],
+  },
   {
     name: 'cutoffJoinedOrder: true',
     change: { cutoffJoinedOrder: true },
@@ -64,33 +98,107 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
       { table: 'pg_posts', request: BY_TEAM, shows: /coalesce\(/ },
     ],
   },
-  { name: 'cutoffJoinedOrder: false', change: { cutoffJoinedOrder: false }, cases: [{ table: 'pg_posts', request: BY_AUTHOR, shows: /order by/, hides: /coalesce\(/ }] },
-  { name: "bareRelation: 'scalar'", change: { bareRelation: 'scalar' }, cases: [{ table: 'pg_posts', request: BARE, shows: /limit 1\) is not null/, hides: /exists \(/ }] },
-  { name: "bareRelation: 'exists'", change: { bareRelation: 'exists' }, cases: [{ table: 'pg_posts', request: BARE, shows: /exists \(/, hides: /is not null/ }] },
-  { name: "filteredRelation: 'exists'", change: { filteredRelation: 'exists' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: /exists \(/ }] },
-  { name: "filteredRelation: 'in'", change: { filteredRelation: 'in' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select /, hides: /exists \(/ }] },
-  { name: "filteredRelation: 'by-selectivity'", change: { filteredRelation: 'by-selectivity' }, cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select / }] },
-  { name: "keyFirstRelation: 'always'", change: { keyFirstRelation: 'always', frequencyGuard: undefined }, cases: [{ table: 'pg_posts', request: ONE_TAG, shows: /= \(select /i }] },
-  { name: "keyFirstRelation: 'where-it-orders'", change: { keyFirstRelation: 'where-it-orders', frequencyGuard: undefined }, cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /order by/, hides: /= \(select /i }] },
+  {
+    name: 'cutoffJoinedOrder: false',
+    change: { cutoffJoinedOrder: false },
+    cases: [{ table: 'pg_posts', request: BY_AUTHOR, shows: /order by/, hides: /coalesce\(/ }],
+  },
+  {
+    name: "bareRelation: 'scalar'",
+    change: { bareRelation: 'scalar' },
+    cases: [{ table: 'pg_posts', request: BARE, shows: /limit 1\) is not null/, hides: /exists \(/ }],
+  },
+  {
+    name: "bareRelation: 'exists'",
+    change: { bareRelation: 'exists' },
+    cases: [{ table: 'pg_posts', request: BARE, shows: /exists \(/, hides: /is not null/ }],
+  },
+  {
+    name: "filteredRelation: 'exists'",
+    change: { filteredRelation: 'exists' },
+    cases: [{ table: 'pg_posts', request: FILTERED, shows: /exists \(/ }],
+  },
+  {
+    name: "filteredRelation: 'in'",
+    change: { filteredRelation: 'in' },
+    cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select /, hides: /exists \(/ }],
+  },
+  {
+    name: "filteredRelation: 'by-selectivity'",
+    change: { filteredRelation: 'by-selectivity' },
+    cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select / }],
+  },
+  {
+    name: "keyFirstRelation: 'always'",
+    change: { keyFirstRelation: 'always', frequencyGuard: undefined },
+    cases: [{ table: 'pg_posts', request: ONE_TAG, shows: /= \(select /i }],
+  },
+  {
+    name: "keyFirstRelation: 'where-it-orders'",
+    change: { keyFirstRelation: 'where-it-orders', frequencyGuard: undefined },
+    cases: [
+      {
+        table: 'pg_posts',
+        request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'),
+        shows: /order by/,
+        hides: /= \(select /i,
+      },
+    ],
+  },
   {
     name: "frequencyGuard at: 'limit', walking form by scalar probes",
-    change: { keyFirstRelation: 'always', frequencyGuard: { cap: 3, at: 'limit', walkProbe: 'scalar', orderedPivotServes: false, fencedList: false } },
+    change: {
+      keyFirstRelation: 'always',
+      frequencyGuard: { cap: 3, at: 'limit', walkProbe: 'scalar', orderedPivotServes: false, fencedList: false },
+    },
     only: 'sqlite',
-    cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /kqp_frequent[\s\S]*union all/ }],
+    cases: [
+      {
+        table: 'pg_posts',
+        request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'),
+        shows: /kqp_frequent[\s\S]*union all/,
+      },
+    ],
   },
   {
     name: "frequencyGuard at: 'where', walking form key first",
-    change: { frequencyGuard: { cap: 3, at: 'where', walkProbe: 'exists', orderedPivotServes: false, fencedList: false } },
-    cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /kqp_frequent[\s\S]*union all/ }],
+    change: {
+      frequencyGuard: { cap: 3, at: 'where', walkProbe: 'exists', orderedPivotServes: false, fencedList: false },
+    },
+    cases: [
+      {
+        table: 'pg_posts',
+        request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'),
+        shows: /kqp_frequent[\s\S]*union all/,
+      },
+    ],
   },
   {
     name: 'frequencyGuard fencedList: the listing form read after the probe is fenced',
-    change: { keyFirstRelation: 'where-it-orders', frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'exists', orderedPivotServes: false, fencedList: true } },
+    change: {
+      keyFirstRelation: 'where-it-orders',
+      frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'exists', orderedPivotServes: false, fencedList: true },
+    },
     only: 'postgres',
-    cases: [{ table: 'pg_posts', request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'), shows: /kqp_frequent[\s\S]*in \(select .* offset 0\)\)[\s\S]*union all/ }],
+    cases: [
+      {
+        table: 'pg_posts',
+        request: ONE_TAG.replace('orders[0][column]=id', 'orders[0][column]=title'),
+        shows: /kqp_frequent[\s\S]*in \(select .* offset 0\)\)[\s\S]*union all/,
+      },
+    ],
   },
-  { name: "topPerParent: 'window'", change: { topPerParent: 'window' }, cases: [{ table: 'pg_users', request: TOP, shows: /row_number\(\) over \(partition by/ }] },
-  { name: "topPerParent: 'lateral'", change: { topPerParent: 'lateral' }, only: 'postgres', cases: [{ table: 'pg_users', request: TOP, shows: /cross join lateral/ }] },
+  {
+    name: "topPerParent: 'window'",
+    change: { topPerParent: 'window' },
+    cases: [{ table: 'pg_users', request: TOP, shows: /row_number\(\) over \(partition by/ }],
+  },
+  {
+    name: "topPerParent: 'lateral'",
+    change: { topPerParent: 'lateral' },
+    only: 'postgres',
+    cases: [{ table: 'pg_users', request: TOP, shows: /cross join lateral/ }],
+  },
 ]
 
 for (const db of testDatabases()) {
@@ -101,14 +209,27 @@ for (const db of testDatabases()) {
 
     // Awaited and as its toSQL(): a guarded page is two statements when awaited (its probe, then one form) and
     // the one statement of both forms in toSQL() (and a stream); both must run and give the rows.
-    const run = async (table: string, request: string, dialect: Dialect): Promise<{ rows: unknown[]; compiled: number[]; sql: string[] }> => {
+    const run = async (
+      table: string,
+      request: string,
+      dialect: Dialect,
+    ): Promise<{ rows: unknown[]; compiled: number[]; sql: string[] }> => {
       useDialect(flagged.client as Knex.Client, dialect)
-      const query = applyQueryParams(flagged(table), parseQueryParams(request), map, { maxEagerRows: 100_000, frequencyMemoMs: 0 })
+      const query = applyQueryParams(flagged(table), parseQueryParams(request), map, {
+        maxEagerRows: 100_000,
+        frequencyMemoMs: 0,
+      })
       const { result, queries } = await countQueries(flagged, async () => {
         const rows = rowsOf(await query)
         const { sql, bindings } = query.toSQL()
         const raw: unknown = await flagged.raw(sql, bindings)
-        const compiled = idsOf(db.name === 'postgres' ? (raw as { rows: unknown[] }).rows : db.name === 'mysql' ? (raw as unknown[])[0] : raw)
+        const compiled = idsOf(
+          db.name === 'postgres'
+            ? (raw as { rows: unknown[] }).rows
+            : db.name === 'mysql'
+              ? (raw as unknown[])[0]
+              : raw,
+        )
         return { rows, compiled }
       })
       return { ...result, sql: queries.map((statement) => statement.sql) }

@@ -17,11 +17,15 @@ const unlisted = (name: string): string =>
   '(of applyQueryParams, loadRelations, paginate and the introspection functions; --dialect for the CLI).'
 
 const map = {
-  users: { columns: { id: 'integer', name: 'string' }, relations: { posts: { type: 'hasMany', table: 'posts', foreignKey: 'user_id' } } },
+  users: {
+    columns: { id: 'integer', name: 'string' },
+    relations: { posts: { type: 'hasMany', table: 'posts', foreignKey: 'user_id' } },
+  },
   posts: { columns: { id: 'integer', user_id: 'integer', title: 'string' } },
 } satisfies RelationMap
 
-const REQUEST = 'wheres[0][column]=name&wheres[0][operator]=like&wheres[0][value]=a%&with[0]=posts&orders[0][column]=name&limit=2'
+const REQUEST =
+  'wheres[0][column]=name&wheres[0][operator]=like&wheres[0][value]=a%&with[0]=posts&orders[0][column]=name&limit=2'
 
 /**
  * A PostgreSQL-compatible client the library does not list, as a package wrapping a driver would ship it: here
@@ -50,7 +54,9 @@ function knexHas(client: string): boolean {
 
 describe('dialectOf: only the knex clients it lists, or a declared dialect', () => {
   it('knows pg, postgres, postgresql, knex-pglite, sqlite3, sqlite, better-sqlite3, mysql and mysql2', () => {
-    const names = ['pg', 'postgres', 'postgresql', 'sqlite3', 'sqlite', 'better-sqlite3', 'mysql', 'mysql2'].map((client) => dialectOf(knex({ client, useNullAsDefault: true }).client).name)
+    const names = ['pg', 'postgres', 'postgresql', 'sqlite3', 'sqlite', 'better-sqlite3', 'mysql', 'mysql2'].map(
+      (client) => dialectOf(knex({ client, useNullAsDefault: true }).client).name,
+    )
     expect(names).to.deep.equal(['postgres', 'postgres', 'postgres', 'sqlite', 'sqlite', 'sqlite', 'mysql', 'mysql'])
     expect(dialectOf(knex({ client: ClientPgLite }).client).name).to.equal('postgres')
   })
@@ -63,7 +69,10 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
         continue
       }
       const db = compileOnly(client)
-      expect(() => applyQueryParams(db('users'), parseQueryParams(REQUEST), map), client).to.throw(Error, unlisted(client))
+      expect(() => applyQueryParams(db('users'), parseQueryParams(REQUEST), map), client).to.throw(
+        Error,
+        unlisted(client),
+      )
     }
     expect(() => dialectOf(knex({ client: AcmePostgresClient }).client)).to.throw(Error, unlisted('AcmePostgresClient'))
   })
@@ -71,19 +80,26 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
   it("dialect: 'postgres' makes a cockroachdb or pgnative client write PostgreSQL's SQL", () => {
     const expected = applyQueryParams(compileOnly('pg')('users'), parseQueryParams(REQUEST), map).toSQL().toNative()
     for (const client of ['cockroachdb', 'pgnative']) {
-      const query = applyQueryParams(compileOnly(client)('users'), parseQueryParams(REQUEST), map, { dialect: 'postgres' })
+      const query = applyQueryParams(compileOnly(client)('users'), parseQueryParams(REQUEST), map, {
+        dialect: 'postgres',
+      })
       expect(query.toSQL().toNative(), client).to.deep.equal(expected)
       expect(query.toSQL().sql).to.include('ilike')
     }
     if (!knexHas('mariadb')) return
-    const mariadb = applyQueryParams(compileOnly('mariadb')('users'), parseQueryParams(REQUEST), map, { dialect: 'mysql' })
-    expect(mariadb.toSQL().toNative()).to.deep.equal(applyQueryParams(compileOnly('mysql2')('users'), parseQueryParams(REQUEST), map).toSQL().toNative())
+    const mariadb = applyQueryParams(compileOnly('mariadb')('users'), parseQueryParams(REQUEST), map, {
+      dialect: 'mysql',
+    })
+    expect(mariadb.toSQL().toNative()).to.deep.equal(
+      applyQueryParams(compileOnly('mysql2')('users'), parseQueryParams(REQUEST), map).toSQL().toNative(),
+    )
   })
 
   describe('on a database', () => {
     let pglite: PGlite
     /** A new knex instance (a configuration of its own, so nothing declared yet) on the shared PGlite database. */
-    const acme = (): Knex => knex({ client: AcmePostgresClient, connection: (() => ({ pglite })) as unknown as Knex.ConnectionConfigProvider })
+    const acme = (): Knex =>
+      knex({ client: AcmePostgresClient, connection: (() => ({ pglite })) as unknown as Knex.ConnectionConfigProvider })
 
     before(async function () {
       this.timeout(60_000)
@@ -99,7 +115,10 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
         table.string('title')
       })
       await db('users').insert([{ name: 'ada' }, { name: 'alan' }, { name: 'bob' }])
-      await db('posts').insert([{ user_id: 1, title: 'one' }, { user_id: 2, title: 'two' }])
+      await db('posts').insert([
+        { user_id: 1, title: 'one' },
+        { user_id: 2, title: 'two' },
+      ])
       await db.destroy()
     })
 
@@ -115,17 +134,38 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
     it('a declared client runs every entry point on its database: applyQueryParams, paginate, loadRelations, readSchema, and its transactions', async () => {
       const db = acme()
       try {
-        expect(() => applyQueryParams(db('users'), parseQueryParams(REQUEST), map)).to.throw(Error, unlisted('AcmePostgresClient'))
+        expect(() => applyQueryParams(db('users'), parseQueryParams(REQUEST), map)).to.throw(
+          Error,
+          unlisted('AcmePostgresClient'),
+        )
         const query = applyQueryParams(db('users'), parseQueryParams(REQUEST), map, { dialect: 'postgres' })
         expect(query.toSQL().sql).to.include('ilike')
         expect(rowsOf(await query)).to.deep.equal(expected)
         // The declaration holds for the knex instance: later calls need not repeat it.
-        const page = await paginate(applyQueryParams(db('users'), parseQueryParams(REQUEST), map), {}, { queries: 'transaction' })
-        expect(page).to.deep.equal({ data: expected, meta: { current_page: 1, per_page: 2, from: 1, to: 2, total: 2, last_page: 1 } })
+        const page = await paginate(
+          applyQueryParams(db('users'), parseQueryParams(REQUEST), map),
+          {},
+          { queries: 'transaction' },
+        )
+        expect(page).to.deep.equal({
+          data: expected,
+          meta: { current_page: 1, per_page: 2, from: 1, to: 2, total: 2, last_page: 1 },
+        })
         const users = await db('users').select('id', 'name').orderBy('id')
-        expect(await loadRelations(db, 'users', users, ['posts'], map)).to.deep.equal([...expected, { id: 3, name: 'bob', posts: [] }])
+        expect(await loadRelations(db, 'users', users, ['posts'], map)).to.deep.equal([
+          ...expected,
+          { id: 3, name: 'bob', posts: [] },
+        ])
         await db.transaction(async (trx) => {
-          expect(rowsOf(await applyQueryParams(trx('users'), parseQueryParams('wheres[0][column]=name&wheres[0][value]=bob'), map))).to.deep.equal([{ id: 3, name: 'bob' }])
+          expect(
+            rowsOf(
+              await applyQueryParams(
+                trx('users'),
+                parseQueryParams('wheres[0][column]=name&wheres[0][value]=bob'),
+                map,
+              ),
+            ),
+          ).to.deep.equal([{ id: 3, name: 'bob' }])
         })
         expect((await readSchema(db)).tables.map((table) => table.name)).to.deep.equal(['posts', 'users'])
         expect(driverReadingOf(db.client as Knex.Client)).to.deep.equal({ zone: 'local', datetime: 'instant' })
@@ -136,8 +176,15 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
 
     it('loadRelations, paginate and readSchema take the option too', async () => {
       const calls: Array<(db: Knex) => Promise<unknown>> = [
-        async (db) => expect(await loadRelations(db, 'users', [{ id: 1 }], ['posts'], map, { dialect: 'postgres' })).to.deep.equal([{ id: 1, posts: expected[0]?.posts }]),
-        async (db) => expect((await paginate(db('users').where('id', 3), {}, { dialect: 'postgres', queries: 'transaction' })).meta.total).to.equal(1),
+        async (db) =>
+          expect(await loadRelations(db, 'users', [{ id: 1 }], ['posts'], map, { dialect: 'postgres' })).to.deep.equal([
+            { id: 1, posts: expected[0]?.posts },
+          ]),
+        async (db) =>
+          expect(
+            (await paginate(db('users').where('id', 3), {}, { dialect: 'postgres', queries: 'transaction' })).meta
+              .total,
+          ).to.equal(1),
         async (db) => expect((await readSchema(db, { dialect: 'postgres' })).tables).to.have.length(2),
       ]
       for (const call of calls) {
@@ -153,10 +200,9 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
   })
 
   it('refuses a declaration that contradicts the client, an earlier declaration, or names no dialect', () => {
-    expect(() => applyQueryParams(compileOnly('pg')('users'), parseQueryParams(REQUEST), map, { dialect: 'mysql' })).to.throw(
-      Error,
-      "knex-query-params: dialect 'mysql' declared for the knex client 'pg', which is postgres",
-    )
+    expect(() =>
+      applyQueryParams(compileOnly('pg')('users'), parseQueryParams(REQUEST), map, { dialect: 'mysql' }),
+    ).to.throw(Error, "knex-query-params: dialect 'mysql' declared for the knex client 'pg', which is postgres")
     const cockroach = compileOnly('cockroachdb')
     applyQueryParams(cockroach('users'), parseQueryParams(REQUEST), map, { dialect: 'postgres' })
     expect(() => applyQueryParams(cockroach('users'), parseQueryParams(REQUEST), map, { dialect: 'sqlite' })).to.throw(
@@ -164,10 +210,9 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
       "knex-query-params: dialect 'sqlite' declared for a knex instance declared 'postgres' before",
     )
     const options = JSON.parse('{ "dialect": "postgresql" }') as { dialect: 'postgres' }
-    expect(() => applyQueryParams(compileOnly('cockroachdb')('users'), parseQueryParams(REQUEST), map, options)).to.throw(
-      Error,
-      "knex-query-params: unknown dialect 'postgresql'; expected 'postgres', 'mysql' or 'sqlite'",
-    )
+    expect(() =>
+      applyQueryParams(compileOnly('cockroachdb')('users'), parseQueryParams(REQUEST), map, options),
+    ).to.throw(Error, "knex-query-params: unknown dialect 'postgresql'; expected 'postgres', 'mysql' or 'sqlite'")
   })
 
   it("reads knex-pglite's dates as PGlite builds them (UTC midnight), pg's in the local zone", () => {

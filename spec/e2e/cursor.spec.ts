@@ -31,7 +31,9 @@ for (const db of testDatabases()) {
       const link = first.headers.get('link') ?? ''
       expect(link).to.match(/^<\/posts\?[^>]*&cursor=[\w-]+\.[\w-]+>; rel="next"$/)
       expect(link).to.not.include('rel="prev"')
-      const expected = [...posts].sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id)).map((p) => p.id)
+      const expected = [...posts]
+        .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id))
+        .map((p) => p.id)
       const seen: number[] = []
       let body: CursorBody = { ...first.body, links: { next: link.slice(1, link.indexOf('>')), prev: null } }
       for (let pages = 0; ; pages++) {
@@ -40,14 +42,18 @@ for (const db of testDatabases()) {
         seen.push(...body.data.map((row) => Number(row.id)))
         if (body.links.next === null) break
         expect(body.links.next).to.match(/^\/posts\?.*&cursor=[\w-]+\.[\w-]+$/)
-        const next = await fetch(`${demo.client.baseUrl}${body.links.next}`, { headers: { Accept: 'application/json' } })
+        const next = await fetch(`${demo.client.baseUrl}${body.links.next}`, {
+          headers: { Accept: 'application/json' },
+        })
         expect(next.status).to.equal(200)
         body = (await next.json()) as CursorBody
       }
       expect(seen).to.deep.equal(expected)
       const back: number[] = body.data.map((row) => Number(row.id))
       while (body.links.prev !== null) {
-        const previous = await fetch(`${demo.client.baseUrl}${body.links.prev}`, { headers: { Accept: 'application/json' } })
+        const previous = await fetch(`${demo.client.baseUrl}${body.links.prev}`, {
+          headers: { Accept: 'application/json' },
+        })
         body = (await previous.json()) as CursorBody
         back.unshift(...body.data.map((row) => Number(row.id)))
       }
@@ -57,10 +63,17 @@ for (const db of testDatabases()) {
     it('a tampered cursor is a 400 invalid_cursor problem; one of another filter is cursor_mismatch', async () => {
       const first = await demo.client.get<CursorBody>('/posts', { limit: 3 })
       const cursor = /cursor=([\w.-]+)>/.exec(first.headers.get('link') ?? '')?.[1] ?? ''
-      const tampered = await demo.client.get<Row>('/posts', { limit: 3, cursor: `${cursor.slice(0, 4)}${cursor[4] === 'A' ? 'B' : 'A'}${cursor.slice(5)}` })
+      const tampered = await demo.client.get<Row>('/posts', {
+        limit: 3,
+        cursor: `${cursor.slice(0, 4)}${cursor[4] === 'A' ? 'B' : 'A'}${cursor.slice(5)}`,
+      })
       expect(tampered.status).to.equal(400)
       expect(tampered.body).to.include({ code: 'invalid_cursor', param: 'cursor' })
-      const other = await demo.client.get<Row>('/posts', { limit: 3, cursor, wheres: [{ column: 'user_id', operator: '=', value: 1, boolean: 'and' }] })
+      const other = await demo.client.get<Row>('/posts', {
+        limit: 3,
+        cursor,
+        wheres: [{ column: 'user_id', operator: '=', value: 1, boolean: 'and' }],
+      })
       expect(other.status).to.equal(400)
       expect(other.body).to.include({ code: 'cursor_mismatch', param: 'cursor' })
     })

@@ -39,19 +39,25 @@ for (const db of testDatabases()) {
     }
 
     it('a column outside the allow-list: 400 with code, param and the allowed columns', async () => {
-      const body = await problem('/users', { wheres: [{ column: 'password', operator: '=', value: 'x', boolean: 'and' }] })
+      const body = await problem('/users', {
+        wheres: [{ column: 'password', operator: '=', value: 'x', boolean: 'and' }],
+      })
       expect(body).to.include({ code: 'unknown_column', param: 'wheres[0][column]' })
       expect(body.allowed).to.have.members(Object.keys(relationMap.users.columns))
     })
 
     it('an unknown operator', async () => {
-      const body = await problem('/users', { wheres: [{ column: 'id', operator: 'regexp', value: '1', boolean: 'and' }] })
+      const body = await problem('/users', {
+        wheres: [{ column: 'id', operator: 'regexp', value: '1', boolean: 'and' }],
+      })
       expect(body).to.include({ code: 'invalid_operator', param: 'wheres[0][operator]' })
       expect(body.allowed).to.include('notBetween')
     })
 
     it('a value that does not fit the column type', async () => {
-      const body = await problem('/posts', { wheres: [{ column: 'views', operator: '>', value: 'many', boolean: 'and' }] })
+      const body = await problem('/posts', {
+        wheres: [{ column: 'views', operator: '>', value: 'many', boolean: 'and' }],
+      })
       expect(body).to.include({ code: 'invalid_value', param: 'wheres[0][value]' })
     })
 
@@ -73,13 +79,19 @@ for (const db of testDatabases()) {
     })
 
     it('a bad direction and a bad number', async () => {
-      expect(await problem('/posts', { orders: [{ column: 'id', direction: 'up' }] })).to.include({ code: 'invalid_direction', param: 'orders[0][direction]' })
+      expect(await problem('/posts', { orders: [{ column: 'id', direction: 'up' }] })).to.include({
+        code: 'invalid_direction',
+        param: 'orders[0][direction]',
+      })
       expect(await problem('/posts', { limit: 'ten' })).to.include({ code: 'invalid_number', param: 'limit' })
       expect(await problem('/posts', { limit: 5000 })).to.include({ code: 'limit_exceeded', param: 'limit' })
     })
 
     it('on a single record too', async () => {
-      expect(await problem('/users/1', { columns: ['password'] })).to.include({ code: 'unknown_column', param: 'columns[0]' })
+      expect(await problem('/users/1', { columns: ['password'] })).to.include({
+        code: 'unknown_column',
+        param: 'columns[0]',
+      })
     })
 
     it('a missing record: 404 JSON', async () => {
@@ -100,14 +112,19 @@ for (const db of testDatabases()) {
     it("accepts the client's comma Content-Type on a GET, and ignores a JSON body's content type", async () => {
       const form = await demo.client.send<ListBody>('GET', '/tags', { params: { limit: 2 } })
       expect(form.status).to.equal(200)
-      const json = await demo.client.send<ListBody>('GET', '/tags', { params: { limit: 2 }, headers: { 'Content-Type': 'application/json' } })
+      const json = await demo.client.send<ListBody>('GET', '/tags', {
+        params: { limit: 2 },
+        headers: { 'Content-Type': 'application/json' },
+      })
       expect(json.status).to.equal(200)
       expect(json.body.data).to.have.length(2)
     })
 
     it('reads a form-urlencoded body carrying the params (a DELETE-like method with a body)', async () => {
       // Fastify reads no body on GET; the specification's form body comes with methods that allow one.
-      const response = await demo.client.send<{ data: Record<string, unknown> }>('DELETE', '/tags/999', { form: 'columns[0]=id' })
+      const response = await demo.client.send<{ data: Record<string, unknown> }>('DELETE', '/tags/999', {
+        form: 'columns[0]=id',
+      })
       expect(response.status).to.equal(404)
       const bad = await demo.client.send<Problem>('DELETE', '/tags/1', { form: 'columns[0]=password' })
       expect(bad.status).to.equal(400)
@@ -117,7 +134,11 @@ for (const db of testDatabases()) {
     it('preflight OPTIONS for a browser on another origin', async () => {
       const response = await fetch(`${demo.client.baseUrl}/posts`, {
         method: 'OPTIONS',
-        headers: { Origin: 'http://app.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'content-type' },
+        headers: {
+          Origin: 'http://app.example',
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'content-type',
+        },
       })
       expect(response.status).to.equal(204)
       expect(response.headers.get('access-control-allow-origin')).to.equal('*')

@@ -21,12 +21,17 @@ for (const db of testDatabases()) {
 
     describe('with', () => {
       it('eager-loads to-one and to-many relations on a list', async () => {
-        const { status, body } = await demo.client.get<ListBody>('/users', { wheres: [{ column: 'id', operator: 'in', value: [1, 4], boolean: 'and' }], with: ['team', 'posts'] })
+        const { status, body } = await demo.client.get<ListBody>('/users', {
+          wheres: [{ column: 'id', operator: 'in', value: [1, 4], boolean: 'and' }],
+          with: ['team', 'posts'],
+        })
         expect(status).to.equal(200)
         const byId = new Map(body.data.map((row) => [Number(row.id), row]))
         const alice = byId.get(1) as Row
         expect((alice.team as Row).name).to.equal('Platform')
-        expect((alice.posts as Row[]).map((p) => p.id).sort((a, b) => Number(a) - Number(b))).to.deep.equal(fixtureIds(posts, (p) => p.user_id === 1))
+        expect((alice.posts as Row[]).map((p) => p.id).sort((a, b) => Number(a) - Number(b))).to.deep.equal(
+          fixtureIds(posts, (p) => p.user_id === 1),
+        )
         const dave = byId.get(4) as Row
         expect(dave.team).to.equal(null)
         expect(dave.posts as Row[]).to.have.length(1)
@@ -36,7 +41,9 @@ for (const db of testDatabases()) {
         const { status, body } = await demo.client.get<RecordBody>('/posts/1', { with: ['comments.author'] })
         expect(status).to.equal(200)
         const loaded = body.data.comments as Row[]
-        expect(loaded.map((c) => c.id).sort((a, b) => Number(a) - Number(b))).to.deep.equal(fixtureIds(comments, (c) => c.post_id === 1))
+        expect(loaded.map((c) => c.id).sort((a, b) => Number(a) - Number(b))).to.deep.equal(
+          fixtureIds(comments, (c) => c.post_id === 1),
+        )
         for (const comment of loaded) {
           expect((comment.author as Row).id).to.equal(comment.user_id)
           expect(comment.author as Row).not.to.have.property('password')
@@ -59,13 +66,18 @@ for (const db of testDatabases()) {
         const { status, body } = await demo.client.get<RecordBody>('/users/5', { with: ['*'] })
         expect(status).to.equal(200)
         expect(body.data).to.include.all.keys(Object.keys(relationMap.users.relations))
-        expect((body.data.images as Row[]).map((i) => i.id).sort()).to.deep.equal(fixtureIds(images, (i) => i.imageable_type === 'User' && i.imageable_id === 5))
+        expect((body.data.images as Row[]).map((i) => i.id).sort()).to.deep.equal(
+          fixtureIds(images, (i) => i.imageable_type === 'User' && i.imageable_id === 5),
+        )
         expect((body.data.avatar as Row).imageable_id).to.equal(5)
         expect((body.data.ownedTeam as Row).id).to.equal(4)
       })
 
       it('* on a morphTo resource loads the polymorphic parent', async () => {
-        const { body } = await demo.client.get<ListBody>('/images', { with: ['*'], orders: [{ column: 'id', direction: 'asc' }] })
+        const { body } = await demo.client.get<ListBody>('/images', {
+          with: ['*'],
+          orders: [{ column: 'id', direction: 'asc' }],
+        })
         for (const image of body.data) {
           const parent = image.imageable as Row
           expect(parent.id).to.equal(image.imageable_id)
@@ -77,7 +89,10 @@ for (const db of testDatabases()) {
 
     describe('columns', () => {
       it('selects only the listed columns', async () => {
-        const { body } = await demo.client.get<ListBody>('/posts', { columns: ['id', 'title'], wheres: [{ column: 'id', operator: '=', value: 3, boolean: 'and' }] })
+        const { body } = await demo.client.get<ListBody>('/posts', {
+          columns: ['id', 'title'],
+          wheres: [{ column: 'id', operator: '=', value: 3, boolean: 'and' }],
+        })
         expect(body.data).to.deep.equal([{ id: 3, title: post(3).title }])
       })
 
@@ -112,8 +127,13 @@ for (const db of testDatabases()) {
 
     describe('distinct', () => {
       it('returns unique rows by the distinct columns', async () => {
-        const { body } = await demo.client.get<ListBody<{ user_id: number }>>('/posts', { distinct: ['user_id'], orders: [{ column: 'user_id', direction: 'asc' }] })
-        expect(body.data.map((row) => row.user_id)).to.deep.equal([...new Set(posts.map((p) => p.user_id))].sort((a, b) => a - b))
+        const { body } = await demo.client.get<ListBody<{ user_id: number }>>('/posts', {
+          distinct: ['user_id'],
+          orders: [{ column: 'user_id', direction: 'asc' }],
+        })
+        expect(body.data.map((row) => row.user_id)).to.deep.equal(
+          [...new Set(posts.map((p) => p.user_id))].sort((a, b) => a - b),
+        )
         expect(body.data[0]).to.have.all.keys('user_id')
       })
 
@@ -126,27 +146,47 @@ for (const db of testDatabases()) {
 
     describe('orders, limit and offset', () => {
       it('orders by several columns, NULLs first ascending and last descending', async () => {
-        const { body } = await demo.client.get<ListBody>('/users', { orders: [{ column: 'score', direction: 'desc' }, { column: 'id', direction: 'asc' }] })
-        const expected = [...users].sort((a, b) => (a.score === b.score ? a.id - b.id : a.score === null ? 1 : b.score === null ? -1 : b.score - a.score))
+        const { body } = await demo.client.get<ListBody>('/users', {
+          orders: [
+            { column: 'score', direction: 'desc' },
+            { column: 'id', direction: 'asc' },
+          ],
+        })
+        const expected = [...users].sort((a, b) =>
+          a.score === b.score ? a.id - b.id : a.score === null ? 1 : b.score === null ? -1 : b.score - a.score,
+        )
         expect(idsOf(body)).to.deep.equal(expected.map((u) => u.id))
       })
 
       it('orders as latest() does (created_at desc)', async () => {
-        const { body } = await demo.client.get<ListBody>('/posts', { orders: [{ column: 'created_at', direction: 'desc' }], limit: 3 })
+        const { body } = await demo.client.get<ListBody>('/posts', {
+          orders: [{ column: 'created_at', direction: 'desc' }],
+          limit: 3,
+        })
         const expected = [...posts].sort((a, b) => b.created_at.localeCompare(a.created_at)).slice(0, 3)
         expect(idsOf(body)).to.deep.equal(expected.map((p) => p.id))
       })
 
       it('orders by a related column', async () => {
-        const { body } = await demo.client.get<ListBody>('/users', { orders: [{ column: 'team.created_at', direction: 'asc' }, { column: 'id', direction: 'asc' }] })
+        const { body } = await demo.client.get<ListBody>('/users', {
+          orders: [
+            { column: 'team.created_at', direction: 'asc' },
+            { column: 'id', direction: 'asc' },
+          ],
+        })
         const teamCreated = new Map(demoData.teams.map((t) => [t.id, t.created_at]))
-        const key = (u: (typeof users)[number]): string => (u.team_id === null ? '' : (teamCreated.get(u.team_id) ?? ''))
+        const key = (u: (typeof users)[number]): string =>
+          u.team_id === null ? '' : (teamCreated.get(u.team_id) ?? '')
         const expected = [...users].sort((a, b) => key(a).localeCompare(key(b)) || a.id - b.id)
         expect(idsOf(body)).to.deep.equal(expected.map((u) => u.id))
       })
 
       it('limit and offset', async () => {
-        const { body } = await demo.client.get<ListBody>('/posts', { orders: [{ column: 'id', direction: 'asc' }], limit: 4, offset: 2 })
+        const { body } = await demo.client.get<ListBody>('/posts', {
+          orders: [{ column: 'id', direction: 'asc' }],
+          limit: 4,
+          offset: 2,
+        })
         expect(idsOf(body)).to.deep.equal([3, 4, 5, 6])
       })
 
@@ -159,27 +199,62 @@ for (const db of testDatabases()) {
 
     describe('pagination', () => {
       it('page and limit give data and Laravel meta', async () => {
-        const { status, body } = await demo.client.get<ListBody>('/posts', { page: 2, limit: 5, orders: [{ column: 'id', direction: 'asc' }] })
+        const { status, body } = await demo.client.get<ListBody>('/posts', {
+          page: 2,
+          limit: 5,
+          orders: [{ column: 'id', direction: 'asc' }],
+        })
         expect(status).to.equal(200)
         expect(idsOf(body)).to.deep.equal([6, 7, 8, 9, 10])
-        expect(body.meta).to.deep.equal({ current_page: 2, per_page: 5, total: posts.length, last_page: Math.ceil(posts.length / 5), from: 6, to: 10 })
+        expect(body.meta).to.deep.equal({
+          current_page: 2,
+          per_page: 5,
+          total: posts.length,
+          last_page: Math.ceil(posts.length / 5),
+          from: 6,
+          to: 10,
+        })
       })
 
       it('counts the filtered rows, not the page, and not the eager-loaded ones', async () => {
         const published = fixtureIds(posts, (p) => p.published)
-        const { body } = await demo.client.get<ListBody>('/posts', { page: 1, limit: 4, scopes: ['published'], with: ['comments'] })
+        const { body } = await demo.client.get<ListBody>('/posts', {
+          page: 1,
+          limit: 4,
+          scopes: ['published'],
+          with: ['comments'],
+        })
         expect(body.data).to.have.length(4)
         expect(sortedIdsOf(body).every((id) => published.includes(id))).to.equal(true)
-        expect(body.meta).to.include({ total: published.length, last_page: Math.ceil(published.length / 4), from: 1, to: 4 })
+        expect(body.meta).to.include({
+          total: published.length,
+          last_page: Math.ceil(published.length / 4),
+          from: 1,
+          to: 4,
+        })
       })
 
       it('the last page is partial; past it the page is empty', async () => {
         const last = await demo.client.get<ListBody>('/users', { page: 3, limit: 5 })
         expect(idsOf(last.body)).to.deep.equal([11, 12])
-        expect(last.body.meta).to.deep.equal({ current_page: 3, per_page: 5, total: 12, last_page: 3, from: 11, to: 12 })
+        expect(last.body.meta).to.deep.equal({
+          current_page: 3,
+          per_page: 5,
+          total: 12,
+          last_page: 3,
+          from: 11,
+          to: 12,
+        })
         const past = await demo.client.get<ListBody>('/users', { page: 9, limit: 5 })
         expect(past.body.data).to.deep.equal([])
-        expect(past.body.meta).to.deep.equal({ current_page: 9, per_page: 5, total: 12, last_page: 3, from: null, to: null })
+        expect(past.body.meta).to.deep.equal({
+          current_page: 9,
+          per_page: 5,
+          total: 12,
+          last_page: 3,
+          from: null,
+          to: null,
+        })
       })
 
       it('page without limit uses 15 rows', async () => {

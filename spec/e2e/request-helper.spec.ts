@@ -56,7 +56,9 @@ describe('queryParamsFromRequest', () => {
 
   describe('request shapes', () => {
     it('a plain http.IncomingMessage (url, headers)', () => {
-      expect(queryParamsFromRequest({ url: `/posts?${query}`, headers: { 'content-type': FORM } })).to.deep.equal(expected)
+      expect(queryParamsFromRequest({ url: `/posts?${query}`, headers: { 'content-type': FORM } })).to.deep.equal(
+        expected,
+      )
     })
 
     it('Express: originalUrl wins over the url a mounted router rewrote, and over the parsed req.query', () => {
@@ -65,7 +67,13 @@ describe('queryParamsFromRequest', () => {
     })
 
     it('Fastify: raw.url, and the raw form body its parser kept', () => {
-      const request = { url: '/posts?limit=5', raw: { url: '/posts?limit=5' }, headers: { 'content-type': FORM }, body: 'with[0]=author&columns[0]=id', query: { limit: '5' } }
+      const request = {
+        url: '/posts?limit=5',
+        raw: { url: '/posts?limit=5' },
+        headers: { 'content-type': FORM },
+        body: 'with[0]=author&columns[0]=id',
+        query: { limit: '5' },
+      }
       expect(queryParamsFromRequest(request)).to.deep.equal({ limit: 5, with: ['author'], columns: ['id'] })
     })
 
@@ -83,7 +91,16 @@ describe('queryParamsFromRequest', () => {
 
     it('falls back to a parsed query object only when no URL is known', () => {
       expect(queryParamsFromRequest({ query: qs.parse(query, { strictNullHandling: true }) })).to.deep.equal(expected)
-      expect(queryParamsFromRequest({ query: { 'wheres[0][column]': 'id', 'wheres[0][operator]': '=', 'wheres[0][value]': '1', 'wheres[0][boolean]': 'and' } })).to.deep.equal({
+      expect(
+        queryParamsFromRequest({
+          query: {
+            'wheres[0][column]': 'id',
+            'wheres[0][operator]': '=',
+            'wheres[0][value]': '1',
+            'wheres[0][boolean]': 'and',
+          },
+        }),
+      ).to.deep.equal({
         wheres: [{ column: 'id', operator: '=', value: '1', boolean: 'and' }],
       })
     })
@@ -96,47 +113,93 @@ describe('queryParamsFromRequest', () => {
 
     it('keeps application keys out, and reports them in strict mode', () => {
       expect(queryParamsFromRequest({ url: '/posts?custom=p&camel_key=1&limit=2' })).to.deep.equal({ limit: 2 })
-      expect(thrown(() => queryParamsFromRequest({ url: '/posts?custom=p' }, { strict: true }))).to.include({ code: 'unknown_parameter', param: 'custom' })
+      expect(thrown(() => queryParamsFromRequest({ url: '/posts?custom=p' }, { strict: true }))).to.include({
+        code: 'unknown_parameter',
+        param: 'custom',
+      })
     })
   })
 
   describe('form-urlencoded bodies', () => {
-    const body = qs.stringify({ columns: ['id', 'title'], wheres: [{ column: 'body', operator: '=', value: null, boolean: 'and' }] }, CLIENT_ENCODING)
-    const fromBody: QueryParams = { columns: ['id', 'title'], wheres: [{ column: 'body', operator: '=', value: null, boolean: 'and' }] }
+    const body = qs.stringify(
+      { columns: ['id', 'title'], wheres: [{ column: 'body', operator: '=', value: null, boolean: 'and' }] },
+      CLIENT_ENCODING,
+    )
+    const fromBody: QueryParams = {
+      columns: ['id', 'title'],
+      wheres: [{ column: 'body', operator: '=', value: null, boolean: 'and' }],
+    }
 
-    for (const contentType of [FORM, 'application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=UTF-8', 'Application/X-WWW-Form-Urlencoded;charset=utf-8']) {
+    for (const contentType of [
+      FORM,
+      'application/x-www-form-urlencoded',
+      'application/x-www-form-urlencoded; charset=UTF-8',
+      'Application/X-WWW-Form-Urlencoded;charset=utf-8',
+    ]) {
       it(`reads a raw text body sent as ${contentType}`, () => {
-        expect(queryParamsFromRequest({ url: '/posts', headers: { 'content-type': contentType }, body })).to.deep.equal(fromBody)
+        expect(queryParamsFromRequest({ url: '/posts', headers: { 'content-type': contentType }, body })).to.deep.equal(
+          fromBody,
+        )
       })
     }
 
     it('reads a Buffer, a kept rawBody, and URLSearchParams', () => {
       const headers = { 'content-type': FORM }
       expect(queryParamsFromRequest({ url: '/posts', headers, body: Buffer.from(body) })).to.deep.equal(fromBody)
-      expect(queryParamsFromRequest({ url: '/posts', headers, rawBody: body, body: { ignored: 'parsed' } })).to.deep.equal(fromBody)
-      expect(queryParamsFromRequest({ url: '/posts', headers, body: new URLSearchParams('limit=3&with[0]=author') })).to.deep.equal({ limit: 3, with: ['author'] })
+      expect(
+        queryParamsFromRequest({ url: '/posts', headers, rawBody: body, body: { ignored: 'parsed' } }),
+      ).to.deep.equal(fromBody)
+      expect(
+        queryParamsFromRequest({ url: '/posts', headers, body: new URLSearchParams('limit=3&with[0]=author') }),
+      ).to.deep.equal({ limit: 3, with: ['author'] })
     })
 
     it('reads an object a framework already parsed: nested (qs, express.urlencoded extended) or flat (querystring)', () => {
       const headers = { 'content-type': FORM }
-      expect(queryParamsFromRequest({ url: '/posts', headers, body: qs.parse(body, { strictNullHandling: true }) })).to.deep.equal(fromBody)
-      const flat = { 'columns[0]': 'id', 'columns[1]': 'title', 'wheres[0][column]': 'body', 'wheres[0][operator]': '=', 'wheres[0][value]': null, 'wheres[0][boolean]': 'and' }
+      expect(
+        queryParamsFromRequest({ url: '/posts', headers, body: qs.parse(body, { strictNullHandling: true }) }),
+      ).to.deep.equal(fromBody)
+      const flat = {
+        'columns[0]': 'id',
+        'columns[1]': 'title',
+        'wheres[0][column]': 'body',
+        'wheres[0][operator]': '=',
+        'wheres[0][value]': null,
+        'wheres[0][boolean]': 'and',
+      }
       expect(queryParamsFromRequest({ url: '/posts', headers, body: flat })).to.deep.equal(fromBody)
     })
 
     it('merges the URL params with the body params', () => {
-      expect(queryParamsFromRequest({ url: '/posts?limit=2&page=3', headers: { 'content-type': FORM }, body })).to.deep.equal({ limit: 2, page: 3, ...fromBody })
+      expect(
+        queryParamsFromRequest({ url: '/posts?limit=2&page=3', headers: { 'content-type': FORM }, body }),
+      ).to.deep.equal({ limit: 2, page: 3, ...fromBody })
     })
 
     it('rejects a parameter sent in both places, in either spelling', () => {
       const headers = { 'content-type': FORM }
-      expect(thrown(() => queryParamsFromRequest({ url: '/posts?columns[0]=id', headers, body }))).to.include({ code: 'invalid_syntax', param: 'columns' })
-      const twice = thrown(() => queryParamsFromRequest({ url: '/posts?relationsExists[0]=tags', headers, body: 'relations_exists[0]=comments' }))
+      expect(thrown(() => queryParamsFromRequest({ url: '/posts?columns[0]=id', headers, body }))).to.include({
+        code: 'invalid_syntax',
+        param: 'columns',
+      })
+      const twice = thrown(() =>
+        queryParamsFromRequest({
+          url: '/posts?relationsExists[0]=tags',
+          headers,
+          body: 'relations_exists[0]=comments',
+        }),
+      )
       expect(twice).to.include({ code: 'invalid_syntax', param: 'relations_exists' })
     })
 
     it('ignores a JSON body and a body without a content type', () => {
-      expect(queryParamsFromRequest({ url: '/posts?limit=1', headers: { 'content-type': 'application/json; charset="utf-8"' }, body: { columns: ['id'] } })).to.deep.equal({ limit: 1 })
+      expect(
+        queryParamsFromRequest({
+          url: '/posts?limit=1',
+          headers: { 'content-type': 'application/json; charset="utf-8"' },
+          body: { columns: ['id'] },
+        }),
+      ).to.deep.equal({ limit: 1 })
       expect(queryParamsFromRequest({ url: '/posts?limit=1', body })).to.deep.equal({ limit: 1 })
     })
 
@@ -145,7 +208,13 @@ describe('queryParamsFromRequest', () => {
     })
 
     it('reports errors in the body with the path the client sent', () => {
-      const error = thrown(() => queryParamsFromRequest({ url: '/posts', headers: { 'content-type': FORM }, body: 'wheres[0][column]=id&wheres[0][operator]=~&wheres[0][value]=1' }))
+      const error = thrown(() =>
+        queryParamsFromRequest({
+          url: '/posts',
+          headers: { 'content-type': FORM },
+          body: 'wheres[0][column]=id&wheres[0][operator]=~&wheres[0][value]=1',
+        }),
+      )
       expect(error).to.include({ code: 'invalid_operator', param: 'wheres[0][operator]' })
     })
   })

@@ -48,7 +48,9 @@ for (const db of testDatabases()) {
       expect(Date.parse(String(updated.body.data.updated_at))).to.be.at.least(Date.parse(String(tag.updated_at)))
       expect((await db.knex('tags').where('id', Number(tag.id)).first())?.name).to.equal('e2e renamed')
 
-      const deleted = await demo.client.send<RecordBody>('DELETE', path, { json: { deleted_at: new Date().toISOString() } })
+      const deleted = await demo.client.send<RecordBody>('DELETE', path, {
+        json: { deleted_at: new Date().toISOString() },
+      })
       expect(deleted.status).to.equal(200)
       expect(deleted.body.data).to.include({ id: tag.id, name: 'e2e renamed' })
       // The client's DELETE with `deleted_at` soft-deletes: the row stays, stamped, and every read hides it.
@@ -64,7 +66,9 @@ for (const db of testDatabases()) {
     })
 
     it('a soft-deleted row is hidden on every path: lists, counts, relation filters, relationsExists, with', async () => {
-      const comment = await demo.client.send<RecordBody>('POST', '/comments', { json: { post_id: 1, user_id: 2, body: 'e2e soft' } })
+      const comment = await demo.client.send<RecordBody>('POST', '/comments', {
+        json: { post_id: 1, user_id: 2, body: 'e2e soft' },
+      })
       const id = Number(comment.body.data.id)
       const reads = {
         list: '/comments?wheres[0][column]=body&wheres[0][value]=e2e%20soft&page=1',
@@ -82,14 +86,26 @@ for (const db of testDatabases()) {
         expect(withBefore.body.data.comments.map((row) => row.id)).to.include(id)
 
         const userComments = await db.knex('comments').where('user_id', 2).whereNull('deleted_at').pluck('id')
-        expect((await demo.client.send('DELETE', `/comments/${id}`, { json: { deleted_at: new Date().toISOString() } })).status).to.equal(200)
-        await db.knex('comments').whereIn('id', userComments.filter((other) => other !== id)).update({ deleted_at: '2024-01-01 00:00:00' })
+        expect(
+          (await demo.client.send('DELETE', `/comments/${id}`, { json: { deleted_at: new Date().toISOString() } }))
+            .status,
+        ).to.equal(200)
+        await db
+          .knex('comments')
+          .whereIn(
+            'id',
+            userComments.filter((other) => other !== id),
+          )
+          .update({ deleted_at: '2024-01-01 00:00:00' })
 
         const after = await demo.client.get<ListBody>(reads.list)
         expect(after.body.data).to.deep.equal([])
         expect(after.body.meta?.total).to.equal(0)
         expect((await demo.client.get<ListBody>(reads.filter)).body.data).to.deep.equal([])
-        expect((await demo.client.get<ListBody>(reads.exists)).body.data, 'user 2 has only deleted comments').to.deep.equal([])
+        expect(
+          (await demo.client.get<ListBody>(reads.exists)).body.data,
+          'user 2 has only deleted comments',
+        ).to.deep.equal([])
         const withAfter = await demo.client.get<{ data: { comments: Row[] } }>(reads.with)
         expect(withAfter.body.data.comments.map((row) => row.id)).not.to.include(id)
       } finally {
@@ -101,7 +117,9 @@ for (const db of testDatabases()) {
     it('a DELETE without body, with the form or the JSON content type', async () => {
       for (const contentType of ['application/x-www-form-urlencoded, charset=utf-8', 'application/json']) {
         const created = await demo.client.send<RecordBody>('POST', '/tags', { json: { name: 'e2e delete' } })
-        const response = await demo.client.send('DELETE', `/tags/${String(created.body.data.id)}`, { headers: { 'Content-Type': contentType } })
+        const response = await demo.client.send('DELETE', `/tags/${String(created.body.data.id)}`, {
+          headers: { 'Content-Type': contentType },
+        })
         expect(response.status, contentType).to.equal(200)
       }
       expect(await db.knex('tags').where('name', 'e2e delete')).to.deep.equal([])
@@ -109,14 +127,32 @@ for (const db of testDatabases()) {
 
     it('coerces attribute types and returns the stored values the same way on every database', async () => {
       const created = await demo.client.send<RecordBody>('POST', '/posts', {
-        json: { userId: '4', title: 'e2e post', published: 'true', published_at: '2024-05-06T09:10:11+02:00', views: '12', rating: 3.5, body: null },
+        json: {
+          userId: '4',
+          title: 'e2e post',
+          published: 'true',
+          published_at: '2024-05-06T09:10:11+02:00',
+          views: '12',
+          rating: 3.5,
+          body: null,
+        },
         params: { with: ['author'] },
       })
       expect(created.status, JSON.stringify(created.body)).to.equal(201)
       try {
-        expect(created.body.data).to.include({ user_id: 4, title: 'e2e post', published: true, published_at: '2024-05-06T07:10:11.000Z', views: 12, rating: 3.5, body: null })
+        expect(created.body.data).to.include({
+          user_id: 4,
+          title: 'e2e post',
+          published: true,
+          published_at: '2024-05-06T07:10:11.000Z',
+          views: 12,
+          rating: 3.5,
+          body: null,
+        })
         expect((created.body.data.author as Row).name).to.equal('dave')
-        const found = await demo.client.get<{ data: Row[] }>('/posts', { wheres: [{ column: 'published_at', operator: '=', value: new Date('2024-05-06T07:10:11Z'), boolean: 'and' }] })
+        const found = await demo.client.get<{ data: Row[] }>('/posts', {
+          wheres: [{ column: 'published_at', operator: '=', value: new Date('2024-05-06T07:10:11Z'), boolean: 'and' }],
+        })
         expect(found.body.data.map((row) => row.id)).to.deep.equal([created.body.data.id])
       } finally {
         await db.knex('posts').where('id', Number(created.body.data.id)).delete()
@@ -124,18 +160,25 @@ for (const db of testDatabases()) {
     })
 
     it('a column outside the allow-list (users.password) is a 400, and a new user gets no usable password', async () => {
-      const rejected = await demo.client.send<Problem>('POST', '/users', { json: { name: 'Zed', email: 'zed@example.com', password: 'hunter2' } })
+      const rejected = await demo.client.send<Problem>('POST', '/users', {
+        json: { name: 'Zed', email: 'zed@example.com', password: 'hunter2' },
+      })
       expect(rejected.status).to.equal(400)
       expect(rejected.body).to.include({ code: 'unknown_column', param: 'password' })
       expect(rejected.body.allowed).not.to.include('password')
       expect(await db.knex('users').where('email', 'zed@example.com')).to.deep.equal([])
 
-      const created = await demo.client.send<RecordBody>('POST', '/users', { json: { name: 'Zed', email: 'zed@example.com', is_admin: false } })
+      const created = await demo.client.send<RecordBody>('POST', '/users', {
+        json: { name: 'Zed', email: 'zed@example.com', is_admin: false },
+      })
       expect(created.status).to.equal(201)
       try {
         expect(created.body.data).not.to.have.property('password')
         expect(created.body.data).to.include({ name: 'Zed', is_admin: false, team_id: null })
-        const stored: { password?: string } | undefined = await db.knex('users').where('id', Number(created.body.data.id)).first('password')
+        const stored: { password?: string } | undefined = await db
+          .knex('users')
+          .where('id', Number(created.body.data.id))
+          .first('password')
         expect(stored?.password).to.equal('!')
       } finally {
         await db.knex('users').where('id', Number(created.body.data.id)).delete()
@@ -152,16 +195,24 @@ for (const db of testDatabases()) {
       const notObject = await demo.client.send<Problem>('POST', '/tags', { json: ['x'] })
       expect(notObject.status).to.equal(400)
 
-      const created = await demo.client.send<RecordBody>('POST', '/tags', { json: { id: 500, name: 'e2e owned', created_at: '2000-01-01T00:00:00Z' } })
+      const created = await demo.client.send<RecordBody>('POST', '/tags', {
+        json: { id: 500, name: 'e2e owned', created_at: '2000-01-01T00:00:00Z' },
+      })
       expect(created.status).to.equal(201)
       const path = `/tags/${String(created.body.data.id)}`
       try {
         expect(created.body.data.id).not.to.equal(500)
         expect(created.body.data.created_at).not.to.equal('2000-01-01T00:00:00.000Z')
-        const unchanged = await demo.client.send<RecordBody>('PATCH', path, { json: { id: 501, createdAt: '2000-01-01T00:00:00Z', updated_at: null } })
+        const unchanged = await demo.client.send<RecordBody>('PATCH', path, {
+          json: { id: 501, createdAt: '2000-01-01T00:00:00Z', updated_at: null },
+        })
         expect(unchanged.status).to.equal(200)
         expect(unchanged.body.data).to.include({ id: created.body.data.id, created_at: created.body.data.created_at })
-        for (let i = 0; i < 2; i++) expect((await demo.client.send('PATCH', path, { json: { name: 'e2e owned' } })).status, 'an unchanged row').to.equal(200)
+        for (let i = 0; i < 2; i++)
+          expect(
+            (await demo.client.send('PATCH', path, { json: { name: 'e2e owned' } })).status,
+            'an unchanged row',
+          ).to.equal(200)
       } finally {
         await demo.client.send('DELETE', path)
       }

@@ -56,7 +56,10 @@ describe('errors stay small whatever the client sends', () => {
   it('a 1 MB unknown key with strict, and a 1 MB key sent both in brackets and plain', () => {
     const name = 'k'.repeat(MB)
     const unknown = bounded(() => parseQueryParams(`${name}=1`, { strict: true }))
-    expect({ code: unknown.code, param: unknown.param }).to.deep.equal({ code: 'unknown_parameter', param: boundText(name) })
+    expect({ code: unknown.code, param: unknown.param }).to.deep.equal({
+      code: 'unknown_parameter',
+      param: boundText(name),
+    })
     const conflict = bounded(() => parseQueryParams(`with=a&with[${name}]=b`))
     expect(conflict.code).to.equal('invalid_syntax')
     expect(conflict.param).to.equal(boundText(`with[${name}]`))
@@ -66,9 +69,16 @@ describe('errors stay small whatever the client sends', () => {
     const column = 'c'.repeat(MB)
     const params = parseQueryParams(`wheres[0][column]=${column}&wheres[0][value]=1`)
     const error = bounded(() => applyQueryParams(db('users'), params, relationMap))
-    expect({ code: error.code, param: error.param }).to.deep.equal({ code: 'unknown_column', param: 'wheres[0][column]' })
-    expect(error.message).to.equal(`Parameter 'wheres[0][column]': '${boundText(column)}' is not a column of users that can be used here.`)
-    const relation = bounded(() => applyQueryParams(db('users'), parseQueryParams(`with[0]=${'r'.repeat(MB)}`), relationMap))
+    expect({ code: error.code, param: error.param }).to.deep.equal({
+      code: 'unknown_column',
+      param: 'wheres[0][column]',
+    })
+    expect(error.message).to.equal(
+      `Parameter 'wheres[0][column]': '${boundText(column)}' is not a column of users that can be used here.`,
+    )
+    const relation = bounded(() =>
+      applyQueryParams(db('users'), parseQueryParams(`with[0]=${'r'.repeat(MB)}`), relationMap),
+    )
     expect(relation.code).to.equal('unknown_relation')
     expect(relation.message).to.include(`'${boundText('r'.repeat(MB))}'`)
   })
@@ -91,14 +101,21 @@ describe('errors stay small whatever the client sends', () => {
 
   it('caps allowed to 50 entries of at most 100 characters', () => {
     const allowed = Array.from({ length: 500 }, (_, index) => `${index}`.padEnd(1000, 'z'))
-    const error = new QueryParamsError(`Parameter 'with[0]' must be one of ${allowed.join(', ')}.`, { code: 'unknown_relation', param: 'with[0]', allowed })
+    const error = new QueryParamsError(`Parameter 'with[0]' must be one of ${allowed.join(', ')}.`, {
+      code: 'unknown_relation',
+      param: 'with[0]',
+      allowed,
+    })
     expect(error.allowed).to.have.length(MAX_ALLOWED)
     expect(error.allowed?.[0]).to.equal(boundText(allowed[0] as string))
     expect(error.message.length).to.be.at.most(MAX_MESSAGE_LENGTH + 30)
     expect(bodyBytes(error)).to.be.at.most(MAX_BODY_BYTES)
-    expectQueryParamsError(() => {
-      throw error
-    }, { code: 'unknown_relation', param: 'with[0]' })
+    expectQueryParamsError(
+      () => {
+        throw error
+      },
+      { code: 'unknown_relation', param: 'with[0]' },
+    )
   })
 
   it('leaves a short error untouched', () => {

@@ -4,7 +4,8 @@ import { TransientDatabaseError, transientDatabaseError } from '../../lib/index.
 import { problemResponse, serverProblemResponse } from '../../lib/http.ts'
 import { testDatabases } from '../support/databases.ts'
 
-const withCode = (code: string, extra: Record<string, unknown> = {}): Error => Object.assign(new Error(`failed ${code}`), { code, ...extra })
+const withCode = (code: string, extra: Record<string, unknown> = {}): Error =>
+  Object.assign(new Error(`failed ${code}`), { code, ...extra })
 
 const UNAVAILABLE = {
   status: 503,
@@ -35,7 +36,10 @@ describe('transient database failures (TransientDatabaseError, 503 database_unav
     for (const [code, reason] of expected) {
       const transient = transientDatabaseError(withCode(code))
       expect(transient, code).to.be.instanceOf(TransientDatabaseError)
-      expect({ databaseCode: transient?.databaseCode, reason: transient?.reason }, code).to.deep.equal({ databaseCode: code, reason })
+      expect({ databaseCode: transient?.databaseCode, reason: transient?.reason }, code).to.deep.equal({
+        databaseCode: code,
+        reason,
+      })
     }
   })
 
@@ -52,24 +56,55 @@ describe('transient database failures (TransientDatabaseError, 503 database_unav
     ]
     for (const [error, databaseCode, reason] of expected) {
       const transient = transientDatabaseError(error)
-      expect({ databaseCode: transient?.databaseCode, reason: transient?.reason }, databaseCode).to.deep.equal({ databaseCode, reason })
+      expect({ databaseCode: transient?.databaseCode, reason: transient?.reason }, databaseCode).to.deep.equal({
+        databaseCode,
+        reason,
+      })
     }
   })
 
   it("knex's pool acquire timeout, node-postgres's lost connection, and inside cause or AggregateError", () => {
-    const acquire = Object.assign(new Error('Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?'), { name: 'KnexTimeoutError' })
+    const acquire = Object.assign(
+      new Error(
+        'Knex: Timeout acquiring a connection. The pool is probably full. Are you missing a .transacting(trx) call?',
+      ),
+      { name: 'KnexTimeoutError' },
+    )
     expect(transientDatabaseError(acquire)?.reason).to.equal('pool')
     expect(transientDatabaseError(new Error('Connection terminated unexpectedly'))?.reason).to.equal('connection')
-    expect(transientDatabaseError(new Error('ROLLBACK - Connection terminated unexpectedly'))?.reason).to.equal('connection')
-    expect(transientDatabaseError(new Error("ROLLBACK - Can't add new command when connection is in closed state"))?.reason).to.equal('connection')
-    expect(transientDatabaseError(new Error("select 'Connection terminated unexpectedly' - syntax error"))).to.equal(undefined)
-    expect(transientDatabaseError(new AggregateError([withCode('ECONNREFUSED')], 'connect failed'))?.databaseCode).to.equal('ECONNREFUSED')
-    expect(transientDatabaseError(new Error('query failed', { cause: withCode('40P01') }))?.databaseCode).to.equal('40P01')
+    expect(transientDatabaseError(new Error('ROLLBACK - Connection terminated unexpectedly'))?.reason).to.equal(
+      'connection',
+    )
+    expect(
+      transientDatabaseError(new Error("ROLLBACK - Can't add new command when connection is in closed state"))?.reason,
+    ).to.equal('connection')
+    expect(transientDatabaseError(new Error("select 'Connection terminated unexpectedly' - syntax error"))).to.equal(
+      undefined,
+    )
+    expect(
+      transientDatabaseError(new AggregateError([withCode('ECONNREFUSED')], 'connect failed'))?.databaseCode,
+    ).to.equal('ECONNREFUSED')
+    expect(transientDatabaseError(new Error('query failed', { cause: withCode('40P01') }))?.databaseCode).to.equal(
+      '40P01',
+    )
   })
 
-  it('not transient: a bug, a constraint, a syntax error, a cancelled statement, knex\'s own query .timeout()', () => {
-    const queryTimeout = Object.assign(new Error('Defined query timeout of 10ms exceeded when running query.'), { name: 'KnexTimeoutError' })
-    for (const error of [withCode('23505'), withCode('42601'), withCode('57014'), withCode('ER_PARSE_ERROR', { errno: 1064 }), withCode('ER_QUERY_INTERRUPTED', { errno: 1317 }), withCode('SQLITE_BUSY'), queryTimeout, new TypeError('x'), 'text', null]) {
+  it("not transient: a bug, a constraint, a syntax error, a cancelled statement, knex's own query .timeout()", () => {
+    const queryTimeout = Object.assign(new Error('Defined query timeout of 10ms exceeded when running query.'), {
+      name: 'KnexTimeoutError',
+    })
+    for (const error of [
+      withCode('23505'),
+      withCode('42601'),
+      withCode('57014'),
+      withCode('ER_PARSE_ERROR', { errno: 1064 }),
+      withCode('ER_QUERY_INTERRUPTED', { errno: 1317 }),
+      withCode('SQLITE_BUSY'),
+      queryTimeout,
+      new TypeError('x'),
+      'text',
+      null,
+    ]) {
       expect(transientDatabaseError(error), String(error)).to.equal(undefined)
       expect(problemResponse(error), String(error)).to.equal(undefined)
     }
@@ -81,12 +116,20 @@ describe('transient database failures (TransientDatabaseError, 503 database_unav
     expect(serverProblemResponse(deadlock)).to.deep.equal(UNAVAILABLE)
     const wrapped = transientDatabaseError(deadlock)
     expect(problemResponse(wrapped)).to.deep.equal(UNAVAILABLE)
-    expect(wrapped).to.include({ status: 503, code: 'database_unavailable', databaseCode: '40P01', reason: 'conflict', retryAfter: 1 })
+    expect(wrapped).to.include({
+      status: 503,
+      code: 'database_unavailable',
+      databaseCode: '40P01',
+      reason: 'conflict',
+      retryAfter: 1,
+    })
     expect(wrapped?.cause).to.equal(deadlock)
     expect(transientDatabaseError(wrapped)).to.equal(wrapped)
   })
 
-  for (const db of testDatabases().filter((candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql')) {
+  for (const db of testDatabases().filter(
+    (candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql',
+  )) {
     describe(`a real deadlock on ${db.label}`, function () {
       this.timeout(20_000)
 
@@ -96,7 +139,10 @@ describe('transient database failures (TransientDatabaseError, 503 database_unav
           table.integer('id').primary()
           table.integer('n')
         })
-        await db.knex('kqp_deadlock').insert([{ id: 1, n: 0 }, { id: 2, n: 0 }])
+        await db.knex('kqp_deadlock').insert([
+          { id: 1, n: 0 },
+          { id: 2, n: 0 },
+        ])
       })
 
       after(async () => {
@@ -120,7 +166,9 @@ describe('transient database failures (TransientDatabaseError, 503 database_unav
             await trx('kqp_deadlock').where({ id: second }).update({ n: 1 })
           })
         const results = await Promise.allSettled([lockBoth(1, 2), lockBoth(2, 1)])
-        const failures = results.filter((result): result is PromiseRejectedResult => result.status === 'rejected').map((result) => result.reason as unknown)
+        const failures = results
+          .filter((result): result is PromiseRejectedResult => result.status === 'rejected')
+          .map((result) => result.reason as unknown)
         expect(failures).to.have.length(1)
         const transient = transientDatabaseError(failures[0])
         expect(transient?.databaseCode).to.equal(db.name === 'mysql' ? 'ER_LOCK_DEADLOCK' : '40P01')

@@ -11,7 +11,10 @@ for (const db of testDatabases()) {
       this.timeout(120_000)
       const { cases, withRows } = await checkGuardEquivalence(db, settings)
       expect(cases).to.be.at.least(settings.numRuns)
-      expect(withRows, 'a good share of the requests return rows: the comparison is not only of empty results').to.be.above(cases / 4)
+      expect(
+        withRows,
+        'a good share of the requests return rows: the comparison is not only of empty results',
+      ).to.be.above(cases / 4)
     })
   })
 }

@@ -33,10 +33,15 @@ const list = (db: Knex, map: RelationMap, params: QueryParams, signal: AbortSign
 async function listening(server: Server, logged: string[]): Promise<App> {
   if (!server.listening) await once(server, 'listening')
   const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}`, logged, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    logged,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
 }
 
-const describeError = (error: unknown): string => (error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error))
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error)
 
 const START: Record<string, Start> = {
   fastify: async (db, map, timeout) => {
@@ -73,8 +78,21 @@ const START: Record<string, Start> = {
   'fetch (Hono)': async (db, map, timeout) => {
     const logged: string[] = []
     const app = new Hono()
-    app.get('/users', async (c) => c.json(await list(db, map, await queryParamsFromFetchRequest(c.req.raw), querySignal(c.req.raw, timeout === undefined ? {} : { timeout }))))
-    app.onError((error) => errorToResponse(error, { log: (failure) => void logged.push(describeError(failure)) }) ?? new Response('', { status: 400 }))
+    app.get('/users', async (c) =>
+      c.json(
+        await list(
+          db,
+          map,
+          await queryParamsFromFetchRequest(c.req.raw),
+          querySignal(c.req.raw, timeout === undefined ? {} : { timeout }),
+        ),
+      ),
+    )
+    app.onError(
+      (error) =>
+        errorToResponse(error, { log: (failure) => void logged.push(describeError(failure)) }) ??
+        new Response('', { status: 400 }),
+    )
     return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server, logged)
   },
 }
@@ -84,7 +102,16 @@ function appMap(db: TestDatabase): RelationMap {
   const map = sleepingMap(db)
   const users = map['users']
   if (users === undefined) throw new Error('fixture map without users')
-  return { ...map, users: { ...users, scopes: { ...users.scopes, broken: (query: Knex.QueryBuilder) => void query.whereRaw('users.no_such_column_xyz = ?', ['secret-value']) } } }
+  return {
+    ...map,
+    users: {
+      ...users,
+      scopes: {
+        ...users.scopes,
+        broken: (query: Knex.QueryBuilder) => void query.whereRaw('users.no_such_column_xyz = ?', ['secret-value']),
+      },
+    },
+  }
 }
 
 /** Sends a GET and destroys the connection as soon as the server's statement sleeps. */
@@ -116,7 +143,9 @@ for (const [name, start] of Object.entries(START)) {
       }
     })
 
-    for (const db of testDatabases().filter((candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql')) {
+    for (const db of testDatabases().filter(
+      (candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql',
+    )) {
       describe(`on ${db.label}`, () => {
         afterEach(async () => {
           await idleWithin(db, 5000)

@@ -15,7 +15,14 @@ const EXAMPLES = ['express', 'fastify', 'koa', 'hono', 'node-http'] as const
 
 interface Page {
   data: Array<Record<string, unknown> & { author?: Record<string, unknown> | null }>
-  meta: { current_page: number; per_page: number; total: number; last_page: number; from: number | null; to: number | null }
+  meta: {
+    current_page: number
+    per_page: number
+    total: number
+    last_page: number
+    from: number | null
+    to: number | null
+  }
 }
 
 const json = <T>(response: SentResponse, status = 200): T => {
@@ -34,10 +41,15 @@ const expectProblem = (response: SentResponse, status: number, code: string): Re
 }
 
 /** Post ids of user 1, newest id first. */
-const USER_1_POSTS = demoData.posts.filter((post) => post.user_id === 1).map((post) => post.id).sort((a, b) => b - a)
+const USER_1_POSTS = demoData.posts
+  .filter((post) => post.user_id === 1)
+  .map((post) => post.id)
+  .sort((a, b) => b - a)
 /** An `in` list of 700 ids: every post's id, and ids that match nothing. */
 const MANY_IDS = Array.from({ length: 700 }, (_, index) => (index < 100 ? index + 1 : 10_000_000 + index))
-const MANY_IDS_QUERY = encodeClientQuery({ wheres: [{ column: 'id', operator: 'in', value: MANY_IDS, boolean: 'and' }] })
+const MANY_IDS_QUERY = encodeClientQuery({
+  wheres: [{ column: 'id', operator: 'in', value: MANY_IDS, boolean: 'and' }],
+})
 
 describe('examples (each started as a child process)', function () {
   this.timeout(120_000)
@@ -45,7 +57,9 @@ describe('examples (each started as a child process)', function () {
   const running = new Map<string, RunningExample>()
 
   before(async () => {
-    const started = await Promise.allSettled(EXAMPLES.map((name) => startExample(name, `sqlite:${join(directory, `${name}.sqlite`)}`)))
+    const started = await Promise.allSettled(
+      EXAMPLES.map((name) => startExample(name, `sqlite:${join(directory, `${name}.sqlite`)}`)),
+    )
     for (const result of started) if (result.status === 'fulfilled') running.set(result.value.name, result.value)
     const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected')
     if (failed !== undefined) throw failed.reason
@@ -73,15 +87,23 @@ describe('examples (each started as a child process)', function () {
       },
       (error: unknown) => String(error),
     )
-    expect(failure).to.include('exited with 1').and.include('Refusing to migrate, seed or reset this database').and.include('orders')
+    expect(failure)
+      .to.include('exited with 1')
+      .and.include('Refusing to migrate, seed or reset this database')
+      .and.include('orders')
     expect(failure).not.to.match(/\n\s+at /)
   })
 
   it('example fastify serves keyset pages: /posts/feed?limit=3, then links.next to the end', async () => {
     const ids: number[] = []
-    let next: string | null = `/posts/feed?${encodeClientQuery({ orders: [{ column: 'id', direction: 'desc' }], limit: 3 })}`
+    let next: string | null =
+      `/posts/feed?${encodeClientQuery({ orders: [{ column: 'id', direction: 'desc' }], limit: 3 })}`
     for (let pages = 0; next !== null && pages < 100; pages++) {
-      const body: { data: Array<{ id: number }>; meta: { prev_cursor: string | null }; links: { next: string | null } } = json(await send(`${example('fastify').url}${next}`, { headers: { ...CLIENT_HEADERS } }))
+      const body: {
+        data: Array<{ id: number }>
+        meta: { prev_cursor: string | null }
+        links: { next: string | null }
+      } = json(await send(`${example('fastify').url}${next}`, { headers: { ...CLIENT_HEADERS } }))
       if (pages === 0) expect(body.meta.prev_cursor).to.equal(null)
       ids.push(...body.data.map((post) => post.id))
       next = body.links.next
@@ -103,44 +125,70 @@ describe('examples (each started as a child process)', function () {
         expect(page.data.map((post) => post.id)).to.deep.equal(USER_1_POSTS.slice(2, 4))
         expect(page.data.map((post) => post.author?.['name'])).to.deep.equal(['Alice', 'Alice'])
         expect(page.data[0]?.author).not.to.have.property('password')
-        expect(page.meta).to.deep.equal({ current_page: 2, per_page: 2, from: 3, to: 4, total: USER_1_POSTS.length, last_page: Math.ceil(USER_1_POSTS.length / 2) })
+        expect(page.meta).to.deep.equal({
+          current_page: 2,
+          per_page: 2,
+          from: 3,
+          to: 4,
+          total: USER_1_POSTS.length,
+          last_page: Math.ceil(USER_1_POSTS.length / 2),
+        })
       })
 
       it('serves /users with a relation filter value and a has-many relation', async () => {
-        const query = encodeClientQuery({ wheres: [{ column: 'name', operator: 'like', value: 'alice', boolean: 'and' }], with: ['posts'], orders: [{ column: 'id', direction: 'asc' }] })
-        const page = json<{ data: Array<{ id: number; posts: Array<{ id: number }> }> }>(await send(`${example(name).url}/users?${query}`, { headers: { ...CLIENT_HEADERS } }))
+        const query = encodeClientQuery({
+          wheres: [{ column: 'name', operator: 'like', value: 'alice', boolean: 'and' }],
+          with: ['posts'],
+          orders: [{ column: 'id', direction: 'asc' }],
+        })
+        const page = json<{ data: Array<{ id: number; posts: Array<{ id: number }> }> }>(
+          await send(`${example(name).url}/users?${query}`, { headers: { ...CLIENT_HEADERS } }),
+        )
         const alices = demoData.users.filter((user) => user.name.toLowerCase() === 'alice').map((user) => user.id)
         expect(page.data.map((user) => user.id)).to.deep.equal(alices)
-        expect(page.data[0]?.posts.map((post) => post.id).sort((a, b) => a - b)).to.deep.equal([...USER_1_POSTS].sort((a, b) => a - b))
+        expect(page.data[0]?.posts.map((post) => post.id).sort((a, b) => a - b)).to.deep.equal(
+          [...USER_1_POSTS].sort((a, b) => a - b),
+        )
       })
 
       it('answers a column outside the relation map with 400 problem+json, no stack, no file path', async () => {
         const query = encodeClientQuery({ wheres: [{ column: 'password', operator: '=', value: 'x', boolean: 'and' }] })
-        const body = expectProblem(await send(`${example(name).url}/users?${query}`, { headers: { ...CLIENT_HEADERS } }), 400, 'unknown_column')
+        const body = expectProblem(
+          await send(`${example(name).url}/users?${query}`, { headers: { ...CLIENT_HEADERS } }),
+          400,
+          'unknown_column',
+        )
         expect(body['param']).to.equal('wheres[0][column]')
       })
 
       it(`reads a 700-value in list sent as a form body (${MANY_IDS_QUERY.length} bytes, over the ${maxHeaderSize}-byte header limit)`, async () => {
         expect(MANY_IDS_QUERY.length).to.be.above(maxHeaderSize)
         const url = `${example(name).url}/posts/search?${encodeClientQuery({ with: ['author'], limit: 50 })}`
-        const page = json<Page>(await send(url, { method: 'POST', headers: { ...CLIENT_HEADERS }, body: MANY_IDS_QUERY }))
+        const page = json<Page>(
+          await send(url, { method: 'POST', headers: { ...CLIENT_HEADERS }, body: MANY_IDS_QUERY }),
+        )
         expect(page.meta.total).to.equal(demoData.posts.length)
-        expect(page.data.every((post) => post.author === null || typeof post.author?.['name'] === 'string')).to.equal(true)
+        expect(page.data.every((post) => post.author === null || typeof post.author?.['name'] === 'string')).to.equal(
+          true,
+        )
       })
 
       it('serves its OpenAPI 3.1 document at /openapi.json: valid, describing the routes it serves', async () => {
-        const document = json<{ paths: Record<string, Record<string, unknown>> }>(await send(`${example(name).url}/openapi.json`))
+        const document = json<{ paths: Record<string, Record<string, unknown>> }>(
+          await send(`${example(name).url}/openapi.json`),
+        )
         expect((await new Validator().validate(document)).valid).to.equal(true)
-        expect(Object.entries(document.paths).map(([path, item]) => `${Object.keys(item).join(',')} ${path}`)).to.deep.equal([
-          'get /users',
-          'post /users/search',
-          'get /posts',
-          'post /posts/search',
-        ])
+        expect(
+          Object.entries(document.paths).map(([path, item]) => `${Object.keys(item).join(',')} ${path}`),
+        ).to.deep.equal(['get /users', 'post /users/search', 'get /posts', 'post /posts/search'])
       })
 
       it('answers the same query in the URL with 431 problem+json', async () => {
-        expectProblem(await send(`${example(name).url}/posts?${MANY_IDS_QUERY}`, { headers: { ...CLIENT_HEADERS } }), 431, 'headers_too_large')
+        expectProblem(
+          await send(`${example(name).url}/posts?${MANY_IDS_QUERY}`, { headers: { ...CLIENT_HEADERS } }),
+          431,
+          'headers_too_large',
+        )
       })
     })
   }

@@ -28,7 +28,11 @@ describe('knex-query-params/fastify without fastify-plugin', () => {
       })
       expect([form.statusCode, form.json()]).to.deep.equal([200, { limit: 2, columns: ['id'] }])
       const bad = await app.inject({ method: 'POST', url: '/with/posts?limit=0' })
-      expect([bad.statusCode, bad.headers['content-type'], bad.json<{ code: string }>().code]).to.deep.equal([400, 'application/problem+json; charset=utf-8', 'invalid_number'])
+      expect([bad.statusCode, bad.headers['content-type'], bad.json<{ code: string }>().code]).to.deep.equal([
+        400,
+        'application/problem+json; charset=utf-8',
+        'invalid_number',
+      ])
       const sibling = await app.inject({ method: 'GET', url: '/without/posts' })
       expect(sibling.json()).to.deep.equal({ decorated: false })
       expect(app.printPlugins()).to.include('knex-query-params')

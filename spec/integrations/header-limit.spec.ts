@@ -37,7 +37,9 @@ describe('raising the header limit, as docs/http.md says', () => {
     try {
       const ok = await send(`${await portOf(raised)}/?${LONG_QUERY}`)
       expect(ok.status).to.equal(200)
-      expect((JSON.parse(ok.text) as { wheres: Array<{ value: number[] }> }).wheres[0]?.value).to.have.length(IDS.length)
+      expect((JSON.parse(ok.text) as { wheres: Array<{ value: number[] }> }).wheres[0]?.value).to.have.length(
+        IDS.length,
+      )
       const refused = await send(`${await portOf(plain)}/?${LONG_QUERY}`)
       expect(refused.status).to.equal(431)
       expect(refused.contentType).to.equal('application/problem+json')
@@ -73,7 +75,12 @@ describe('raising the header limit, as docs/http.md says', () => {
   it('@hono/node-server: serve({ serverOptions: { maxHeaderSize } })', async () => {
     const app = new Hono()
     app.get('/', async (c) => c.json(await queryParamsFromFetchRequest(c.req.raw)))
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1', serverOptions: { maxHeaderSize: RAISED } }) as Server
+    const server = serve({
+      fetch: app.fetch,
+      port: 0,
+      hostname: '127.0.0.1',
+      serverOptions: { maxHeaderSize: RAISED },
+    }) as Server
     try {
       expect((await send(`${await portOf(server)}/?${LONG_QUERY}`)).status).to.equal(200)
     } finally {

@@ -1,6 +1,13 @@
 import { expect } from 'chai'
 import { QueryParamsError } from '../../lib/index.ts'
-import { BodyTooLargeError, handleClientError, isFormRequest, problemResponse, readsFormBody, type ClientErrorSocket } from '../../lib/http.ts'
+import {
+  BodyTooLargeError,
+  handleClientError,
+  isFormRequest,
+  problemResponse,
+  readsFormBody,
+  type ClientErrorSocket,
+} from '../../lib/http.ts'
 
 class FakeSocket implements ClientErrorSocket {
   written = ''
@@ -41,18 +48,31 @@ describe('problem answers shared by the integrations', () => {
 
   describe('problemResponse', () => {
     it('answers a QueryParamsError as errorResponse does', () => {
-      const response = problemResponse(new QueryParamsError("Parameter 'limit' is wrong.", { code: 'invalid_number', param: 'limit' }))
+      const response = problemResponse(
+        new QueryParamsError("Parameter 'limit' is wrong.", { code: 'invalid_number', param: 'limit' }),
+      )
       expect(response?.status).to.equal(400)
       expect(response?.body).to.include({ code: 'invalid_number', param: 'limit' })
     })
 
     it('answers every 413 shape with body_too_large: ours, body-parser’s (status), Fastify’s (statusCode)', () => {
-      const shapes = [new BodyTooLargeError(10), Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' }), Object.assign(new Error('Request body is too large'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' })]
+      const shapes = [
+        new BodyTooLargeError(10),
+        Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large' }),
+        Object.assign(new Error('Request body is too large'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' }),
+      ]
       for (const error of shapes) {
         expect(problemResponse(error)).to.deep.equal({
           status: 413,
           headers: { 'content-type': 'application/problem+json' },
-          body: { type: 'about:blank', title: 'Content Too Large', status: 413, detail: 'The request body is too large. Send fewer or shorter parameters.', message: 'The request body is too large. Send fewer or shorter parameters.', code: 'body_too_large' },
+          body: {
+            type: 'about:blank',
+            title: 'Content Too Large',
+            status: 413,
+            detail: 'The request body is too large. Send fewer or shorter parameters.',
+            message: 'The request body is too large. Send fewer or shorter parameters.',
+            code: 'body_too_large',
+          },
         })
       }
     })
@@ -69,8 +89,17 @@ describe('problem answers shared by the integrations', () => {
       const socket = new FakeSocket()
       expect(handleClientError(clientError('HPE_HEADER_OVERFLOW'), socket)).to.equal(431)
       const [head = '', body = ''] = socket.written.split('\r\n\r\n')
-      expect(head.split('\r\n')).to.deep.equal(['HTTP/1.1 431 Request Header Fields Too Large', 'Content-Type: application/problem+json', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'])
-      expect(JSON.parse(body)).to.include({ status: 431, code: 'headers_too_large', title: 'Request Header Fields Too Large' })
+      expect(head.split('\r\n')).to.deep.equal([
+        'HTTP/1.1 431 Request Header Fields Too Large',
+        'Content-Type: application/problem+json',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Connection: close',
+      ])
+      expect(JSON.parse(body)).to.include({
+        status: 431,
+        code: 'headers_too_large',
+        title: 'Request Header Fields Too Large',
+      })
     })
 
     it('answers any other parse error with a plain 400', () => {

@@ -26,12 +26,17 @@ type Start = (db: Knex) => Promise<App>
 
 const list = (db: Knex, params: QueryParams) => paginate(applyQueryParams(db('users'), params, relationMap), params)
 
-const describeError = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
+const describeError = (error: unknown): string =>
+  error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 
 async function listening(server: Server, logged: string[]): Promise<App> {
   if (!server.listening) await once(server, 'listening')
   const { port } = server.address() as AddressInfo
-  return { url: `http://127.0.0.1:${port}`, logged, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    logged,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
 }
 
 /** Each integration on its framework, in the shape the database-time spec uses. */
@@ -67,15 +72,26 @@ export const TRANSIENT_APPS: Record<string, Start> = {
     const logged: string[] = []
     const app = new Hono()
     app.get('/users', async (c) => c.json(await list(db, await queryParamsFromFetchRequest(c.req.raw))))
-    app.onError((error) => errorToResponse(error, { log: (failure) => void logged.push(describeError(failure)) }) ?? new Response('', { status: 400 }))
+    app.onError(
+      (error) =>
+        errorToResponse(error, { log: (failure) => void logged.push(describeError(failure)) }) ??
+        new Response('', { status: 400 }),
+    )
     return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server, logged)
   },
 }
 
 /** A response's status, the headers a client retries on, and its body. */
-export async function answerOf(url: string): Promise<{ status: number; type: string | null; retryAfter: string | null; body: string }> {
+export async function answerOf(
+  url: string,
+): Promise<{ status: number; type: string | null; retryAfter: string | null; body: string }> {
   const response = await fetch(url)
-  return { status: response.status, type: response.headers.get('content-type')?.split(';')[0] ?? null, retryAfter: response.headers.get('retry-after'), body: await response.text() }
+  return {
+    status: response.status,
+    type: response.headers.get('content-type')?.split(';')[0] ?? null,
+    retryAfter: response.headers.get('retry-after'),
+    body: await response.text(),
+  }
 }
 
 export const UNAVAILABLE_BODY = {
@@ -95,12 +111,23 @@ for (const [name, start] of Object.entries(TRANSIENT_APPS)) {
     this.timeout(10_000)
 
     it("knex's pool giving no connection in time: 503 problem+json database_unavailable with Retry-After, the error logged", async () => {
-      const db = knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1 }, acquireConnectionTimeout: 150, log: QUIET })
+      const db = knex({
+        client: 'better-sqlite3',
+        connection: { filename: ':memory:' },
+        useNullAsDefault: true,
+        pool: { min: 1, max: 1 },
+        acquireConnectionTimeout: 150,
+        log: QUIET,
+      })
       const held = await db.client.acquireConnection()
       const app = await start(db)
       try {
         const answer = await answerOf(`${app.url}/users?limit=2`)
-        expect({ status: answer.status, type: answer.type, retryAfter: answer.retryAfter }).to.deep.equal({ status: 503, type: 'application/problem+json', retryAfter: '1' })
+        expect({ status: answer.status, type: answer.type, retryAfter: answer.retryAfter }).to.deep.equal({
+          status: 503,
+          type: 'application/problem+json',
+          retryAfter: '1',
+        })
         expect(JSON.parse(answer.body)).to.deep.equal(UNAVAILABLE_BODY)
         expect(answer.body).not.to.match(/knex|timeout|pool|select/i)
         expect(app.logged.join('\n')).to.include('Timeout acquiring a connection')

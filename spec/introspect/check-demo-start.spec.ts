@@ -25,11 +25,13 @@ for (const database of testDatabases()) {
       expect(await checkDemoMap(database.knex, demoMap)).to.deep.equal([])
       const warnings = await checkDemoMap(database.knex, withPostColumns({ title: 'string' }))
       expect(warnings.map((problem) => problem.kind)).to.deep.equal(['not_null_undeclared'])
-      const caught = await checkDemoMap(database.knex, withPostColumns({ title: 'string', subtitle: 'string' })).catch((thrown: unknown) => thrown)
+      const caught = await checkDemoMap(database.knex, withPostColumns({ title: 'string', subtitle: 'string' })).catch(
+        (thrown: unknown) => thrown,
+      )
       expect(caught).to.be.instanceOf(MapMismatchError)
       expect((caught as MapMismatchError).message).to.equal(
         'Refusing to serve: the relation map does not fit this database (1 error, 1 warning). Fix the map (demo/relation-map.ts, fixtures/relation-map.ts) or the schema (migrations/):\n' +
-          "  warning posts.columns.title (not_null_undeclared): posts.title is NOT NULL; declare nullable: false so its orders need no NULL-ordering clause\n" +
+          '  warning posts.columns.title (not_null_undeclared): posts.title is NOT NULL; declare nullable: false so its orders need no NULL-ordering clause\n' +
           "  error   posts.columns.subtitle (missing_column): posts has no column 'subtitle'",
       )
     })
@@ -58,7 +60,11 @@ describe('the demo refuses to serve a database its map does not fit', function (
     } finally {
       await db.destroy()
     }
-    const { code, output } = await runScript('demo/server.ts', { DATABASE_URL: `sqlite:${file}`, PORT: '0', HOST: '127.0.0.1' }, 60_000)
+    const { code, output } = await runScript(
+      'demo/server.ts',
+      { DATABASE_URL: `sqlite:${file}`, PORT: '0', HOST: '127.0.0.1' },
+      60_000,
+    )
     expect(code, output).to.equal(1)
     expect(output.trim()).to.equal(
       'Refusing to serve: the relation map does not fit this database (1 error, 0 warnings). Fix the map (demo/relation-map.ts, fixtures/relation-map.ts) or the schema (migrations/):\n' +

@@ -20,7 +20,11 @@ for (const database of testDatabases()) {
         ])
         const camel = await introspectRelationMapWithNotices(catalog.knex, { naming: 'camel', exposePivots: true })
         expect(camel.map).to.deep.equal(catalogCamelMap())
-        expect(camel.notices.map((notice) => notice.kind)).to.deep.equal(['secret-column', 'secret-column', 'unmapped-column'])
+        expect(camel.notices.map((notice) => notice.kind)).to.deep.equal([
+          'secret-column',
+          'secret-column',
+          'unmapped-column',
+        ])
         expect(await checkRelationMap(catalog.knex, map)).to.deep.equal([])
         expect(await checkRelationMap(catalog.knex, camel.map)).to.deep.equal([])
       })

@@ -4,7 +4,10 @@ import { relationMap as fixtureMap } from '../../fixtures/relation-map.ts'
 import { seed } from '../../fixtures/seed.ts'
 import { applyQueryParams, parseQueryParams } from '../../lib/index.ts'
 import { checkRelationMap } from '../../lib/introspect/check-relation-map.ts'
-import { introspectRelationMap, introspectRelationMapWithNotices } from '../../lib/introspect/introspect-relation-map.ts'
+import {
+  introspectRelationMap,
+  introspectRelationMapWithNotices,
+} from '../../lib/introspect/introspect-relation-map.ts'
 import { idsOf } from '../support/apply-query.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
 import { dropFreshDatabase, freshDatabase } from './support/fresh-database.ts'
@@ -18,7 +21,8 @@ function expectedFromFixture(): EditableMap {
   const tables = editableCopy(fixtureMap)
   // Migration 000008 adds a nullable `deleted_at` to the six resource tables; the fixture keeps it off the
   // allow-list (its guards filter on it), the schema has it.
-  for (const table of ['teams', 'users', 'posts', 'comments', 'tags', 'images']) addColumn(tables, table, 'deleted_at', 'datetime')
+  for (const table of ['teams', 'users', 'posts', 'comments', 'tags', 'images'])
+    addColumn(tables, table, 'deleted_at', 'datetime')
   // Morph relations: no schema states them (images.imageable_type/imageable_id are plain columns).
   dropRelation(tables, 'users', 'avatar')
   dropRelation(tables, 'users', 'images')
@@ -67,12 +71,24 @@ for (const database of testDatabases()) {
       expect(Object.keys(map)).to.deep.equal(['comments', 'images', 'posts', 'tags', 'teams', 'users'])
       expect(Object.keys(map['users']?.relations ?? {})).to.deep.equal(['team', 'comments', 'posts'])
       expect(Object.keys(map['posts']?.relations ?? {})).to.deep.equal(['user', 'comments', 'tags'])
-      expect(Object.keys(map['users']?.columns ?? {})).to.deep.equal(['id', 'teamId', 'name', 'email', 'isAdmin', 'birthday', 'score', 'createdAt', 'updatedAt', 'deletedAt'])
+      expect(Object.keys(map['users']?.columns ?? {})).to.deep.equal([
+        'id',
+        'teamId',
+        'name',
+        'email',
+        'isAdmin',
+        'birthday',
+        'score',
+        'createdAt',
+        'updatedAt',
+        'deletedAt',
+      ])
     })
 
     it('serves the same rows as the hand-written map, through generated relations', async () => {
       const map = await introspectRelationMap(demo.knex)
-      const query = 'wheres[0][column]=user.name&wheres[0][operator]=like&wheres[0][value]=%a%&wheres[1][column]=tags.name&wheres[1][operator]=!=&wheres[1][value]=zzz&orders[0][column]=id&limit=20'
+      const query =
+        'wheres[0][column]=user.name&wheres[0][operator]=like&wheres[0][value]=%a%&wheres[1][column]=tags.name&wheres[1][operator]=!=&wheres[1][value]=zzz&orders[0][column]=id&limit=20'
       const fixtureQuery = query.replace('user.name', 'author.name')
       const generated = idsOf(await applyQueryParams(demo.knex('posts'), parseQueryParams(query), map))
       const handWritten = idsOf(await applyQueryParams(demo.knex('posts'), parseQueryParams(fixtureQuery), fixtureMap))

@@ -26,19 +26,52 @@ describe('introspection naming: words, styles, singular and plural', () => {
 
   it('makes English words singular', () => {
     const cases: Array<[string, string]> = [
-      ['users', 'user'], ['categories', 'category'], ['addresses', 'address'], ['boxes', 'box'], ['matches', 'match'],
-      ['wishes', 'wish'], ['people', 'person'], ['children', 'child'], ['statuses', 'status'], ['status', 'status'],
-      ['analyses', 'analysis'], ['days', 'day'], ['movies', 'movie'], ['news', 'news'], ['data', 'data'], ['Employees', 'Employee'],
-      ['Album', 'Album'], ['CATEGORIES', 'CATEGORY'], ['class', 'class'], ['campus', 'campus'], ['leaves', 'leaf'], ['photos', 'photo'],
+      ['users', 'user'],
+      ['categories', 'category'],
+      ['addresses', 'address'],
+      ['boxes', 'box'],
+      ['matches', 'match'],
+      ['wishes', 'wish'],
+      ['people', 'person'],
+      ['children', 'child'],
+      ['statuses', 'status'],
+      ['status', 'status'],
+      ['analyses', 'analysis'],
+      ['days', 'day'],
+      ['movies', 'movie'],
+      ['news', 'news'],
+      ['data', 'data'],
+      ['Employees', 'Employee'],
+      ['Album', 'Album'],
+      ['CATEGORIES', 'CATEGORY'],
+      ['class', 'class'],
+      ['campus', 'campus'],
+      ['leaves', 'leaf'],
+      ['photos', 'photo'],
     ]
     for (const [plural, singular] of cases) expect(singularWord(plural), plural).to.equal(singular)
   })
 
   it('makes English words plural, leaving plural and uncountable words alone', () => {
     const cases: Array<[string, string]> = [
-      ['user', 'users'], ['category', 'categories'], ['day', 'days'], ['address', 'addresses'], ['box', 'boxes'], ['match', 'matches'],
-      ['person', 'people'], ['status', 'statuses'], ['bus', 'buses'], ['Album', 'Albums'], ['Track', 'Tracks'], ['users', 'users'],
-      ['people', 'people'], ['data', 'data'], ['equipment', 'equipment'], ['ox', 'oxen'], ['photo', 'photos'], ['quiz', 'quizzes'],
+      ['user', 'users'],
+      ['category', 'categories'],
+      ['day', 'days'],
+      ['address', 'addresses'],
+      ['box', 'boxes'],
+      ['match', 'matches'],
+      ['person', 'people'],
+      ['status', 'statuses'],
+      ['bus', 'buses'],
+      ['Album', 'Albums'],
+      ['Track', 'Tracks'],
+      ['users', 'users'],
+      ['people', 'people'],
+      ['data', 'data'],
+      ['equipment', 'equipment'],
+      ['ox', 'oxen'],
+      ['photo', 'photos'],
+      ['quiz', 'quizzes'],
     ]
     for (const [singular, plural] of cases) expect(pluralWord(singular), singular).to.equal(plural)
   })

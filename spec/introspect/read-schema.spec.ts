@@ -46,18 +46,28 @@ for (const database of testDatabases()) {
     it('reads every table by default, sorted by code point, without knex_migrations and knex_migrations_lock', async () => {
       const snapshot = await readSchema(fresh.knex)
       expect(names(snapshot.tables)).to.deep.equal(byCodePoint([...DEMO_TABLES, ...CATALOG_TABLES]))
-      expect(snapshot).to.deep.equal({ tables: [...demoSnapshot(database.name).tables, ...catalogSnapshot(database.name).tables].sort((a, b) => (a.name < b.name ? -1 : 1)) })
+      expect(snapshot).to.deep.equal({
+        tables: [...demoSnapshot(database.name).tables, ...catalogSnapshot(database.name).tables].sort((a, b) =>
+          a.name < b.name ? -1 : 1,
+        ),
+      })
     })
 
     it('options.tables reads only those (a migration table too, when named); options.exclude leaves tables out', async () => {
-      expect(names((await readSchema(fresh.knex, { tables: ['playlist_track', 'Artist', 'knex_migrations'] })).tables)).to.deep.equal(['Artist', 'knex_migrations', 'playlist_track'])
+      expect(
+        names((await readSchema(fresh.knex, { tables: ['playlist_track', 'Artist', 'knex_migrations'] })).tables),
+      ).to.deep.equal(['Artist', 'knex_migrations', 'playlist_track'])
       const excluded = await readSchema(fresh.knex, { exclude: [...DEMO_TABLES, 'app_user'] })
       expect(names(excluded.tables)).to.deep.equal(byCodePoint(CATALOG_TABLES.filter((table) => table !== 'app_user')))
-      expect(names((await readSchema(fresh.knex, { tables: ['Artist', 'Album'], exclude: ['Album'] })).tables)).to.deep.equal(['Artist'])
+      expect(
+        names((await readSchema(fresh.knex, { tables: ['Artist', 'Album'], exclude: ['Album'] })).tables),
+      ).to.deep.equal(['Artist'])
     })
 
     it('a table named in options.tables that does not exist is an Error naming it', async () => {
-      const error = await readSchema(fresh.knex, { tables: ['Artist', 'artist', 'Nope'] }).catch((caught: unknown) => caught)
+      const error = await readSchema(fresh.knex, { tables: ['Artist', 'artist', 'Nope'] }).catch(
+        (caught: unknown) => caught,
+      )
       expect(error).to.be.instanceOf(Error)
       expect((error as Error).message).to.equal(`readSchema: no table 'artist', 'Nope' in the database`)
     })
@@ -67,7 +77,10 @@ for (const database of testDatabases()) {
         table.integer('track_id').unsigned().notNullable()
         table.integer('playlist_id').unsigned().notNullable()
         table.string('note').nullable()
-        table.foreign(['playlist_id', 'track_id'], 'track_note_entry_foreign').references(['playlist_id', 'track_id']).inTable('playlist_track')
+        table
+          .foreign(['playlist_id', 'track_id'], 'track_note_entry_foreign')
+          .references(['playlist_id', 'track_id'])
+          .inTable('playlist_track')
       })
       try {
         const table = await tableOf(fresh.knex, 'track_note')
@@ -96,7 +109,8 @@ for (const database of testDatabases()) {
           expect((await tableOf(fresh.knex, 'Artist')).uniques).to.deep.equal([])
           expect((await tableOf(fresh.knex, 'Album')).uniques).to.deep.equal([['Title', 'ArtistId']])
         } finally {
-          for (const index of ['playlist_named_unique', 'artist_lower_name_unique', 'album_title_unique']) await fresh.knex.raw(`drop index ${index}`)
+          for (const index of ['playlist_named_unique', 'artist_lower_name_unique', 'album_title_unique'])
+            await fresh.knex.raw(`drop index ${index}`)
         }
       })
     }
@@ -115,7 +129,9 @@ for (const database of testDatabases()) {
       } finally {
         await fresh.knex.schema.alterTable('Artist', (table) => table.dropIndex([], 'artist_name_index'))
         await fresh.knex.schema.alterTable('Album', (table) => table.dropIndex([], 'album_title_index'))
-        if (database.name !== 'mysql') for (const index of ['playlist_named_index', 'artist_lower_name_index']) await fresh.knex.raw(`drop index ${index}`)
+        if (database.name !== 'mysql')
+          for (const index of ['playlist_named_index', 'artist_lower_name_index'])
+            await fresh.knex.raw(`drop index ${index}`)
       }
     })
 
@@ -151,10 +167,17 @@ for (const database of testDatabases()) {
 
     if (database.name === 'postgres') {
       it('a NOT VALID foreign key, and one whose triggers are disabled, are not enforced', async () => {
-        await fresh.knex.raw('alter table "Track" add constraint track_album_not_valid foreign key ("AlbumId") references "Album" ("AlbumId") not valid')
+        await fresh.knex.raw(
+          'alter table "Track" add constraint track_album_not_valid foreign key ("AlbumId") references "Album" ("AlbumId") not valid',
+        )
         try {
           const enforcedOf = async (): Promise<Record<string, boolean>> =>
-            Object.fromEntries((await tableOf(fresh.knex, 'Track')).foreignKeys.map((foreignKey) => [foreignKey.name, foreignKey.enforced]))
+            Object.fromEntries(
+              (await tableOf(fresh.knex, 'Track')).foreignKeys.map((foreignKey) => [
+                foreignKey.name,
+                foreignKey.enforced,
+              ]),
+            )
           expect(await enforcedOf()).to.deep.equal({ track_albumid_foreign: true, track_album_not_valid: false })
           await fresh.knex.raw('alter table "Track" disable trigger all')
           expect(await enforcedOf()).to.deep.equal({ track_albumid_foreign: false, track_album_not_valid: false })
@@ -167,13 +190,24 @@ for (const database of testDatabases()) {
       it('options.schema reads another schema; the current schema stays the default', async () => {
         await fresh.knex.raw('create schema kqp_other')
         try {
-          await fresh.knex.raw('create table kqp_other."Artist" (id serial primary key, "ArtistId" integer not null references public."Artist" ("ArtistId"))')
+          await fresh.knex.raw(
+            'create table kqp_other."Artist" (id serial primary key, "ArtistId" integer not null references public."Artist" ("ArtistId"))',
+          )
           const other = await readSchema(fresh.knex, { schema: 'kqp_other' })
           expect(names(other.tables)).to.deep.equal(['Artist'])
           expect(other.tables[0]?.foreignKeys).to.deep.equal([
-            { name: 'Artist_ArtistId_fkey', columns: ['ArtistId'], referencedTable: 'public.Artist', referencedColumns: ['ArtistId'], enforced: true },
+            {
+              name: 'Artist_ArtistId_fkey',
+              columns: ['ArtistId'],
+              referencedTable: 'public.Artist',
+              referencedColumns: ['ArtistId'],
+              enforced: true,
+            },
           ])
-          expect((await tableOf(fresh.knex, 'Artist')).columns.map((column) => column.name)).to.deep.equal(['ArtistId', 'Name'])
+          expect((await tableOf(fresh.knex, 'Artist')).columns.map((column) => column.name)).to.deep.equal([
+            'ArtistId',
+            'Name',
+          ])
         } finally {
           await fresh.knex.raw('drop schema kqp_other cascade')
         }
@@ -183,7 +217,9 @@ for (const database of testDatabases()) {
         await fresh.knex.raw(`create type kqp_mood as enum ('sad', 'ok')`)
         await fresh.knex.raw('create domain kqp_positive as integer not null check (value > 0)')
         try {
-          await fresh.knex.raw('create table kqp_types (mood kqp_mood, amount kqp_positive, tags text[], data bytea, at time)')
+          await fresh.knex.raw(
+            'create table kqp_types (mood kqp_mood, amount kqp_positive, tags text[], data bytea, at time)',
+          )
           expect((await tableOf(fresh.knex, 'kqp_types')).columns).to.deep.equal([
             { name: 'mood', dataType: 'kqp_mood', type: 'string', nullable: true, values: ['sad', 'ok'] },
             { name: 'amount', dataType: 'integer', type: 'integer', nullable: false },
@@ -203,15 +239,27 @@ for (const database of testDatabases()) {
       it('with PRAGMA foreign_keys off no foreign key is enforced; a key of a rowid table that is not INTEGER may hold NULL', async () => {
         await fresh.knex.raw('pragma foreign_keys = off')
         try {
-          expect((await tableOf(fresh.knex, 'Album')).foreignKeys.map((foreignKey) => foreignKey.enforced)).to.deep.equal([false])
+          expect(
+            (await tableOf(fresh.knex, 'Album')).foreignKeys.map((foreignKey) => foreignKey.enforced),
+          ).to.deep.equal([false])
         } finally {
           await fresh.knex.raw('pragma foreign_keys = on')
         }
         await fresh.knex.raw('create table kqp_keys (code text primary key, n int)')
         await fresh.knex.raw('create table kqp_keys_wr (code text primary key, n int) without rowid')
         try {
-          expect((await tableOf(fresh.knex, 'kqp_keys')).columns[0]).to.deep.equal({ name: 'code', dataType: 'text', type: 'string', nullable: true })
-          expect((await tableOf(fresh.knex, 'kqp_keys_wr')).columns[0]).to.deep.equal({ name: 'code', dataType: 'text', type: 'string', nullable: false })
+          expect((await tableOf(fresh.knex, 'kqp_keys')).columns[0]).to.deep.equal({
+            name: 'code',
+            dataType: 'text',
+            type: 'string',
+            nullable: true,
+          })
+          expect((await tableOf(fresh.knex, 'kqp_keys_wr')).columns[0]).to.deep.equal({
+            name: 'code',
+            dataType: 'text',
+            type: 'string',
+            nullable: false,
+          })
         } finally {
           await fresh.knex.raw('drop table kqp_keys')
           await fresh.knex.raw('drop table kqp_keys_wr')
@@ -247,10 +295,14 @@ for (const database of testDatabases()) {
       it('with foreign_key_checks off for the session no foreign key is enforced; a MyISAM table keeps none', async () => {
         await fresh.knex.transaction(async (trx) => {
           await trx.raw('set foreign_key_checks = 0')
-          expect((await tableOf(trx, 'Album')).foreignKeys.map((foreignKey) => foreignKey.enforced)).to.deep.equal([false])
+          expect((await tableOf(trx, 'Album')).foreignKeys.map((foreignKey) => foreignKey.enforced)).to.deep.equal([
+            false,
+          ])
           await trx.raw('set foreign_key_checks = 1')
         })
-        expect((await tableOf(fresh.knex, 'Album')).foreignKeys.map((foreignKey) => foreignKey.enforced)).to.deep.equal([true])
+        expect((await tableOf(fresh.knex, 'Album')).foreignKeys.map((foreignKey) => foreignKey.enforced)).to.deep.equal(
+          [true],
+        )
       })
 
       it('options.schema reads another database of the server: the suite database', async () => {

@@ -14,7 +14,10 @@ for (const database of testDatabases()) {
   describe(`single-precision columns in checkRelationMap and the generator (${database.label})`, function () {
     this.timeout(60_000)
     let fresh: TestDatabase
-    const mapWith = (reading: RelationMap[string]['columns'][string], amount: RelationMap[string]['columns'][string]): RelationMap => ({
+    const mapWith = (
+      reading: RelationMap[string]['columns'][string],
+      amount: RelationMap[string]['columns'][string],
+    ): RelationMap => ({
       samples: { columns: { id: 'integer', reading, amount } },
     })
 
@@ -43,7 +46,11 @@ for (const database of testDatabases()) {
 
       it('the generator declares the single-precision column so', async () => {
         const map = await introspectRelationMap(fresh.knex)
-        expect(map.samples?.columns).to.deep.equal({ id: 'integer', reading: { type: 'number', precision: 'single' }, amount: 'number' })
+        expect(map.samples?.columns).to.deep.equal({
+          id: 'integer',
+          reading: { type: 'number', precision: 'single' },
+          amount: 'number',
+        })
       })
 
       it('a single-precision column declared a plain number is a warning; declared single, nothing', async () => {
@@ -51,17 +58,31 @@ for (const database of testDatabases()) {
         expect(undeclared.map(({ kind, level, path }) => ({ kind, level, path }))).to.deep.equal([
           { kind: 'single_precision_undeclared', level: 'warning', path: 'samples.columns.reading' },
         ])
-        expect(undeclared[0]?.message).to.equal(`samples.reading is ${single}, a single-precision float: declare { type: 'number', precision: 'single' } so values compare as it holds them`)
-        expect(await checkRelationMap(fresh.knex, mapWith({ type: 'number', precision: 'single' }, 'number'))).to.deep.equal([])
+        expect(undeclared[0]?.message).to.equal(
+          `samples.reading is ${single}, a single-precision float: declare { type: 'number', precision: 'single' } so values compare as it holds them`,
+        )
+        expect(
+          await checkRelationMap(fresh.knex, mapWith({ type: 'number', precision: 'single' }, 'number')),
+        ).to.deep.equal([])
       })
     }
 
     it('a double column declared single precision is an error: client values would be rounded', async () => {
-      const problems = await checkRelationMap(fresh.knex, mapWith(single === undefined ? { type: 'number', precision: 'single' } : 'number', { type: 'number', precision: 'single' }))
+      const problems = await checkRelationMap(
+        fresh.knex,
+        mapWith(single === undefined ? { type: 'number', precision: 'single' } : 'number', {
+          type: 'number',
+          precision: 'single',
+        }),
+      )
       const notStored = (path: string): object => ({ kind: 'single_precision_not_stored', level: 'error', path })
-      const expected = single === undefined
-        ? [notStored('samples.columns.reading'), notStored('samples.columns.amount')]
-        : [{ kind: 'single_precision_undeclared', level: 'warning', path: 'samples.columns.reading' }, notStored('samples.columns.amount')]
+      const expected =
+        single === undefined
+          ? [notStored('samples.columns.reading'), notStored('samples.columns.amount')]
+          : [
+              { kind: 'single_precision_undeclared', level: 'warning', path: 'samples.columns.reading' },
+              notStored('samples.columns.amount'),
+            ]
       expect(problems.map(({ kind, level, path }) => ({ kind, level, path }))).to.deep.equal(expected)
     })
   })

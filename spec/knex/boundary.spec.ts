@@ -14,16 +14,40 @@ const BOUNDARY = join(LIB, 'knex')
 
 /** What crosses the boundary, and how to recognise it in a line of source. */
 const CROSSINGS: ReadonlyArray<{ what: string; pattern: RegExp }> = [
-  { what: "an underscore property of a knex builder, client or compiler (`_statements`, `_single`, `_method`, `_options`, `_queryContext`…)", pattern: /\._[A-Za-z]\w*/ },
+  {
+    what: 'an underscore property of a knex builder, client or compiler (`_statements`, `_single`, `_method`, `_options`, `_queryContext`…)',
+    pattern: /\._[A-Za-z]\w*/,
+  },
   { what: 'the client configuration (`client.config`): use knexConfigOf', pattern: /\bclient\??\.config\b/ },
-  { what: "the client's names or driver (`client.dialect`, `driverName`, `driver`, `connectionSettings`): use knexDialectNameOf / driverOf", pattern: /\bclient\??\.(dialect|driverName|driver|connectionSettings)\b/ },
+  {
+    what: "the client's names or driver (`client.dialect`, `driverName`, `driver`, `connectionSettings`): use knexDialectNameOf / driverOf",
+    pattern: /\bclient\??\.(dialect|driverName|driver|connectionSettings)\b/,
+  },
   { what: "knex's compiler or runner (`queryCompiler`, `runner`)", pattern: /\.(queryCompiler|runner)\s*\(/ },
-  { what: "the client's pool (`acquireConnection`, `releaseConnection`, raw connections): use lib/knex/client.ts", pattern: /\.(acquireConnection|releaseConnection|acquireRawConnection|destroyRawConnection)\s*\(/ },
-  { what: "a transaction's client flag (`transacting` read on a client): use inTransaction", pattern: /(\)|client\??)\.transacting\b(?!\s*\()/ },
-  { what: 'a new transaction started on a client (`client.transaction(…)`): use runInTransaction', pattern: /client\??\.transaction\s*\(/ },
-  { what: "a builder's own methods found through its prototype (`Object.getPrototypeOf`): use runAsKnex / streamAsKnex", pattern: /Object\.getPrototypeOf\s*\(/ },
-  { what: 'a builder method replaced or copied (`then`, `toSQL`, `clone`, `stream`)', pattern: /(defineProperty|getOwnPropertyDescriptor)\s*\([^)]*['"](then|toSQL|clone|stream|catch)['"]/ },
-  { what: 'a builder method assigned (`.then =`, `.toSQL =`, `.clone =`, `.stream =`)', pattern: /\.(then|toSQL|clone|stream|catch)\s*=[^=>]/ },
+  {
+    what: "the client's pool (`acquireConnection`, `releaseConnection`, raw connections): use lib/knex/client.ts",
+    pattern: /\.(acquireConnection|releaseConnection|acquireRawConnection|destroyRawConnection)\s*\(/,
+  },
+  {
+    what: "a transaction's client flag (`transacting` read on a client): use inTransaction",
+    pattern: /(\)|client\??)\.transacting\b(?!\s*\()/,
+  },
+  {
+    what: 'a new transaction started on a client (`client.transaction(…)`): use runInTransaction',
+    pattern: /client\??\.transaction\s*\(/,
+  },
+  {
+    what: "a builder's own methods found through its prototype (`Object.getPrototypeOf`): use runAsKnex / streamAsKnex",
+    pattern: /Object\.getPrototypeOf\s*\(/,
+  },
+  {
+    what: 'a builder method replaced or copied (`then`, `toSQL`, `clone`, `stream`)',
+    pattern: /(defineProperty|getOwnPropertyDescriptor)\s*\([^)]*['"](then|toSQL|clone|stream|catch)['"]/,
+  },
+  {
+    what: 'a builder method assigned (`.then =`, `.toSQL =`, `.clone =`, `.stream =`)',
+    pattern: /\.(then|toSQL|clone|stream|catch)\s*=[^=>]/,
+  },
 ]
 
 function sourceFiles(directory: string): string[] {
@@ -47,7 +71,10 @@ describe('knex boundary: only lib/knex/ reaches into knex', () => {
 
   it('reads every TypeScript file of lib/ outside lib/knex/', () => {
     expect(files.length, 'lib/ has source files').to.be.greaterThan(100)
-    expect(files.some((file) => file.startsWith(BOUNDARY)), 'lib/knex/ is left out').to.equal(false)
+    expect(
+      files.some((file) => file.startsWith(BOUNDARY)),
+      'lib/knex/ is left out',
+    ).to.equal(false)
   })
 
   it('no file outside lib/knex/ reads knex internals or replaces a builder method', () => {
@@ -55,7 +82,8 @@ describe('knex boundary: only lib/knex/ reaches into knex', () => {
     for (const file of files) {
       codeLines(readFileSync(file, 'utf8')).forEach((line, index) => {
         for (const { what, pattern } of CROSSINGS) {
-          if (pattern.test(line)) crossings.push(`lib/${relative(LIB, file)}:${index + 1} reaches ${what}: ${line.trim()}`)
+          if (pattern.test(line))
+            crossings.push(`lib/${relative(LIB, file)}:${index + 1} reaches ${what}: ${line.trim()}`)
         }
       })
     }
@@ -64,7 +92,7 @@ describe('knex boundary: only lib/knex/ reaches into knex', () => {
 
   it('recognises each crossing (the patterns are not dead)', () => {
     const samples: Record<string, string> = {
-      '_statements': 'internals(builder)._statements.push(x)',
+      _statements: 'internals(builder)._statements.push(x)',
       config: 'const name = client.config?.client',
       driver: 'if (client.driverName !== "pg") return',
       compiler: 'builder.client.queryCompiler(builder)',
@@ -76,9 +104,23 @@ describe('knex boundary: only lib/knex/ reaches into knex', () => {
       assignment: 'builder.then = then',
     }
     for (const [name, line] of Object.entries(samples)) {
-      expect(CROSSINGS.some(({ pattern }) => pattern.test(line)), `the ${name} sample is caught`).to.equal(true)
+      expect(
+        CROSSINGS.some(({ pattern }) => pattern.test(line)),
+        `the ${name} sample is caught`,
+      ).to.equal(true)
     }
-    const allowed = ['const { client } = query', 'query.transacting(trx)', 'query.then((rows) => rows)', 'builder.clone().limit(1)', "out.dialect.bareRelation === 'scalar'", 'return left === right']
-    for (const line of allowed) expect(CROSSINGS.filter(({ pattern }) => pattern.test(line)).map(({ what }) => what), line).to.deep.equal([])
+    const allowed = [
+      'const { client } = query',
+      'query.transacting(trx)',
+      'query.then((rows) => rows)',
+      'builder.clone().limit(1)',
+      "out.dialect.bareRelation === 'scalar'",
+      'return left === right',
+    ]
+    for (const line of allowed)
+      expect(
+        CROSSINGS.filter(({ pattern }) => pattern.test(line)).map(({ what }) => what),
+        line,
+      ).to.deep.equal([])
   })
 })

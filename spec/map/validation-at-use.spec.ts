@@ -27,7 +27,8 @@ function typoMap(): RelationMap {
   return map as unknown as RelationMap
 }
 
-const TYPO = "knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany, morphTo (did you mean 'hasMany'?)"
+const TYPO =
+  "knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany, morphTo (did you mean 'hasMany'?)"
 
 /** Runs `run`, expects a plain `Error` (a server bug, no `QueryParamsError`, no 400 response) and returns it. */
 function configurationError(run: () => unknown): Error {
@@ -59,7 +60,9 @@ for (const db of testDatabases()) {
   describe(`relation map validation where the map is used (${db.name})`, () => {
     it('applyQueryParams rejects a map with a typo as a plain Error naming the path, before any query', async () => {
       const { queries } = await countQueries(db.knex, async () => {
-        const error = configurationError(() => applyQueryParams(db.knex('users'), parseQueryParams('with[0]=posts'), typoMap()))
+        const error = configurationError(() =>
+          applyQueryParams(db.knex('users'), parseQueryParams('with[0]=posts'), typoMap()),
+        )
         expect(error.message).to.equal(TYPO)
       })
       expect(queries).to.deep.equal([])
@@ -81,7 +84,11 @@ for (const db of testDatabases()) {
     it('a missing foreignKey is a plain Error, not a database error', () => {
       const map = plainMap() as unknown as { users: { relations: { posts: Record<string, unknown> } } }
       delete map.users.relations.posts.foreignKey
-      expect(configurationError(() => applyQueryParams(db.knex('users'), parseQueryParams('with[0]=posts'), map as unknown as RelationMap)).message).to.equal(
+      expect(
+        configurationError(() =>
+          applyQueryParams(db.knex('users'), parseQueryParams('with[0]=posts'), map as unknown as RelationMap),
+        ).message,
+      ).to.equal(
         'knex-query-params: users.relations.posts.foreignKey: missing; a hasMany relation needs table, foreignKey',
       )
     })
@@ -92,14 +99,20 @@ for (const db of testDatabases()) {
         await loadRelations(db.knex, 'users', [{ id: 1 }], ['posts'], typoMap()).catch((error: unknown) => {
           thrown = error
         })
-        expect(configurationError(() => { throw thrown }).message).to.equal(TYPO)
+        expect(
+          configurationError(() => {
+            throw thrown
+          }).message,
+        ).to.equal(TYPO)
       })
       expect(queries).to.deep.equal([])
     })
 
     it('validates each map object once: later calls do not walk it again', async () => {
       const { map, reads } = countingKeyReads(plainMap())
-      const params = parseQueryParams('wheres[0][column]=posts.title&wheres[0][operator]=like&wheres[0][value]=%25a%25&with[0]=posts')
+      const params = parseQueryParams(
+        'wheres[0][column]=posts.title&wheres[0][operator]=like&wheres[0][value]=%25a%25&with[0]=posts',
+      )
       await applyQueryParams(db.knex('users'), params, map)
       const afterFirst = reads()
       expect(afterFirst).to.be.greaterThan(0)
@@ -136,11 +149,17 @@ for (const db of testDatabases()) {
     })
 
     it('the fixture map (from defineRelationMap) serves requests and eager loading as before', async () => {
-      const rows = await applyQueryParams(db.knex('users'), parseQueryParams('wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=posts&columns[0]=id'), relationMap)
+      const rows = await applyQueryParams(
+        db.knex('users'),
+        parseQueryParams('wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=posts&columns[0]=id'),
+        relationMap,
+      )
       const loaded = await loadRelations(db.knex, 'users', [{ id: 1 }], ['posts'], relationMap)
       expect(rows).to.have.length(1)
       expect(rows[0]).to.have.property('posts').that.is.an('array')
-      expect(loaded[0]?.posts?.map((post) => post.id)).to.deep.equal((rows[0] as { posts: Array<{ id: number }> }).posts.map((post) => post.id))
+      expect(loaded[0]?.posts?.map((post) => post.id)).to.deep.equal(
+        (rows[0] as { posts: Array<{ id: number }> }).posts.map((post) => post.id),
+      )
     })
   })
 }

@@ -28,7 +28,9 @@ const rowLimitOf = (bindings: readonly unknown[] | undefined): number => Number(
 for (const db of testDatabases()) {
   describe(`maxEagerRows: the eager-loading row budget (${db.name})`, () => {
     it('loads exactly the budget, asking the database for at most the rows left plus one', async () => {
-      const { result, queries } = await countQueries(db.knex, () => applyQuery(db, 'users', 'with[0]=posts', { maxEagerRows: POSTS }))
+      const { result, queries } = await countQueries(db.knex, () =>
+        applyQuery(db, 'users', 'with[0]=posts', { maxEagerRows: POSTS }),
+      )
       expect(rowsOf(result).flatMap((user) => rowsOf(user.posts))).to.have.length(POSTS)
       expect(queries).to.have.length(2)
       expect(rowLimitOf(queries[1]?.bindings)).to.equal(POSTS + 1)
@@ -40,7 +42,9 @@ for (const db of testDatabases()) {
       )
       expect(result.toJSON()).to.deep.include({ code: 'limit_exceeded', param: 'with[0]' })
       expect(result.status).to.equal(400)
-      expect(result.message).to.include(`more than ${POSTS - 1} related rows`).and.include('maxEagerRows')
+      expect(result.message)
+        .to.include(`more than ${POSTS - 1} related rows`)
+        .and.include('maxEagerRows')
       expect(queries).to.have.length(2)
       expect(rowLimitOf(queries[1]?.bindings)).to.equal(POSTS)
     })
@@ -49,7 +53,11 @@ for (const db of testDatabases()) {
       const query = 'with[0]=team&with[1]=posts.comments'
       const enough = TEAMS_WITH_USERS + POSTS + COMMENTS
       const { queries } = await countQueries(db.knex, () => applyQuery(db, 'users', query, { maxEagerRows: enough }))
-      expect(queries.slice(1).map((event) => rowLimitOf(event.bindings))).to.deep.equal([enough + 1, enough - TEAMS_WITH_USERS + 1, COMMENTS + 1])
+      expect(queries.slice(1).map((event) => rowLimitOf(event.bindings))).to.deep.equal([
+        enough + 1,
+        enough - TEAMS_WITH_USERS + 1,
+        COMMENTS + 1,
+      ])
       const error = await rejection(() => applyQuery(db, 'users', query, { maxEagerRows: enough - 1 }))
       expect(error.toJSON()).to.deep.include({ code: 'limit_exceeded', param: 'with[1]' })
       const early = await rejection(() => applyQuery(db, 'users', query, { maxEagerRows: TEAMS_WITH_USERS + 1 }))
@@ -82,14 +90,26 @@ for (const db of testDatabases()) {
 
     it('loadRelations takes maxEagerRows too', async () => {
       const users = await db.knex('users').select('id', 'team_id').orderBy('id')
-      const error = await rejection(() => loadRelations(db.knex, 'users', users, ['team', 'posts'], relationMap, { maxEagerRows: POSTS }))
+      const error = await rejection(() =>
+        loadRelations(db.knex, 'users', users, ['team', 'posts'], relationMap, { maxEagerRows: POSTS }),
+      )
       expect(error.toJSON()).to.deep.include({ code: 'limit_exceeded', param: 'with[1]' })
-      const loaded = await loadRelations(db.knex, 'users', await db.knex('users').select('id', 'team_id'), ['posts'], relationMap, { maxEagerRows: POSTS })
+      const loaded = await loadRelations(
+        db.knex,
+        'users',
+        await db.knex('users').select('id', 'team_id'),
+        ['posts'],
+        relationMap,
+        { maxEagerRows: POSTS },
+      )
       expect(loaded.flatMap((user) => rowsOf(user.posts))).to.have.length(POSTS)
     })
 
     it('a maxEagerRows that is not a non-negative integer is a server error, thrown when the query is built', () => {
-      expect(() => applyQuery(db, 'users', 'with[0]=posts', { maxEagerRows: -1 })).to.throw(Error, 'maxEagerRows must be a non-negative integer')
+      expect(() => applyQuery(db, 'users', 'with[0]=posts', { maxEagerRows: -1 })).to.throw(
+        Error,
+        'maxEagerRows must be a non-negative integer',
+      )
     })
   })
 }

@@ -20,8 +20,10 @@ const map = defineRelationMap({
 /** `CHILDREN` rows in one set-based statement: children 1..N, all of parent 1 but the last, of parent 2. */
 function childrenSql(name: TestDatabaseName): string {
   const select = `select g, case when g = ${CHILDREN} then 2 else 1 end`
-  if (name === 'postgres') return `insert into kqp_mem_children (id, parent_id) ${select} from generate_series(1, ${CHILDREN}) as s(g)`
-  if (name === 'mysql') return `insert into kqp_mem_children (id, parent_id) ${select} from (select seq as g from seq_1_to_${CHILDREN}) as s`
+  if (name === 'postgres')
+    return `insert into kqp_mem_children (id, parent_id) ${select} from generate_series(1, ${CHILDREN}) as s(g)`
+  if (name === 'mysql')
+    return `insert into kqp_mem_children (id, parent_id) ${select} from (select seq as g from seq_1_to_${CHILDREN}) as s`
   return `insert into kqp_mem_children (id, parent_id) with recursive s(g) as (select 1 union all select g + 1 from s where g < ${CHILDREN}) ${select} from s`
 }
 
@@ -49,7 +51,9 @@ for (const db of testDatabases()) {
 
     it(`loads ${CHILDREN.toLocaleString('en')} related rows of one parent in one query, without a RangeError, with a raised budget`, async () => {
       const parents = await db.knex('kqp_mem_parents').select('id').orderBy('id')
-      const loaded = await loadRelations(db.knex, 'kqp_mem_parents', parents, ['children'], map, { maxEagerRows: CHILDREN })
+      const loaded = await loadRelations(db.knex, 'kqp_mem_parents', parents, ['children'], map, {
+        maxEagerRows: CHILDREN,
+      })
       const children = rowsOf(loaded[0]?.children)
       expect(children).to.have.length(CHILDREN - 1)
       expect(Number(children[0]?.id)).to.equal(1)

@@ -8,7 +8,9 @@ const MB = 2 ** 20
 
 /** The heap `mode` leaves behind after a full GC, measured in a fresh `node --expose-gc`. */
 async function retained(mode: string): Promise<number> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', script, mode], { maxBuffer: 1 << 16 })
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', script, mode], {
+    maxBuffer: 1 << 16,
+  })
   return Number(stdout.trim())
 }
 

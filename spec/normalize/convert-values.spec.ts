@@ -9,7 +9,16 @@ import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 
 const map = defineRelationMap({
   things: {
-    columns: { id: 'integer', n: 'number', ok: 'boolean', day: 'date', at: 'datetime', big: 'bigint', price: 'decimal', name: 'string' },
+    columns: {
+      id: 'integer',
+      n: 'number',
+      ok: 'boolean',
+      day: 'date',
+      at: 'datetime',
+      big: 'bigint',
+      price: 'decimal',
+      name: 'string',
+    },
   },
 })
 
@@ -20,16 +29,74 @@ describe('row normalizer', () => {
 
   it('turns each driver form into the JSON value of the declared type', () => {
     const rows = [
-      { id: '7', n: '4.50', ok: 1, day: '2024-03-01', at: 1709294400000, big: 9007199254740993n, price: '4.10', name: 'x', extra: 1 },
-      { id: 8n, n: 2, ok: 't', day: new Date(2024, 2, 1), at: '2024-03-01 12:00:00', big: 42, price: 69.4, name: 5, extra: '1' },
-      { id: 9, n: null, ok: '0', day: '2024-03-01 00:00:00', at: '2024-03-01T13:00:00+01:00', big: '-1', price: '-0.00', name: null },
+      {
+        id: '7',
+        n: '4.50',
+        ok: 1,
+        day: '2024-03-01',
+        at: 1709294400000,
+        big: 9007199254740993n,
+        price: '4.10',
+        name: 'x',
+        extra: 1,
+      },
+      {
+        id: 8n,
+        n: 2,
+        ok: 't',
+        day: new Date(2024, 2, 1),
+        at: '2024-03-01 12:00:00',
+        big: 42,
+        price: 69.4,
+        name: 5,
+        extra: '1',
+      },
+      {
+        id: 9,
+        n: null,
+        ok: '0',
+        day: '2024-03-01 00:00:00',
+        at: '2024-03-01T13:00:00+01:00',
+        big: '-1',
+        price: '-0.00',
+        name: null,
+      },
       { id: 10, ok: false, at: new Date('2024-03-01T12:00:00.000Z'), price: '1.5e3' },
     ]
     rowNormalizer(map, 'things', pgLike)(rows)
     expect(rows).to.deep.equal([
-      { id: 7, n: 4.5, ok: true, day: '2024-03-01', at: '2024-03-01T12:00:00.000Z', big: '9007199254740993', price: '4.1', name: 'x', extra: 1 },
-      { id: 8, n: 2, ok: true, day: '2024-03-01', at: '2024-03-01T12:00:00.000Z', big: '42', price: '69.4', name: '5', extra: '1' },
-      { id: 9, n: null, ok: false, day: '2024-03-01', at: '2024-03-01T12:00:00.000Z', big: '-1', price: '0', name: null },
+      {
+        id: 7,
+        n: 4.5,
+        ok: true,
+        day: '2024-03-01',
+        at: '2024-03-01T12:00:00.000Z',
+        big: '9007199254740993',
+        price: '4.1',
+        name: 'x',
+        extra: 1,
+      },
+      {
+        id: 8,
+        n: 2,
+        ok: true,
+        day: '2024-03-01',
+        at: '2024-03-01T12:00:00.000Z',
+        big: '42',
+        price: '69.4',
+        name: '5',
+        extra: '1',
+      },
+      {
+        id: 9,
+        n: null,
+        ok: false,
+        day: '2024-03-01',
+        at: '2024-03-01T12:00:00.000Z',
+        big: '-1',
+        price: '0',
+        name: null,
+      },
       { id: 10, ok: false, at: '2024-03-01T12:00:00.000Z', price: '1500' },
     ])
   })
@@ -54,11 +121,16 @@ describe('row normalizer', () => {
 describe('bigint, decimal and SQLite datetime storage in filters', () => {
   it('coerces bigint and decimal client values to exact text', () => {
     expect(coerceValue('bigint', '9007199254740993', 'p')).to.deep.equal(new ExactNumber('9007199254740993', 'bigint'))
-    expect(coerceValue('bigint', '-0009223372036854775808', 'p')).to.deep.equal(new ExactNumber('-9223372036854775808', 'bigint'))
+    expect(coerceValue('bigint', '-0009223372036854775808', 'p')).to.deep.equal(
+      new ExactNumber('-9223372036854775808', 'bigint'),
+    )
     expect(coerceValue('decimal', '004.990', 'p')).to.deep.equal(new ExactNumber('4.99', 'decimal'))
     expect(coerceValue('decimal', '-.5', 'p')).to.deep.equal(new ExactNumber('-0.5', 'decimal'))
     expect(coerceValue('decimal', 0, 'p')).to.deep.equal(new ExactNumber('0', 'decimal'))
-    expectQueryParamsError(() => coerceValue('bigint', '9223372036854775808', 'wheres[0][value]'), { code: 'invalid_value', param: 'wheres[0][value]' })
+    expectQueryParamsError(() => coerceValue('bigint', '9223372036854775808', 'wheres[0][value]'), {
+      code: 'invalid_value',
+      param: 'wheres[0][value]',
+    })
     expectQueryParamsError(() => coerceValue('bigint', '1.5', 'p'), { code: 'invalid_value', param: 'p' })
     expectQueryParamsError(() => coerceValue('decimal', '1e5', 'p'), { code: 'invalid_value', param: 'p' })
     expectQueryParamsError(() => coerceValue('decimal', '.', 'p'), { code: 'invalid_value', param: 'p' })
@@ -72,7 +144,9 @@ describe('bigint, decimal and SQLite datetime storage in filters', () => {
   })
 
   it('rejects a storage on anything but a datetime, and an unknown storage', () => {
-    expect(() => defineRelationMap({ t: { columns: { id: 'integer', day: { type: 'date', storage: 'iso' } } } })).to.throw('t.columns.day.storage: expected text, iso, epoch_ms on a datetime column')
+    expect(() =>
+      defineRelationMap({ t: { columns: { id: 'integer', day: { type: 'date', storage: 'iso' } } } }),
+    ).to.throw('t.columns.day.storage: expected text, iso, epoch_ms on a datetime column')
     // Two statements, each within 120 columns, so that formatting keeps the directive on the line it is about.
     const unix = (): unknown =>
       // @ts-expect-error not a storage
@@ -81,7 +155,19 @@ describe('bigint, decimal and SQLite datetime storage in filters', () => {
   })
 
   it('introspection reads bigint/int8 as bigint and numeric/decimal as decimal', () => {
-    expect(['bigint', 'int8', 'bigint unsigned', 'bigserial'].map(columnTypeOf)).to.deep.equal(['bigint', 'bigint', 'bigint', 'bigint'])
-    expect(['numeric', 'decimal', 'real', 'double precision', 'integer', 'int4'].map(columnTypeOf)).to.deep.equal(['decimal', 'decimal', 'number', 'number', 'integer', 'integer'])
+    expect(['bigint', 'int8', 'bigint unsigned', 'bigserial'].map(columnTypeOf)).to.deep.equal([
+      'bigint',
+      'bigint',
+      'bigint',
+      'bigint',
+    ])
+    expect(['numeric', 'decimal', 'real', 'double precision', 'integer', 'int4'].map(columnTypeOf)).to.deep.equal([
+      'decimal',
+      'decimal',
+      'number',
+      'number',
+      'integer',
+      'integer',
+    ])
   })
 })

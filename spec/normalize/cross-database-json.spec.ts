@@ -10,9 +10,39 @@ const script = fileURLToPath(new URL('./support/json-entry-points.ts', import.me
 /** Time zones east and west of UTC (Berlin is the issue's), with a DST change near the rows' dates. */
 const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Kolkata']
 
-const ORDER_1 = { id: 1, label: 'first', paid: true, day: '2024-03-01', at: '2024-03-01T12:00:00.000Z', noted: '2024-03-01T23:30:00.000Z', price: '4.99', weight: 1.5, big: '9007199254740993' }
-const ORDER_2 = { id: 2, label: 'second', paid: false, day: '2024-02-29', at: '2024-02-29T23:59:59.123Z', noted: '2024-01-01T00:00:00.000Z', price: '69.4', weight: 0, big: '-42' }
-const ORDER_3 = { id: 3, label: null, paid: false, day: null, at: null, noted: null, price: null, weight: null, big: null }
+const ORDER_1 = {
+  id: 1,
+  label: 'first',
+  paid: true,
+  day: '2024-03-01',
+  at: '2024-03-01T12:00:00.000Z',
+  noted: '2024-03-01T23:30:00.000Z',
+  price: '4.99',
+  weight: 1.5,
+  big: '9007199254740993',
+}
+const ORDER_2 = {
+  id: 2,
+  label: 'second',
+  paid: false,
+  day: '2024-02-29',
+  at: '2024-02-29T23:59:59.123Z',
+  noted: '2024-01-01T00:00:00.000Z',
+  price: '69.4',
+  weight: 0,
+  big: '-42',
+}
+const ORDER_3 = {
+  id: 3,
+  label: null,
+  paid: false,
+  day: null,
+  at: null,
+  noted: null,
+  price: null,
+  weight: null,
+  big: null,
+}
 const LINES_1 = [
   { id: 10, shipped: true, ship_day: '2024-03-02', amount: 2.25, total: '10.1' },
   { id: 11, shipped: false, ship_day: '2023-12-31', amount: 3, total: '0' },
@@ -35,14 +65,32 @@ const EXPECTED: Record<string, unknown> = {
   then: WITH_LINES,
   clone: WITH_LINES,
   first: WITH_LINES[0],
-  paginate: { data: WITH_LINES.slice(0, 2), meta: { current_page: 1, per_page: 2, from: 1, to: 2, total: 3, last_page: 2 } },
+  paginate: {
+    data: WITH_LINES.slice(0, 2),
+    meta: { current_page: 1, per_page: 2, from: 1, to: 2, total: 3, last_page: 2 },
+  },
   paginateUnlimited: WITH_LINES.slice(2),
-  loadRelations: WITH_LINES.map(({ id, paid, day, at, noted, price, weight, big, label, lines }) => ({ id, paid, day, at, noted, price, weight, big, label, lines })),
+  loadRelations: WITH_LINES.map(({ id, paid, day, at, noted, price, weight, big, label, lines }) => ({
+    id,
+    paid,
+    day,
+    at,
+    noted,
+    price,
+    weight,
+    big,
+    label,
+    lines,
+  })),
   lineWithOrder: LINES_WITH_ORDER,
   lineWithOrderClone: LINES_WITH_ORDER,
   filteredAt: [{ id: 1 }],
   filteredNoted: [{ id: 2 }],
-  orderedAt: [{ id: 1, at: ORDER_1.at }, { id: 2, at: ORDER_2.at }, { id: 3, at: null }],
+  orderedAt: [
+    { id: 1, at: ORDER_1.at },
+    { id: 2, at: ORDER_2.at },
+    { id: 3, at: null },
+  ],
   filteredBig: [{ id: 1 }],
   filteredPrice: [{ id: 1 }, { id: 2 }],
   filteredDay: [{ id: 1 }],
@@ -68,11 +116,19 @@ describe('the same JSON on every database, in every time zone', () => {
       })
       outputs.set(zone, stdout)
       const results = JSON.parse(stdout) as Record<string, Record<string, unknown>>
-      const expectedDatabases = ['sqlite', ...(targets.postgres === undefined ? [] : ['postgres', 'postgres#1']), ...(targets.mysql === undefined ? [] : ['mysql', 'mysql#1'])]
+      const expectedDatabases = [
+        'sqlite',
+        ...(targets.postgres === undefined ? [] : ['postgres', 'postgres#1']),
+        ...(targets.mysql === undefined ? [] : ['mysql', 'mysql#1']),
+      ]
       expect(Object.keys(results)).to.deep.equal(expectedDatabases)
       for (const [database, entryPoints] of Object.entries(results)) {
         // knex streams through pg only with pg-query-stream, which the suite does not install.
-        const expected = database.startsWith('postgres') ? Object.fromEntries(Object.entries(EXPECTED).filter(([name]) => !name.startsWith('stream') && name !== 'lineWithOrderStream')) : EXPECTED
+        const expected = database.startsWith('postgres')
+          ? Object.fromEntries(
+              Object.entries(EXPECTED).filter(([name]) => !name.startsWith('stream') && name !== 'lineWithOrderStream'),
+            )
+          : EXPECTED
         expect(Object.keys(entryPoints), database).to.deep.equal(Object.keys(expected))
         for (const [entryPoint, value] of Object.entries(entryPoints)) {
           expect(JSON.stringify(value), `${database} ${entryPoint}`).to.equal(JSON.stringify(expected[entryPoint]))

@@ -1,7 +1,12 @@
 import { expect } from 'chai'
 import knex from 'knex'
 import pg from 'pg'
-import { dayOfPostgresText, instantOfPostgresText, jsonReadOptions, readAsJson } from '../../lib/dialect/json-read-options.ts'
+import {
+  dayOfPostgresText,
+  instantOfPostgresText,
+  jsonReadOptions,
+  readAsJson,
+} from '../../lib/dialect/json-read-options.ts'
 import { isoOfWallClock } from '../../lib/dialect/utc-text.ts'
 import { applyQueryParams, defineRelationMap, parseQueryParams } from '../../lib/index.ts'
 import { rowNormalizer } from '../../lib/normalize/row-normalizer.ts'
@@ -34,11 +39,26 @@ describe('reading date-times close to their JSON form', () => {
       const text = utcText(time, Math.floor(next() * 1_000_000), i % 7)
       expect(instantOfPostgresText(text), text).to.equal(pgTimestamptz(text).toISOString())
     }
-    expect(instantOfPostgresText('0044-03-15 12:00:00+00')).to.equal(pgTimestamptz('0044-03-15 12:00:00+00').toISOString())
+    expect(instantOfPostgresText('0044-03-15 12:00:00+00')).to.equal(
+      pgTimestamptz('0044-03-15 12:00:00+00').toISOString(),
+    )
   })
 
   it('leaves every other timestamptz form to the driver', () => {
-    for (const text of ['2024-03-01 13:00:00+01', '2024-03-01 07:00:00-05', '2024-03-01 17:30:00+05:30', '1900-01-01 00:00:00+00:53:28', '0044-03-15 12:00:00+00 BC', 'infinity', '-infinity', '2024-03-01 12:00:00.+00', '2024-03-01 12:00:00.1234567+00', '12024-03-01 12:00:00+00', '03/01/2024 12:00:00 UTC', '2024-03-01 12:00:0a+00']) {
+    for (const text of [
+      '2024-03-01 13:00:00+01',
+      '2024-03-01 07:00:00-05',
+      '2024-03-01 17:30:00+05:30',
+      '1900-01-01 00:00:00+00:53:28',
+      '0044-03-15 12:00:00+00 BC',
+      'infinity',
+      '-infinity',
+      '2024-03-01 12:00:00.+00',
+      '2024-03-01 12:00:00.1234567+00',
+      '12024-03-01 12:00:00+00',
+      '03/01/2024 12:00:00 UTC',
+      '2024-03-01 12:00:0a+00',
+    ]) {
       expect(instantOfPostgresText(text), text).to.equal(undefined)
     }
   })
@@ -46,7 +66,8 @@ describe('reading date-times close to their JSON form', () => {
   it('reads PostgreSQL date text as it is, and leaves BC and infinity to the driver', () => {
     expect(dayOfPostgresText('2024-02-29')).to.equal('2024-02-29')
     expect(dayOfPostgresText('0099-12-31')).to.equal('0099-12-31')
-    for (const text of ['0044-03-15 BC', 'infinity', '-infinity', '12024-01-01', '01/03/2024', '2024-3-01x']) expect(dayOfPostgresText(text), text).to.equal(undefined)
+    for (const text of ['0044-03-15 BC', 'infinity', '-infinity', '12024-01-01', '01/03/2024', '2024-3-01x'])
+      expect(dayOfPostgresText(text), text).to.equal(undefined)
   })
 
   it('builds the ISO instant of wall-clock text with 0 to 3 fraction digits', () => {
@@ -56,18 +77,38 @@ describe('reading date-times close to their JSON form', () => {
   })
 
   it('gives node-postgres statements type parsers for date, timestamp (its wall clock as UTC, in any process zone) and timestamptz only, keeping every other parser of the connection', () => {
-    const own = { getTypeParser: (oid: number, format?: string): unknown => (oid === 20 ? Number : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text')) }
-    const db = knex({ client: 'pg', connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own } })
+    const own = {
+      getTypeParser: (oid: number, format?: string): unknown =>
+        oid === 20 ? Number : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text'),
+    }
+    const db = knex({
+      client: 'pg',
+      connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own },
+    })
     try {
-      const types = (jsonReadOptions(db.client)?.types ?? {}) as { getTypeParser(oid: number, format?: string): (text: string) => unknown }
-      expect(types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)('2024-03-01 12:00:00.123456+00')).to.equal('2024-03-01T12:00:00.123Z')
-      expect(types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)('2024-03-01 13:00:00+01')).to.deep.equal(new Date('2024-03-01T12:00:00.000Z'))
+      const types = (jsonReadOptions(db.client)?.types ?? {}) as {
+        getTypeParser(oid: number, format?: string): (text: string) => unknown
+      }
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)('2024-03-01 12:00:00.123456+00')).to.equal(
+        '2024-03-01T12:00:00.123Z',
+      )
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMPTZ)('2024-03-01 13:00:00+01')).to.deep.equal(
+        new Date('2024-03-01T12:00:00.000Z'),
+      )
       expect(types.getTypeParser(pg.types.builtins.DATE)('2024-03-01')).to.equal('2024-03-01')
       expect(types.getTypeParser(pg.types.builtins.DATE)('infinity')).to.equal(pgDate('infinity'))
-      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00.123456')).to.equal('2024-03-01T12:00:00.123Z')
-      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00')).to.equal('2024-03-01T12:00:00.000Z')
-      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('infinity')).to.equal(pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, 'text')('infinity'))
-      expect(types.getTypeParser(pg.types.builtins.TIME)).to.equal(pg.types.getTypeParser(pg.types.builtins.TIME, 'text'))
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00.123456')).to.equal(
+        '2024-03-01T12:00:00.123Z',
+      )
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('2024-03-01 12:00:00')).to.equal(
+        '2024-03-01T12:00:00.000Z',
+      )
+      expect(types.getTypeParser(pg.types.builtins.TIMESTAMP)('infinity')).to.equal(
+        pg.types.getTypeParser(pg.types.builtins.TIMESTAMP, 'text')('infinity'),
+      )
+      expect(types.getTypeParser(pg.types.builtins.TIME)).to.equal(
+        pg.types.getTypeParser(pg.types.builtins.TIME, 'text'),
+      )
       expect(types.getTypeParser(20)).to.equal(Number)
       expect(jsonReadOptions(db.client)).to.equal(jsonReadOptions(db.client))
     } finally {
@@ -77,11 +118,21 @@ describe('reading date-times close to their JSON form', () => {
 
   it("keeps a caller's own date parser and a statement's own types or parsers; PGlite gets a timestamp parser, other drivers no options", () => {
     const keepText = (text: string): string => text
-    const own = { getTypeParser: (oid: number, format?: string): unknown => (oid === pg.types.builtins.DATE ? keepText : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text')) }
-    const pgDb = knex({ client: 'pg', connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own } })
+    const own = {
+      getTypeParser: (oid: number, format?: string): unknown =>
+        oid === pg.types.builtins.DATE
+          ? keepText
+          : pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text'),
+    }
+    const pgDb = knex({
+      client: 'pg',
+      connection: { connectionString: 'postgres://nobody@127.0.0.1:1/none', types: own },
+    })
     const sqlite = knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
     try {
-      const types = (jsonReadOptions(pgDb.client)?.types ?? {}) as { getTypeParser(oid: number, format?: string): unknown }
+      const types = (jsonReadOptions(pgDb.client)?.types ?? {}) as {
+        getTypeParser(oid: number, format?: string): unknown
+      }
       expect(types.getTypeParser(pg.types.builtins.DATE)).to.equal(keepText)
       const theirs = { getTypeParser: () => keepText }
       expect(readAsJson(pgDb('t').options({ types: theirs })).toSQL().options).to.deep.equal({ types: theirs })
@@ -90,7 +141,10 @@ describe('reading date-times close to their JSON form', () => {
       const pglite = testDatabases().find((db) => db.engine === 'pglite')
       if (pglite !== undefined) {
         // PGlite builds a timestamp's Date in the process's zone: its statements get a parser for that type alone.
-        const parsers = (jsonReadOptions(pglite.knex.client)?.parsers ?? {}) as Record<number, (text: string) => unknown>
+        const parsers = (jsonReadOptions(pglite.knex.client)?.parsers ?? {}) as Record<
+          number,
+          (text: string) => unknown
+        >
         expect(Object.keys(parsers)).to.deep.equal([String(pg.types.builtins.TIMESTAMP)])
         expect(parsers[pg.types.builtins.TIMESTAMP]?.('2024-03-01 12:00:00.5')).to.equal('2024-03-01T12:00:00.500Z')
         const own = { parsers: { [pg.types.builtins.TIMESTAMP]: keepText } }
@@ -106,15 +160,40 @@ describe('reading date-times close to their JSON form', () => {
 
 describe('the compiled row normalizer', () => {
   const map = defineRelationMap({
-    odd: { columns: { id: 'integer', 'say "hi"': 'boolean', 'back\\slash': 'datetime', '\u2028line': 'date', ok: 'boolean', at: 'datetime' } },
+    odd: {
+      columns: {
+        id: 'integer',
+        'say "hi"': 'boolean',
+        'back\\slash': 'datetime',
+        '\u2028line': 'date',
+        ok: 'boolean',
+        at: 'datetime',
+      },
+    },
   })
   const reading = { zone: 0, datetime: 'instant' } as const
   const rows = (): Array<Record<string, unknown>> => [
-    { id: '1', 'say "hi"': 1, 'back\\slash': '2024-03-01 12:00:00', '\u2028line': '2024-03-01', ok: 0, at: null, extra: 1 },
+    {
+      id: '1',
+      'say "hi"': 1,
+      'back\\slash': '2024-03-01 12:00:00',
+      '\u2028line': '2024-03-01',
+      ok: 0,
+      at: null,
+      extra: 1,
+    },
     { id: 2, 'say "hi"': 't', 'back\\slash': 1709294400000, ok: true },
   ]
   const expected = [
-    { id: 1, 'say "hi"': true, 'back\\slash': '2024-03-01T12:00:00.000Z', '\u2028line': '2024-03-01', ok: false, at: null, extra: 1 },
+    {
+      id: 1,
+      'say "hi"': true,
+      'back\\slash': '2024-03-01T12:00:00.000Z',
+      '\u2028line': '2024-03-01',
+      ok: false,
+      at: null,
+      extra: 1,
+    },
     { id: 2, 'say "hi"': true, 'back\\slash': '2024-03-01T12:00:00.000Z', ok: true },
   ]
 
@@ -149,7 +228,11 @@ for (const database of testDatabases()) {
   describe(`JSON-ready values only for the library's own selection (${database.label})`, function () {
     this.timeout(60_000)
     // node-postgres as it comes, in a UTC session: where the library asks it for date-times as text.
-    const db = knex({ client: 'pg', connection: { connectionString: url, options: '-c TimeZone=UTC' }, pool: { min: 0, max: 2 } })
+    const db = knex({
+      client: 'pg',
+      connection: { connectionString: url, options: '-c TimeZone=UTC' },
+      pool: { min: 0, max: 2 },
+    })
     const map = defineRelationMap({ kqp_fast_events: { columns: { id: 'integer', at: 'datetime', day: 'date' } } })
 
     before(async () => {
@@ -169,7 +252,9 @@ for (const database of testDatabases()) {
     it('the allow-listed columns come as JSON; a column the caller selects after applyQueryParams comes as the driver gives it', async () => {
       const query = applyQueryParams(db('kqp_fast_events'), parseQueryParams('limit=1'), map)
       expect(await query).to.deep.equal([{ id: 1, at: '2024-03-01T12:00:00.123Z', day: '2024-03-01' }])
-      const rows = (await applyQueryParams(db('kqp_fast_events'), parseQueryParams('limit=1'), map).select('kqp_fast_events.at as raw_at')) as Array<Record<string, unknown>>
+      const rows = (await applyQueryParams(db('kqp_fast_events'), parseQueryParams('limit=1'), map).select(
+        'kqp_fast_events.at as raw_at',
+      )) as Array<Record<string, unknown>>
       expect(rows[0]?.['at']).to.equal('2024-03-01T12:00:00.123Z')
       expect(rows[0]?.['raw_at']).to.be.instanceOf(Date)
       expect((rows[0]?.['raw_at'] as Date | undefined)?.toISOString()).to.equal('2024-03-01T12:00:00.123Z')

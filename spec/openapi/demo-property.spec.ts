@@ -43,7 +43,13 @@ function expectQueryProblem(body: unknown, what: string): void {
 }
 
 const whereBranches = (name: string): Array<{ columns: string[]; operators: string[] }> =>
-  ((schemas[`${name}.query.wheres`]?.['items'] as { anyOf: Array<{ properties: Record<string, JsonSchema> }> }).anyOf ?? []).map(({ properties }) => ({
+  (
+    (
+      schemas[`${name}.query.wheres`]?.['items'] as
+        | { anyOf: Array<{ properties: Record<string, JsonSchema> }> }
+        | undefined
+    )?.anyOf ?? []
+  ).map(({ properties }) => ({
     columns: properties['column']?.['enum'] as string[],
     operators: properties['operator']?.['enum'] as string[],
   }))
@@ -53,21 +59,37 @@ function outsideArbitrary(name: string): fc.Arbitrary<{ why: string; query: Quer
   const limit = Number(schemas[`${name}.query.limit`]?.['maximum'])
   const branches = whereBranches(name)
   const columns = [...new Set(branches.flatMap((branch) => branch.columns))]
-  const operatorsOf = (column: string): Set<string> => new Set(branches.filter((branch) => branch.columns.includes(column)).flatMap((branch) => branch.operators))
-  const barred = columns.flatMap((column) => OPERATORS.filter((operator) => !operatorsOf(column).has(operator)).map((operator) => ({ column, operator })))
-  const orderable = new Set(((schemas[`${name}.query.orders`]?.['items'] as { properties: { column: { enum: string[] } } }).properties.column.enum))
+  const operatorsOf = (column: string): Set<string> =>
+    new Set(branches.filter((branch) => branch.columns.includes(column)).flatMap((branch) => branch.operators))
+  const barred = columns.flatMap((column) =>
+    OPERATORS.filter((operator) => !operatorsOf(column).has(operator)).map((operator) => ({ column, operator })),
+  )
+  const orderable = new Set(
+    (schemas[`${name}.query.orders`]?.['items'] as { properties: { column: { enum: string[] } } } | undefined)
+      ?.properties.column.enum,
+  )
   const name_ = fc.stringMatching(/^[a-z][a-z_]{0,12}$/).map((text) => `zz_${text}`)
   return fc.oneof(
     name_.map((column) => ({ why: 'unknown column', query: { wheres: [{ column, operator: '=', value: '1' }] } })),
-    fc.integer({ min: limit + 1, max: limit * 100 }).map((value) => ({ why: 'limit over maxLimit', query: { limit: value } })),
+    fc
+      .integer({ min: limit + 1, max: limit * 100 })
+      .map((value) => ({ why: 'limit over maxLimit', query: { limit: value } })),
     fc.constantFrom(...barred).map(({ column, operator }) => ({
       why: `${operator} on ${column}`,
-      query: { wheres: [{ column, operator, value: operator.endsWith('etween') ? ['a', 'b'] : operator.endsWith('n') ? ['a'] : 'a' }] },
+      query: {
+        wheres: [
+          { column, operator, value: operator.endsWith('etween') ? ['a', 'b'] : operator.endsWith('n') ? ['a'] : 'a' },
+        ],
+      },
     })),
-    fc.constantFrom(...columns.filter((column) => !orderable.has(column)), 'zz_nothing').map((column) => ({ why: `order by ${column}`, query: { orders: [{ column, direction: 'asc' }] } })),
+    fc
+      .constantFrom(...columns.filter((column) => !orderable.has(column)), 'zz_nothing')
+      .map((column) => ({ why: `order by ${column}`, query: { orders: [{ column, direction: 'asc' }] } })),
     name_.map((relation) => ({ why: 'unknown with', query: { with: [relation] } })),
     name_.map((scope) => ({ why: 'unknown scope', query: { scopes: [scope] } })),
-    fc.constantFrom('abc', '1.5', '') .map((value) => ({ why: `id = '${value}'`, query: { wheres: [{ column: 'id', operator: '=', value }] } })),
+    fc
+      .constantFrom('abc', '1.5', '')
+      .map((value) => ({ why: `id = '${value}'`, query: { wheres: [{ column: 'id', operator: '=', value }] } })),
   )
 }
 
@@ -119,7 +141,11 @@ for (const db of testDatabases()) {
       expect(long.contentType).to.match(/^application\/problem\+json/)
       expect(validate(JSON.parse(long.text)), JSON.stringify(validate.errors)).to.equal(true)
       const body = `columns[0]=${'x'.repeat(1_100_000)}`
-      const large = await send(`${demo.client.baseUrl}/posts`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })
+      const large = await send(`${demo.client.baseUrl}/posts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      })
       expect(large.status).to.equal(413)
       expect(validate(JSON.parse(large.text)), JSON.stringify(validate.errors)).to.equal(true)
       expect(validate({ ...JSON.parse(large.text), code: 'too_big' })).to.equal(false)
@@ -127,15 +153,28 @@ for (const db of testDatabases()) {
 
     it('GET /<name>/{id}: the item route answers its row schema, with relations and aggregates', async () => {
       const validate = validator('users')
-      const response = await demo.client.get<{ data: unknown }>('/users/1', { with: ['posts.comments', 'team', 'avatar', 'postsCount', 'postsViewsSum', 'postsRatingAvg'] })
+      const response = await demo.client.get<{ data: unknown }>('/users/1', {
+        with: ['posts.comments', 'team', 'avatar', 'postsCount', 'postsViewsSum', 'postsRatingAvg'],
+      })
       expect(response.status).to.equal(200)
       expect(validate(response.body.data), JSON.stringify(validate.errors)).to.equal(true)
-      expect(response.body.data).to.include.keys('posts', 'team', 'avatar', 'posts_count', 'posts_views_sum', 'posts_rating_avg')
+      expect(response.body.data).to.include.keys(
+        'posts',
+        'team',
+        'avatar',
+        'posts_count',
+        'posts_views_sum',
+        'posts_rating_avg',
+      )
     })
 
     it('paginate: { data, meta } validates against the list schema with PageMeta; a row with a key the map does not declare would not', async () => {
       const validate = validator('posts.list')
-      const response = await demo.client.get<{ data: Array<Record<string, unknown>>; meta: unknown }>('/posts', { page: 2, limit: 3, with: ['author', 'tags', 'images.imageable'] })
+      const response = await demo.client.get<{ data: Array<Record<string, unknown>>; meta: unknown }>('/posts', {
+        page: 2,
+        limit: 3,
+        with: ['author', 'tags', 'images.imageable'],
+      })
       expect(response.status).to.equal(200)
       expect(response.body.meta).to.include.keys('total', 'last_page')
       expect(validate(response.body), JSON.stringify(validate.errors)).to.equal(true)

@@ -10,7 +10,16 @@ import { startDemo, type RunningDemo } from '../e2e/support/demo-client.ts'
 
 /** Debian's Chromium (`apt-get install -y chromium`); `.ci/run` installs it. */
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const SCREENSHOT = fileURLToPath(new URL('../../docs/openapi-demo.png', import.meta.url))
 
 type Row = Record<string, unknown>
@@ -41,7 +50,12 @@ describe('the demo docs page in a real browser (Chromium, playwright-core)', fun
     if (db === undefined) throw new Error('no test database')
     demo = await startDemo(db.knex)
     profile = mkdtempSync(join(tmpdir(), 'kqp-chromium-'))
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } })
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1280, height: 900 },
+    })
     page = await context.newPage()
     page.on('request', (request) => {
       if (!request.url().startsWith(demo.client.baseUrl)) foreign.push(request.url())
@@ -59,7 +73,10 @@ describe('the demo docs page in a real browser (Chromium, playwright-core)', fun
     await page.waitForSelector('.opblock-tag', { timeout: 30_000 })
     expect(await page.locator('.opblock-tag').allInnerTexts()).to.deep.equal([...RESOURCES])
     for (const name of RESOURCES) {
-      expect(await page.locator(`#operations-${name}-list${name[0]?.toUpperCase()}${name.slice(1)}`).count(), name).to.equal(1)
+      expect(
+        await page.locator(`#operations-${name}-list${name[0]?.toUpperCase()}${name.slice(1)}`).count(),
+        name,
+      ).to.equal(1)
     }
   })
 
@@ -72,14 +89,30 @@ describe('the demo docs page in a real browser (Chromium, playwright-core)', fun
     await operation.locator('tr[data-param-name="limit"] input').fill('3')
     await operation.locator('button.execute').click()
     await operation.locator('.live-responses-table').waitFor({ timeout: 30_000 })
-    expect(await operation.locator('.request-url pre').innerText()).to.equal(`${demo.client.baseUrl}/posts?orders[0][column]=views&orders[0][direction]=desc&limit=3`)
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, the text as rendered
+    expect(await operation.locator('.request-url pre').innerText()).to.equal(
+      `${demo.client.baseUrl}/posts?orders[0][column]=views&orders[0][direction]=desc&limit=3`,
+    )
+    // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, the text as rendered
     const status = await operation.locator('.live-responses-table tbody .response-col_status').first().innerText()
     expect(status.trim()).to.equal('200')
-    const shown = JSON.parse(await operation.locator('.live-responses-table tbody .response-col_description pre.microlight').first().innerText()) as { data: Row[] }
-    const direct = await demo.client.get<{ data: Row[] }>('/posts', { orders: [{ column: 'views', direction: 'desc' }], limit: 3 })
+    const shown = JSON.parse(
+      await operation
+        .locator('.live-responses-table tbody .response-col_description pre.microlight')
+        .first()
+        // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText, the text as rendered
+        .innerText(),
+    ) as { data: Row[] }
+    const direct = await demo.client.get<{ data: Row[] }>('/posts', {
+      orders: [{ column: 'views', direction: 'desc' }],
+      limit: 3,
+    })
     expect(shown.data).to.have.length(3)
     expect(shown).to.deep.equal(direct.body)
-    await operation.locator('.live-responses-table tbody pre.microlight').first().evaluate((element) => element.scrollIntoView({ block: 'center' }))
+    await operation
+      .locator('.live-responses-table tbody pre.microlight')
+      .first()
+      .evaluate((element) => element.scrollIntoView({ block: 'center' }))
     await page.screenshot({ path: process.env['UPDATE_SCREENSHOTS'] === '1' ? SCREENSHOT : join(profile, 'docs.png') })
   })
 

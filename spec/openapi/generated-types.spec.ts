@@ -58,7 +58,10 @@ function compileErrors(files: readonly string[]): string[] {
     types: ['node'],
   })
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
+    const where =
+      diagnostic.file === undefined
+        ? ''
+        : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
     return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`
   })
 }
@@ -80,11 +83,16 @@ describe('openapi-typescript types of the demo document', function () {
     writeFileSync(join(dir, 'agreement.ts'), AGREEMENT)
     writeFileSync(
       join(dir, 'disagreement.ts'),
-      AGREEMENT.replace("type Generated<T extends keyof Map> = components['schemas'][T]", "type Generated<T extends keyof Map> = Omit<components['schemas'][T], 'id'> & { id?: string }"),
+      AGREEMENT.replace(
+        "type Generated<T extends keyof Map> = components['schemas'][T]",
+        "type Generated<T extends keyof Map> = Omit<components['schemas'][T], 'id'> & { id?: string }",
+      ),
     )
     // One program for both files: each file's errors are its own.
     const errors = compileErrors([join(dir, 'agreement.ts'), join(dir, 'disagreement.ts')])
     expect(errors.filter((error) => !error.includes('disagreement.ts'))).to.deep.equal([])
-    expect(errors.filter((error) => error.includes('disagreement.ts')).join('\n')).to.match(/does not satisfy the constraint 'true'/)
+    expect(errors.filter((error) => error.includes('disagreement.ts')).join('\n')).to.match(
+      /does not satisfy the constraint 'true'/,
+    )
   })
 })

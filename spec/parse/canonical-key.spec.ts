@@ -13,19 +13,56 @@ import { splitKey } from '../../lib/parse/split-key.ts'
 
 const SEED = 20_261_121
 
-const name = fc.constantFrom('wheres', 'orders', 'with', 'scopes', 'columns', 'distinct', 'relations_exists', 'relationsExists', 'limit', 'wherez', 'w')
+const name = fc.constantFrom(
+  'wheres',
+  'orders',
+  'with',
+  'scopes',
+  'columns',
+  'distinct',
+  'relations_exists',
+  'relationsExists',
+  'limit',
+  'wherez',
+  'w',
+)
 const segment = fc.oneof(
-  fc.constantFrom('0', '3', '12', '999999', '1234567', '01', 'column', 'operator', 'value', 'boolean', 'direction', 'valueOf', '').map((text) => `[${text}]`),
+  fc
+    .constantFrom(
+      '0',
+      '3',
+      '12',
+      '999999',
+      '1234567',
+      '01',
+      'column',
+      'operator',
+      'value',
+      'boolean',
+      'direction',
+      'valueOf',
+      '',
+    )
+    .map((text) => `[${text}]`),
   fc.constantFrom('[', ']', '%5B', '+', '%20', 'x', '[0', '0]'),
 )
 const index = fc.constantFrom('0', '1', '3', '10', '01')
 /** Keys mostly in the client's own forms, for the parent ids. */
 const clientKey = fc.oneof(
-  fc.tuple(fc.constantFrom('wheres', 'orders'), index, fc.constantFrom('column', 'operator', 'value', 'boolean', 'direction')).map(([n, i, f]) => `${n}[${i}][${f}]`),
+  fc
+    .tuple(
+      fc.constantFrom('wheres', 'orders'),
+      index,
+      fc.constantFrom('column', 'operator', 'value', 'boolean', 'direction'),
+    )
+    .map(([n, i, f]) => `${n}[${i}][${f}]`),
   fc.tuple(index, index).map(([i, j]) => `wheres[${i}][value][${j}]`),
   fc.tuple(fc.constantFrom('with', 'scopes', 'relations_exists'), index).map(([n, i]) => `${n}[${i}]`),
 )
-const keyArbitrary = fc.oneof(clientKey, fc.tuple(name, fc.array(segment, { maxLength: 4 })).map(([head, rest]) => head + rest.join('')))
+const keyArbitrary = fc.oneof(
+  clientKey,
+  fc.tuple(name, fc.array(segment, { maxLength: 4 })).map(([head, rest]) => head + rest.join('')),
+)
 const depthArbitrary = fc.integer({ min: 0, max: 5 })
 
 function general(key: string, depth: number): string[] | undefined {
@@ -47,7 +84,15 @@ describe('parse: the reference client key reader', () => {
   })
 
   it('leaves every other key to the general reader', () => {
-    for (const key of ['wheres[01][column]', 'wheres[0][valueOf]', 'wheres[0][column][0]', 'wheres%5B0%5D[column]', 'limit', 'with[]', 'with[1234567]']) {
+    for (const key of [
+      'wheres[01][column]',
+      'wheres[0][valueOf]',
+      'wheres[0][column][0]',
+      'wheres%5B0%5D[column]',
+      'limit',
+      'with[]',
+      'with[1234567]',
+    ]) {
       expect(canonicalKey(key, 0, key.length, 5), key).to.equal(undefined)
     }
     expect(canonicalKey('wheres[0][value][1]', 0, 19, 2), 'deeper than depth').to.equal(undefined)
@@ -69,7 +114,8 @@ describe('parse: the reference client key reader', () => {
       fc.property(clientKey, clientKey, (a, b) => {
         const first = canonicalKey(a, 0, a.length, 5)
         const second = canonicalKey(b, 0, b.length, 5)
-        if (first !== undefined && second !== undefined) expect(first.parent === second.parent, `${a} / ${b}`).to.equal(parentPath(a) === parentPath(b))
+        if (first !== undefined && second !== undefined)
+          expect(first.parent === second.parent, `${a} / ${b}`).to.equal(parentPath(a) === parentPath(b))
       }),
       { seed: SEED, numRuns: 4000 },
     )

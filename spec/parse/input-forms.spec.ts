@@ -27,7 +27,13 @@ const EXPECTED: QueryParams = {
 }
 
 const stringifyLikeTheClient = (params: object): string =>
-  qs.stringify(params, { arrayFormat: 'indices', strictNullHandling: true, indices: true, encodeValuesOnly: true, charset: 'utf-8' })
+  qs.stringify(params, {
+    arrayFormat: 'indices',
+    strictNullHandling: true,
+    indices: true,
+    encodeValuesOnly: true,
+    charset: 'utf-8',
+  })
 
 describe('parseQueryParams: input forms', () => {
   it('reads the raw query string the reference client sends (no leading ?)', () => {
@@ -88,9 +94,16 @@ describe('parseQueryParams: input forms', () => {
   })
 
   it('turns qs index-keyed objects (past its arrayLimit of 20) back into ordered lists', () => {
-    const wheres = Array.from({ length: 25 }, (_, index) => ({ column: 'id', operator: '!=', value: String(index + 1), boolean: 'and' }))
+    const wheres = Array.from({ length: 25 }, (_, index) => ({
+      column: 'id',
+      operator: '!=',
+      value: String(index + 1),
+      boolean: 'and',
+    }))
     const values = Array.from({ length: 30 }, (_, index) => String(index + 1))
-    const sent = stringifyLikeTheClient({ wheres: [...wheres, { column: 'user_id', operator: 'in', value: values, boolean: 'or' }] })
+    const sent = stringifyLikeTheClient({
+      wheres: [...wheres, { column: 'user_id', operator: 'in', value: values, boolean: 'or' }],
+    })
     const parsed = qs.parse(sent, { strictNullHandling: true })
     expect(Array.isArray(parsed.wheres)).to.equal(false)
 
@@ -121,7 +134,9 @@ describe('parseQueryParams: input forms', () => {
   })
 
   it('decodes percent-escapes and + in values as a form does (%2B is a plus, + a space)', () => {
-    const params = parseQueryParams('wheres[0][column]=email&wheres[0][value]=judy%2Bnews%40example.com&wheres[1][column]=title&wheres[1][value]=Hello+World')
+    const params = parseQueryParams(
+      'wheres[0][column]=email&wheres[0][value]=judy%2Bnews%40example.com&wheres[1][column]=title&wheres[1][value]=Hello+World',
+    )
     expect(params.wheres?.map((where) => where.value)).to.deep.equal(['judy+news@example.com', 'Hello World'])
   })
 

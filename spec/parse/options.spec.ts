@@ -12,7 +12,9 @@ describe('parse: options', () => {
 
   it('merges only the options that are set, and returns the defaults themselves when none is', () => {
     expect(withDefaults(PARSE_DEFAULTS, {})).to.equal(PARSE_DEFAULTS)
-    expect(withDefaults(APPLY_DEFAULTS, { maxLimit: undefined } as unknown as typeof APPLY_DEFAULTS)).to.equal(APPLY_DEFAULTS)
+    expect(withDefaults(APPLY_DEFAULTS, { maxLimit: undefined } as unknown as typeof APPLY_DEFAULTS)).to.equal(
+      APPLY_DEFAULTS,
+    )
     expect(withDefaults(APPLY_DEFAULTS, { maxLimit: 50 })).to.deep.equal({ ...APPLY_DEFAULTS, maxLimit: 50 })
   })
 })

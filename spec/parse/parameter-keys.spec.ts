@@ -2,12 +2,27 @@ import { expect } from 'chai'
 import { parseQueryParams } from '../../lib/index.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 
-const ALL_KEYS = ['wheres', 'columns', 'with', 'scopes', 'relationsExists', 'orders', 'distinct', 'offset', 'limit', 'page', 'search', 'cursor']
+const ALL_KEYS = [
+  'wheres',
+  'columns',
+  'with',
+  'scopes',
+  'relationsExists',
+  'orders',
+  'distinct',
+  'offset',
+  'limit',
+  'page',
+  'search',
+  'cursor',
+]
 
 describe('parseQueryParams: parameter keys', () => {
   it('accepts relationsExists in camelCase and in snake_case (the client snake_cases keys)', () => {
     expect(parseQueryParams('relationsExists[0]=posts')).to.deep.equal({ relationsExists: ['posts'] })
-    expect(parseQueryParams('relations_exists[0]=posts&relations_exists[1]=team')).to.deep.equal({ relationsExists: ['posts', 'team'] })
+    expect(parseQueryParams('relations_exists[0]=posts&relations_exists[1]=team')).to.deep.equal({
+      relationsExists: ['posts', 'team'],
+    })
   })
 
   it('accepts every parameter of the format', () => {
@@ -39,7 +54,9 @@ describe('parseQueryParams: parameter keys', () => {
       param: 'custom',
       allowed: ALL_KEYS,
     })
-    expect(parseQueryParams('relations_exists[0]=posts', { strict: true })).to.deep.equal({ relationsExists: ['posts'] })
+    expect(parseQueryParams('relations_exists[0]=posts', { strict: true })).to.deep.equal({
+      relationsExists: ['posts'],
+    })
   })
 
   it('keeps camelCase column values as sent (they are matched against the map later)', () => {

@@ -18,7 +18,12 @@ import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 const SEED = 20_240_101
 const DEPTH = 5
 const PARAMETER_LIMIT = 1000
-const QS_OPTIONS = { strictNullHandling: true, arrayLimit: 1_000_000, depth: DEPTH, parameterLimit: PARAMETER_LIMIT } as const
+const QS_OPTIONS = {
+  strictNullHandling: true,
+  arrayLimit: 1_000_000,
+  depth: DEPTH,
+  parameterLimit: PARAMETER_LIMIT,
+} as const
 
 const CLIENT_RUNS = 2500
 const PAIR_RUNS = 3000
@@ -66,17 +71,57 @@ function failsOnlyCleanly(query: string): void {
 }
 
 const stringifyLikeTheClient = (params: object): string =>
-  qs.stringify(params, { arrayFormat: 'indices', strictNullHandling: true, indices: true, encodeValuesOnly: true, charset: 'utf-8' })
+  qs.stringify(params, {
+    arrayFormat: 'indices',
+    strictNullHandling: true,
+    indices: true,
+    encodeValuesOnly: true,
+    charset: 'utf-8',
+  })
 
 // ---- the client's format: request objects, encoded as the reference client encodes them ----
 
 const text = fc.oneof(
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
-  fc.constantFrom('a=b', '*', '%', '%25', '+', 'a+b', '100%', 'null', '', ' ', '&', '#', '?x', '[x]', 'a]=b', 'é', '😀', 'ü+ö', '%ZZ', '\\'),
+  fc.constantFrom(
+    'a=b',
+    '*',
+    '%',
+    '%25',
+    '+',
+    'a+b',
+    '100%',
+    'null',
+    '',
+    ' ',
+    '&',
+    '#',
+    '?x',
+    '[x]',
+    'a]=b',
+    'é',
+    '😀',
+    'ü+ö',
+    '%ZZ',
+    '\\',
+  ),
 )
 const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 100_000 }), text)
-const name = fc.oneof(fc.constantFrom('id', 'name', 'createdAt', 'created_at', 'posts.title', 'posts.comments.body', 'team.name', '*', 'posts.*'), text)
+const name = fc.oneof(
+  fc.constantFrom(
+    'id',
+    'name',
+    'createdAt',
+    'created_at',
+    'posts.title',
+    'posts.comments.body',
+    'team.name',
+    '*',
+    'posts.*',
+  ),
+  text,
+)
 const where = fc.record(
   {
     column: name,
@@ -86,7 +131,10 @@ const where = fc.record(
   },
   { requiredKeys: ['column'] },
 )
-const order = fc.record({ column: name, direction: fc.constantFrom('asc', 'desc', 'DESC', 'up') }, { requiredKeys: ['column'] })
+const order = fc.record(
+  { column: name, direction: fc.constantFrom('asc', 'desc', 'DESC', 'up') },
+  { requiredKeys: ['column'] },
+)
 const clientRequest = fc.record(
   {
     wheres: fc.array(where, { maxLength: 30 }),
@@ -107,7 +155,12 @@ const clientRequest = fc.record(
 )
 
 /** What can happen to the client's string on its way: forms send `+` for spaces, proxies decode `%2A`, brackets get percent-encoded, pairs come in any order. */
-const transport: fc.Arbitrary<Transport> = fc.record({ plusForSpace: fc.boolean(), rawStar: fc.boolean(), encodedBrackets: fc.boolean(), shuffle: fc.option(fc.nat(), { nil: undefined }) })
+const transport: fc.Arbitrary<Transport> = fc.record({
+  plusForSpace: fc.boolean(),
+  rawStar: fc.boolean(),
+  encodedBrackets: fc.boolean(),
+  shuffle: fc.option(fc.nat(), { nil: undefined }),
+})
 
 interface Transport {
   plusForSpace: boolean
@@ -144,13 +197,67 @@ function carry(query: string, how: Transport): string {
 // ---- outside the grammar: random pairs, then random strings ----
 
 const segment = fc.oneof(
-  fc.constantFrom('0', '1', '2', '7', '20', '21', '22', '999', '1000000', '00', '01', '-1', '1.5', '1e3', '99999999999999999999'),
+  fc.constantFrom(
+    '0',
+    '1',
+    '2',
+    '7',
+    '20',
+    '21',
+    '22',
+    '999',
+    '1000000',
+    '00',
+    '01',
+    '-1',
+    '1.5',
+    '1e3',
+    '99999999999999999999',
+  ),
   fc.constantFrom('column', 'operator', 'value', 'boolean', 'direction', 'b', ''),
-  fc.constantFrom('toString', '__proto__', 'constructor', 'hasOwnProperty', 'prototype', 'valueOf', 'a=b', 'a b', 'é', '%5B', '%5D', '[', ']'),
+  fc.constantFrom(
+    'toString',
+    '__proto__',
+    'constructor',
+    'hasOwnProperty',
+    'prototype',
+    'valueOf',
+    'a=b',
+    'a b',
+    'é',
+    '%5B',
+    '%5D',
+    '[',
+    ']',
+  ),
 )
-const top = fc.constantFrom('wheres', 'orders', 'with', 'columns', 'limit', 'page', 'relations_exists', 'a', 'toString', '__proto__', 'constructor', 'x y', 'é', 'a%20b', 'a+b', '', '%', '=')
+const top = fc.constantFrom(
+  'wheres',
+  'orders',
+  'with',
+  'columns',
+  'limit',
+  'page',
+  'relations_exists',
+  'a',
+  'toString',
+  '__proto__',
+  'constructor',
+  'x y',
+  'é',
+  'a%20b',
+  'a+b',
+  '',
+  '%',
+  '=',
+)
 const rawKey = fc
-  .tuple(top, fc.array(segment, { maxLength: 7 }), fc.constantFrom('', '', '', ']', '[', '[x', ']]', 'x', '[]', '[[]]'), fc.boolean())
+  .tuple(
+    top,
+    fc.array(segment, { maxLength: 7 }),
+    fc.constantFrom('', '', '', ']', '[', '[x', ']]', 'x', '[]', '[[]]'),
+    fc.boolean(),
+  )
   .map(([head, segments, tail, encoded]) => {
     const key = `${head}${segments.map((part) => `[${part}]`).join('')}${tail}`
     return encoded ? key.replace(/\[/g, '%5B').replace(/\]/g, '%5D') : key
@@ -162,10 +269,42 @@ const rawValue = fc.oneof(
 )
 const pairString = fc
   .array(fc.tuple(rawKey, rawValue), { maxLength: 25 })
-  .chain((pairs) => fc.constantFrom('&', '&&').map((separator) => pairs.map(([key, value]) => (value === undefined ? key : `${key}=${value}`)).join(separator)))
+  .chain((pairs) =>
+    fc
+      .constantFrom('&', '&&')
+      .map((separator) => pairs.map(([key, value]) => (value === undefined ? key : `${key}=${value}`)).join(separator)),
+  )
 
 const randomString = fc.string({
-  unit: fc.constantFrom('a', 'b', 'w', '0', '1', '2', '5', 'B', 'D', '[', ']', '[', ']', '=', '=', '&', '&', '%', '%', '+', ' ', 'é', '😀', '#', '?', '.', '_'),
+  unit: fc.constantFrom(
+    'a',
+    'b',
+    'w',
+    '0',
+    '1',
+    '2',
+    '5',
+    'B',
+    'D',
+    '[',
+    ']',
+    '[',
+    ']',
+    '=',
+    '=',
+    '&',
+    '&',
+    '%',
+    '%',
+    '+',
+    ' ',
+    'é',
+    '😀',
+    '#',
+    '?',
+    '.',
+    '_',
+  ),
   maxLength: 60,
 })
 
@@ -247,7 +386,17 @@ describe('parseQueryString: differential fuzzing against qs.parse(s, { strictNul
       '[a][1][2][3][4]=1',
     ]
     for (const query of grammar) agreesWithQs(query, true)
-    const rejected = ['a=1&a[b]=2', 'a[b]=1&a=2', 'a[0]=1&a[]=2', 'a[]=1&a[0]=2', 'a[][b]=1', 'a[b]c=1', 'a[b', 'a[1][2][3][4][5][6]=1', 'a[b[c]]=1']
+    const rejected = [
+      'a=1&a[b]=2',
+      'a[b]=1&a=2',
+      'a[0]=1&a[]=2',
+      'a[]=1&a[0]=2',
+      'a[][b]=1',
+      'a[b]c=1',
+      'a[b',
+      'a[1][2][3][4][5][6]=1',
+      'a[b[c]]=1',
+    ]
     for (const query of rejected) {
       cases++
       expect(() => parseQueryString(query, DEPTH, PARAMETER_LIMIT), query).to.throw(QueryParamsError)
@@ -280,13 +429,19 @@ describe('parseQueryString: differential fuzzing against qs.parse(s, { strictNul
       }
     }
     // under any other name, the pair is kept as qs keeps it: skipped, or unknown_parameter with strict
-    expect(parseQueryString('custom=%FF+%FE&x[%FF]=1', DEPTH, PARAMETER_LIMIT)).to.deep.equal(qs.parse('custom=%FF+%FE&x[%FF]=1', QS_OPTIONS))
+    expect(parseQueryString('custom=%FF+%FE&x[%FF]=1', DEPTH, PARAMETER_LIMIT)).to.deep.equal(
+      qs.parse('custom=%FF+%FE&x[%FF]=1', QS_OPTIONS),
+    )
     expect(parseQueryParams('custom=%FF&x[%FF]=1&limit=2')).to.deep.equal({ limit: 2 })
-    expectQueryParamsError(() => parseQueryParams('custom=%FF&limit=2', { strict: true }), { code: 'unknown_parameter', param: 'custom' })
+    expectQueryParamsError(() => parseQueryParams('custom=%FF&limit=2', { strict: true }), {
+      code: 'unknown_parameter',
+      param: 'custom',
+    })
   })
 
   it('reads a bracket-first key of the client format as qs does, in every mode and from every input form', () => {
-    const query = '[columns][0]=id&%5Bwith%5D%5B0%5D=posts&[wheres][0][column]=name&[wheres][0][operator]=like&[wheres][0][value]=a%25'
+    const query =
+      '[columns][0]=id&%5Bwith%5D%5B0%5D=posts&[wheres][0][column]=name&[wheres][0][operator]=like&[wheres][0][value]=a%25'
     const expected = {
       columns: ['id'],
       with: ['posts'],

@@ -33,9 +33,12 @@ const views = (post: number): number => (post * 7919) % 100_000
 for (const db of testDatabases()) {
   describe(`declared min and max read through the foreign key's index, not another index of the column (${db.name})`, function () {
     this.timeout(120_000)
-    const apply = (request: string): Knex.QueryBuilder => applyQueryParams(db.knex('ag_users'), parseQueryParams(request), map)
+    const apply = (request: string): Knex.QueryBuilder =>
+      applyQueryParams(db.knex('ag_users'), parseQueryParams(request), map)
     /** Whether the plan reads the `(views)` index, and whether it reads the `(user_id)` one. */
-    const indexes = async (query: Knex.QueryBuilder | Knex.Sql): Promise<{ views: boolean; userId: boolean; text: string }> => {
+    const indexes = async (
+      query: Knex.QueryBuilder | Knex.Sql,
+    ): Promise<{ views: boolean; userId: boolean; text: string }> => {
       const { text } = await explainPlan(db.knex, db.name, query)
       return { views: /ag_posts_views\b/.test(text), userId: /ag_posts_user_id\b/.test(text), text }
     }
@@ -53,8 +56,15 @@ for (const db of testDatabases()) {
         table.index(['views'], 'ag_posts_views')
         table.index(['user_id'], 'ag_posts_user_id')
       })
-      await db.knex.batchInsert('ag_users', Array.from({ length: USERS }, (_, index) => ({ id: index + 1 })), 400)
-      const posts = Array.from({ length: WITH_POSTS * POSTS_EACH }, (_, index) => ({ user_id: (index % WITH_POSTS) + 1, views: views(index + 1) }))
+      await db.knex.batchInsert(
+        'ag_users',
+        Array.from({ length: USERS }, (_, index) => ({ id: index + 1 })),
+        400,
+      )
+      const posts = Array.from({ length: WITH_POSTS * POSTS_EACH }, (_, index) => ({
+        user_id: (index % WITH_POSTS) + 1,
+        views: views(index + 1),
+      }))
       await db.knex.batchInsert('ag_posts', posts, 300)
       await db.knex.raw(db.name === 'mysql' ? 'analyze table ag_users, ag_posts' : 'analyze')
     })
@@ -75,7 +85,9 @@ for (const db of testDatabases()) {
     })
 
     it('a filter and a selected max on users with posts give what the mathematics gives', async () => {
-      const query = apply('wheres[0][column]=posts_views_max&wheres[0][operator]=%3E%3D&wheres[0][value]=99000&with[0]=postsViewsMax&with[1]=postsViewsSum&limit=1000')
+      const query = apply(
+        'wheres[0][column]=posts_views_max&wheres[0][operator]=%3E%3D&wheres[0][value]=99000&with[0]=postsViewsMax&with[1]=postsViewsSum&limit=1000',
+      )
       expectSql(db.name, 'plans/aggregate-index/filtered max', query)
       const plan = await indexes(query)
       expect(plan.views, plan.text).to.equal(false)
@@ -84,9 +96,13 @@ for (const db of testDatabases()) {
         const user = ((post - 1) % WITH_POSTS) + 1
         byUser.set(user, [...(byUser.get(user) ?? []), views(post)])
       }
-      const expected = [...byUser].filter(([, values]) => Math.max(...values) >= 99000).map(([user, values]) => ({ id: user, max: Math.max(...values), sum: values.reduce((a, b) => a + b, 0) }))
+      const expected = [...byUser]
+        .filter(([, values]) => Math.max(...values) >= 99000)
+        .map(([user, values]) => ({ id: user, max: Math.max(...values), sum: values.reduce((a, b) => a + b, 0) }))
       const rows = (await query) as Array<{ id: number; posts_views_max: unknown; posts_views_sum: unknown }>
-      expect(rows.map((row) => ({ id: row.id, max: Number(row.posts_views_max), sum: Number(row.posts_views_sum) }))).to.deep.equal(expected)
+      expect(
+        rows.map((row) => ({ id: row.id, max: Number(row.posts_views_max), sum: Number(row.posts_views_sum) })),
+      ).to.deep.equal(expected)
     })
 
     it('a deep page of users with a max computes the aggregate for the page only: a deferred page on every database', async () => {
@@ -101,7 +117,11 @@ for (const db of testDatabases()) {
 
     if (db.name === 'postgres') {
       it('the detector has teeth: the ungrouped max, as the library wrote it before, is a backward scan of the (views) index on PostgreSQL', async () => {
-        const before = db.knex.raw('select ag_users.id, (select max(ag_posts.views) from ag_posts where ag_posts.user_id = ag_users.id) as m from ag_users order by ag_users.id limit 50 offset 1950').toSQL()
+        const before = db.knex
+          .raw(
+            'select ag_users.id, (select max(ag_posts.views) from ag_posts where ag_posts.user_id = ag_users.id) as m from ag_users order by ag_users.id limit 50 offset 1950',
+          )
+          .toSQL()
         const plan = await indexes(before)
         expect(plan.views, plan.text).to.equal(true)
       })

@@ -19,12 +19,14 @@ const NEWEST = 'orders[0][column]=created_at&orders[0][direction]=desc&limit=20'
  * The sort steps of a plan: a PostgreSQL `Sort` (an `Incremental Sort` above an index scan only orders rows
  * with equal index keys), MariaDB's `Using filesort`, any SQLite temp B-tree for the order.
  */
-const sorts = (plan: PlanLines): string[] => plan.lines.filter((line) => /^\s*Sort\b|Using filesort|USE TEMP B-TREE FOR/.test(line))
+const sorts = (plan: PlanLines): string[] =>
+  plan.lines.filter((line) => /^\s*Sort\b|Using filesort|USE TEMP B-TREE FOR/.test(line))
 
 for (const db of testDatabases()) {
   describe(`query plans on ${db.label}`, function () {
     this.timeout(120_000)
-    const query = (request: string): Knex.QueryBuilder => applyQueryParams(db.knex('plan_events'), parseQueryParams(request), planMap)
+    const query = (request: string): Knex.QueryBuilder =>
+      applyQueryParams(db.knex('plan_events'), parseQueryParams(request), planMap)
     const plan = (request: string): Promise<PlanLines> => explainPlan(db.knex, db.name, query(request))
 
     before(async () => {
@@ -40,13 +42,27 @@ for (const db of testDatabases()) {
       expect(sorts(shown), shown.text).to.deep.equal([])
       expect(shown.text, shown.text).to.include('plan_events_created_at')
       const rows = (await query(NEWEST)) as Array<{ id: number }>
-      const expected = (await db.knex('plan_events').select('id').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(20)) as Array<{ id: number }>
+      const expected = (await db
+        .knex('plan_events')
+        .select('id')
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(20)) as Array<{ id: number }>
       expect(rows.map((row) => row.id)).to.deep.equal(expected.map((row) => row.id))
     })
 
     it('the detector has teeth: the SQL the library wrote before (NULL ordering on a NOT NULL column, ascending tie-breaker) sorts', async () => {
-      const undeclared: RelationMap = { ...planMap, plan_events: { ...planMap.plan_events, columns: { ...planMap.plan_events.columns, created_at: 'datetime' } } }
-      const before = applyQueryParams(db.knex('plan_events'), parseQueryParams(`${NEWEST}&orders[1][column]=id`), undeclared)
+      const undeclared: RelationMap = {
+        ...planMap,
+        plan_events: { ...planMap.plan_events, columns: { ...planMap.plan_events.columns, created_at: 'datetime' } },
+      }
+      const before = applyQueryParams(
+        db.knex('plan_events'),
+        parseQueryParams(`${NEWEST}&orders[1][column]=id`),
+        undeclared,
+      )
       const shown = await explainPlan(db.knex, db.name, before)
       expect(sorts(shown), shown.text).not.to.deep.equal([])
     })
@@ -65,7 +81,10 @@ for (const db of testDatabases()) {
       const rows = (await query(request)) as Array<{ id: number; published_at: unknown }>
       expect(rows.every((row) => row.published_at !== null)).to.equal(true)
       const ascending = (await query('orders[0][column]=published_at&limit=20')) as Array<{ published_at: unknown }>
-      expect(ascending.every((row) => row.published_at === null), 'NULLs are the smallest values, first ascending').to.equal(true)
+      expect(
+        ascending.every((row) => row.published_at === null),
+        'NULLs are the smallest values, first ascending',
+      ).to.equal(true)
       const oldest = await plan('orders[0][column]=published_at&limit=20')
       expect(sorts(oldest), oldest.text).to.deep.equal([])
     })
@@ -77,8 +96,13 @@ for (const db of testDatabases()) {
       if (db.name === 'mysql') {
         const derived = shown.lines.find((line) => line.startsWith('DERIVED plan_events'))
         expect(derived, shown.text).to.match(/key=plan_events_created_at extra=Using index$/)
-        expect(shown.lines.filter((line) => /type=ALL/.test(line) && !/<derived/.test(line)), shown.text).to.deep.equal([])
-        expect(plain.text, 'the plain offset, for contrast, scans and sorts the table').to.match(/plan_events type=ALL .*Using filesort/)
+        expect(
+          shown.lines.filter((line) => /type=ALL/.test(line) && !/<derived/.test(line)),
+          shown.text,
+        ).to.deep.equal([])
+        expect(plain.text, 'the plain offset, for contrast, scans and sorts the table').to.match(
+          /plan_events type=ALL .*Using filesort/,
+        )
       } else if (db.name === 'sqlite') {
         expect(shown.text, shown.text).to.match(/SCAN plan_events USING COVERING INDEX plan_events_created_at/)
         expect(shown.text, shown.text).to.match(/SEARCH plan_events USING INTEGER PRIMARY KEY/)
@@ -97,11 +121,23 @@ for (const db of testDatabases()) {
         const request = 'wheres[0][column]=tags.name&wheres[0][value]=tag 7&limit=20'
         const shown = await plan(request)
         const { list } = guardedBranches(shown)
-        expect(list.filter((line) => /^SCAN plan_events\b/.test(line)), shown.text).to.deep.equal([])
+        expect(
+          list.filter((line) => /^SCAN plan_events\b/.test(line)),
+          shown.text,
+        ).to.deep.equal([])
         expect(list.join('\n'), shown.text).to.match(/SEARCH plan_tags USING (?:COVERING )?INDEX plan_tags_name/)
-        expect(query(request).toSQL().sql, 'the walking form reads no row for a tag on fewer than 1,000 events').to.match(WALK_LIMIT)
+        expect(
+          query(request).toSQL().sql,
+          'the walking form reads no row for a tag on fewer than 1,000 events',
+        ).to.match(WALK_LIMIT)
         const rows = (await query(request)) as Array<{ id: number }>
-        const expected = (await db.knex('plan_event_tag').join('plan_tags', 'plan_tags.id', 'plan_event_tag.tag_id').where('plan_tags.name', 'tag 7').select('event_id').orderBy('event_id').limit(20)) as Array<{ event_id: number }>
+        const expected = (await db
+          .knex('plan_event_tag')
+          .join('plan_tags', 'plan_tags.id', 'plan_event_tag.tag_id')
+          .where('plan_tags.name', 'tag 7')
+          .select('event_id')
+          .orderBy('event_id')
+          .limit(20)) as Array<{ event_id: number }>
         expect(rows.map((row) => row.id)).to.deep.equal(expected.map((row) => row.event_id))
       })
     }

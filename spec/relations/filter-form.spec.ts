@@ -14,12 +14,15 @@ import { expectSql } from '../support/snapshot.ts'
 
 const BROAD = 'wheres[0][column]=posts.title&wheres[0][operator]=like&wheres[0][value]=%25s%25'
 const SELECTIVE = 'wheres[0][column]=author.email&wheres[0][value]=alice@EXAMPLE.com'
-const SELECTIVE_TWO_HOPS = 'wheres[0][column]=posts.author.email&wheres[0][operator]=in&wheres[0][value][0]=alice@EXAMPLE.com&wheres[0][value][1]=eve@example.com'
+const SELECTIVE_TWO_HOPS =
+  'wheres[0][column]=posts.author.email&wheres[0][operator]=in&wheres[0][value][0]=alice@EXAMPLE.com&wheres[0][value][1]=eve@example.com'
 const MIXED_OR = `${BROAD}&wheres[1][column]=ownedTeam.id&wheres[1][value]=2&wheres[1][boolean]=or`
 
 for (const db of testDatabases()) {
-  const form = (sql: string): string[] => [...sql.matchAll(/(?:\b(in|exists)|=) \(select /g)].map((match) => match[1] ?? 'key')
-  const expected = (sqlite: string[]): string[] => (db.name === 'sqlite' ? sqlite : sqlite.map(() => (db.name === 'mysql' ? 'in' : 'exists')))
+  const form = (sql: string): string[] =>
+    [...sql.matchAll(/(?:\b(in|exists)|=) \(select /g)].map((match) => match[1] ?? 'key')
+  const expected = (sqlite: string[]): string[] =>
+    db.name === 'sqlite' ? sqlite : sqlite.map(() => (db.name === 'mysql' ? 'in' : 'exists'))
 
   describe(`relation filter form per condition (${db.name})`, () => {
     it('a page over a broad condition (like) is a correlated exists on SQLite; every match is an in list', async () => {
@@ -37,13 +40,19 @@ for (const db of testDatabases()) {
       const query = applyQuery(db, 'posts', `${SELECTIVE}&limit=2&orders[0][column]=id&orders[0][direction]=desc`)
       expectSql(db.name, 'relations/filter-form/unique equality page', query)
       expect(form(query.toSQL().sql)).to.deep.equal(['key'])
-      const alice = (await db.knex('posts').where('user_id', 1).orderBy('id', 'desc').limit(2).select('id')) as Array<{ id: number }>
+      const alice = (await db.knex('posts').where('user_id', 1).orderBy('id', 'desc').limit(2).select('id')) as Array<{
+        id: number
+      }>
       expect(idsOf(await query)).to.deep.equal(alice.map((row) => row.id))
     })
 
     it('equality on the related key through a pivot is key first; on PostgreSQL only when the page is in the order of the key the pivot references (else in the walking form of the guarded page)', async () => {
       const byKey = applyQuery(db, 'posts', 'wheres[0][column]=tags.id&wheres[0][value]=2&orders[0][column]=id&limit=3')
-      const newest = applyQuery(db, 'posts', 'wheres[0][column]=tags.id&wheres[0][value]=2&orders[0][column]=created_at&orders[0][direction]=desc&limit=3')
+      const newest = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=tags.id&wheres[0][value]=2&orders[0][column]=created_at&orders[0][direction]=desc&limit=3',
+      )
       expectSql(db.name, 'relations/filter-form/pivot key first by key', byKey)
       expectSql(db.name, 'relations/filter-form/pivot key first newest', newest)
       const keyFirst = /tag_id\W* = \(select /
@@ -51,8 +60,21 @@ for (const db of testDatabases()) {
       expect(keyFirst.test(newest.clone().toSQL().sql), 'the listing form').to.equal(db.name !== 'postgres')
       expect(newest.toSQL().sql, 'a guarded page: the walking form beside it').to.include('kqp_walk')
       const tagged = db.knex('post_tag').where('tag_id', 2).select('post_id')
-      const expectedByKey = (await db.knex('posts').whereIn('id', tagged).orderBy('id').limit(3).select('id')) as Array<{ id: number }>
-      const expectedNewest = (await db.knex('posts').whereIn('id', tagged.clone()).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(3).select('id')) as Array<{ id: number }>
+      const expectedByKey = (await db
+        .knex('posts')
+        .whereIn('id', tagged)
+        .orderBy('id')
+        .limit(3)
+        .select('id')) as Array<{ id: number }>
+      const expectedNewest = (await db
+        .knex('posts')
+        .whereIn('id', tagged.clone())
+        .orderBy([
+          { column: 'created_at', order: 'desc' },
+          { column: 'id', order: 'desc' },
+        ])
+        .limit(3)
+        .select('id')) as Array<{ id: number }>
       expect(expectedByKey.length).to.be.greaterThan(1)
       expect(idsOf(await byKey)).to.deep.equal(expectedByKey.map((row) => row.id))
       expect(idsOf(await newest)).to.deep.equal(expectedNewest.map((row) => row.id))
@@ -62,7 +84,11 @@ for (const db of testDatabases()) {
       const query = applyQuery(db, 'users', `${SELECTIVE_TWO_HOPS}&limit=5`)
       expectSql(db.name, 'relations/filter-form/unique two hops page', query)
       expect(form(query.toSQL().sql)).to.deep.equal(expected(['in', 'in']))
-      const authors = (await db.knex('posts').distinct('user_id').whereIn('user_id', [1, 5]).orderBy('user_id')) as Array<{ user_id: number }>
+      const authors = (await db
+        .knex('posts')
+        .distinct('user_id')
+        .whereIn('user_id', [1, 5])
+        .orderBy('user_id')) as Array<{ user_id: number }>
       expect(authors.length).to.be.greaterThan(0)
       expect(idsOf(await query)).to.deep.equal(authors.map((row) => Number(row.user_id)))
     })

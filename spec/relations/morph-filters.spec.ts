@@ -32,7 +32,11 @@ for (const db of testDatabases()) {
       })
 
       it('what the client sends for user.$images(): imageable_type and imageable_id on images', async () => {
-        const query = applyQuery(db, 'images', `${where('imageable_type', '=', 'User')}&${where('imageable_id', '=', '5', 1)}`)
+        const query = applyQuery(
+          db,
+          'images',
+          `${where('imageable_type', '=', 'User')}&${where('imageable_id', '=', '5', 1)}`,
+        )
         expect(sortedIdsOf(await query)).to.deep.equal([2, 3, 4])
       })
     })
@@ -45,7 +49,9 @@ for (const db of testDatabases()) {
       })
 
       it('imageable.name: only User targets have a name', async () => {
-        expect(sortedIdsOf(await applyQuery(db, 'images', where('imageable.name', '=', 'Eve')))).to.deep.equal([2, 3, 4])
+        expect(sortedIdsOf(await applyQuery(db, 'images', where('imageable.name', '=', 'Eve')))).to.deep.equal([
+          2, 3, 4,
+        ])
       })
 
       it('imageable.id: every target, one OR branch per type with its type condition', async () => {
@@ -55,14 +61,18 @@ for (const db of testDatabases()) {
       })
 
       it('imageable.created_at compares datetimes on both targets', async () => {
-        expect(sortedIdsOf(await applyQuery(db, 'images', where('imageable.created_at', '<', '2021-02-05T00:00:00Z')))).to.deep.equal([1, 5])
+        expect(
+          sortedIdsOf(await applyQuery(db, 'images', where('imageable.created_at', '<', '2021-02-05T00:00:00Z'))),
+        ).to.deep.equal([1, 5])
       })
 
       it('nests after morphTo, on each target that has the relation', async () => {
         const query = applyQuery(db, 'images', where('imageable.comments.body', 'like', 'great%'))
         expectSql(db.name, 'relations/filter/morphTo nested', query)
         expect(sortedIdsOf(await query)).to.deep.equal([2, 3, 4, 6, 7])
-        expect(sortedIdsOf(await applyQuery(db, 'images', where('imageable.tags.name', '=', 'sql')))).to.deep.equal([6, 7, 8])
+        expect(sortedIdsOf(await applyQuery(db, 'images', where('imageable.tags.name', '=', 'sql')))).to.deep.equal([
+          6, 7, 8,
+        ])
       })
 
       it('null on a morphTo column, and or with an own column', async () => {
@@ -73,11 +83,17 @@ for (const db of testDatabases()) {
       })
 
       it('rejects a column no target has (unknown_column)', () => {
-        expectQueryParamsError(() => applyQuery(db, 'images', where('imageable.password', '=', 'x')), { code: 'unknown_column', param: 'wheres[0][column]' })
+        expectQueryParamsError(() => applyQuery(db, 'images', where('imageable.password', '=', 'x')), {
+          code: 'unknown_column',
+          param: 'wheres[0][column]',
+        })
       })
 
       it('rejects a relation no target has (unknown_relation)', () => {
-        expectQueryParamsError(() => applyQuery(db, 'images', where('imageable.likes.id', '=', '1')), { code: 'unknown_relation', param: 'wheres[0][column]' })
+        expectQueryParamsError(() => applyQuery(db, 'images', where('imageable.likes.id', '=', '1')), {
+          code: 'unknown_relation',
+          param: 'wheres[0][column]',
+        })
       })
     })
   })

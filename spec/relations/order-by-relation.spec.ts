@@ -17,7 +17,9 @@ for (const db of testDatabases()) {
     })
 
     it('belongsTo team.name descending, NULLs last, tie-broken by id in the same direction', async () => {
-      expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=team.name&orders[0][direction]=desc&limit=12'))).to.deep.equal([10, 5, 1, 11, 7, 6, 9, 3, 2, 12, 8, 4])
+      expect(
+        idsOf(await applyQuery(db, 'users', 'orders[0][column]=team.name&orders[0][direction]=desc&limit=12')),
+      ).to.deep.equal([10, 5, 1, 11, 7, 6, 9, 3, 2, 12, 8, 4])
     })
 
     it('nested belongsTo team.owner.name', async () => {
@@ -27,7 +29,9 @@ for (const db of testDatabases()) {
     })
 
     it('hasOne ownedTeam.name', async () => {
-      expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=ownedTeam.name&limit=12'))).to.deep.equal([2, 4, 6, 7, 8, 9, 10, 11, 12, 3, 1, 5])
+      expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=ownedTeam.name&limit=12'))).to.deep.equal([
+        2, 4, 6, 7, 8, 9, 10, 11, 12, 3, 1, 5,
+      ])
     })
 
     it('morphOne avatar.url (the lowest-id image of the user), users without one last, by id descending', async () => {
@@ -37,23 +41,42 @@ for (const db of testDatabases()) {
     })
 
     it('belongsTo author.name from posts, with an own column as second order, never multiplying rows', async () => {
-      const query = applyQuery(db, 'posts', 'orders[0][column]=author.email&orders[1][column]=views&orders[1][direction]=desc&wheres[0][column]=user_id&wheres[0][operator]=in&wheres[0][value][0]=2&wheres[0][value][1]=3&wheres[0][value][2]=5')
+      const query = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=author.email&orders[1][column]=views&orders[1][direction]=desc&wheres[0][column]=user_id&wheres[0][operator]=in&wheres[0][value][0]=2&wheres[0][value][1]=3&wheres[0][value][2]=5',
+      )
       expect(idsOf(await query)).to.deep.equal([6, 7, 8, 9, 10, 11, 13, 15, 14, 16])
     })
 
     it('a to-many relation is a 400 saying why (invalid_order)', () => {
-      const error = expectQueryParamsError(() => applyQuery(db, 'users', 'orders[0][column]=id&orders[1][column]=posts.title'), {
-        code: 'invalid_order',
-        param: 'orders[1][column]',
-      })
+      const error = expectQueryParamsError(
+        () => applyQuery(db, 'users', 'orders[0][column]=id&orders[1][column]=posts.title'),
+        {
+          code: 'invalid_order',
+          param: 'orders[1][column]',
+        },
+      )
       expect(error.message).to.include('hasMany')
-      expectQueryParamsError(() => applyQuery(db, 'posts', 'orders[0][column]=tags.name'), { code: 'invalid_order', param: 'orders[0][column]' })
-      expectQueryParamsError(() => applyQuery(db, 'users', 'orders[0][column]=images.url'), { code: 'invalid_order', param: 'orders[0][column]' })
-      expectQueryParamsError(() => applyQuery(db, 'users', 'orders[0][column]=team.members.name'), { code: 'invalid_order', param: 'orders[0][column]' })
+      expectQueryParamsError(() => applyQuery(db, 'posts', 'orders[0][column]=tags.name'), {
+        code: 'invalid_order',
+        param: 'orders[0][column]',
+      })
+      expectQueryParamsError(() => applyQuery(db, 'users', 'orders[0][column]=images.url'), {
+        code: 'invalid_order',
+        param: 'orders[0][column]',
+      })
+      expectQueryParamsError(() => applyQuery(db, 'users', 'orders[0][column]=team.members.name'), {
+        code: 'invalid_order',
+        param: 'orders[0][column]',
+      })
     })
 
     it('a morphTo relation is a 400 (invalid_order): its table depends on the row', () => {
-      expectQueryParamsError(() => applyQuery(db, 'images', 'orders[0][column]=imageable.created_at'), { code: 'invalid_order', param: 'orders[0][column]' })
+      expectQueryParamsError(() => applyQuery(db, 'images', 'orders[0][column]=imageable.created_at'), {
+        code: 'invalid_order',
+        param: 'orders[0][column]',
+      })
     })
 
     it('an unknown relation or column is unknown_relation / unknown_column', () => {
@@ -70,16 +93,23 @@ for (const db of testDatabases()) {
     })
 
     it('hasOne / morphOne: the lowest-keyed visible related row, read from a join built once (one query, no per-row subquery)', async () => {
-      const images = (await db.knex('images').where('imageable_type', 'User').select('id', 'imageable_id', 'url')) as Array<{ id: number; imageable_id: number; url: string }>
+      const images = (await db
+        .knex('images')
+        .where('imageable_type', 'User')
+        .select('id', 'imageable_id', 'url')) as Array<{ id: number; imageable_id: number; url: string }>
       const hidden = new Set(images.filter((_, index) => index % 2 === 0).map((image) => Number(image.id)))
       const guarded: RelationMap = {
         ...relationMap,
-        images: { ...relationMap.images, guard: (query, { table }) => void query.whereNotIn(`${table}.id`, [...hidden]) },
+        images: {
+          ...relationMap.images,
+          guard: (query, { table }) => void query.whereNotIn(`${table}.id`, [...hidden]),
+        },
       }
       const first = new Map<number, { id: number; url: string }>()
       for (const image of images) {
         const known = first.get(Number(image.imageable_id))
-        if (!hidden.has(Number(image.id)) && (known === undefined || Number(image.id) < known.id)) first.set(Number(image.imageable_id), { id: Number(image.id), url: image.url })
+        if (!hidden.has(Number(image.id)) && (known === undefined || Number(image.id) < known.id))
+          first.set(Number(image.imageable_id), { id: Number(image.id), url: image.url })
       }
       const users = ((await db.knex('users').select('id')) as Array<{ id: number }>).map((user) => Number(user.id))
       const url = (id: number): string | undefined => first.get(id)?.url
@@ -90,7 +120,11 @@ for (const db of testDatabases()) {
         if (y === undefined) return 1
         return x < y ? -1 : 1
       })
-      const query = applyQueryParams(db.knex('users'), parseQueryParams('orders[0][column]=avatar.url&limit=50'), guarded)
+      const query = applyQueryParams(
+        db.knex('users'),
+        parseQueryParams('orders[0][column]=avatar.url&limit=50'),
+        guarded,
+      )
       expect(query.toSQL().sql).to.include(' group by ')
       expect(query.toSQL().sql).to.not.include('limit ?)')
       const { result, queries } = await countQueries(db.knex, () => query)

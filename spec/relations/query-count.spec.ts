@@ -15,7 +15,9 @@ for (const db of testDatabases()) {
       const users = rowsOf(result)
       expect(users).to.have.length(12)
       expect(total(users, 'posts')).to.equal(24)
-      const comments = users.flatMap((user) => rowsOf(user.posts)).reduce((sum, post) => sum + rowsOf(post.comments).length, 0)
+      const comments = users
+        .flatMap((user) => rowsOf(user.posts))
+        .reduce((sum, post) => sum + rowsOf(post.comments).length, 0)
       expect(comments).to.equal(40)
       expect(queries).to.have.length(3)
       expect(queries.slice(1).every(usesIn)).to.equal(true)
@@ -53,7 +55,9 @@ for (const db of testDatabases()) {
     })
 
     it('nested posts.tags and posts.* share the posts query', async () => {
-      const nested = await countQueries(db.knex, () => applyQuery(db, 'users', 'with[0]=posts.tags&with[1]=posts.comments'))
+      const nested = await countQueries(db.knex, () =>
+        applyQuery(db, 'users', 'with[0]=posts.tags&with[1]=posts.comments'),
+      )
       expect(nested.queries).to.have.length(4)
       const star = await countQueries(db.knex, () => applyQuery(db, 'users', 'with[0]=posts.*'))
       expect(star.queries).to.have.length(6)
@@ -62,7 +66,9 @@ for (const db of testDatabases()) {
     it('.first() with relations: 2 queries; an empty result: 1 query', async () => {
       const first = await countQueries(db.knex, () => applyQuery(db, 'users', 'with[0]=posts').first())
       expect(first.queries).to.have.length(2)
-      const empty = await countQueries(db.knex, () => applyQuery(db, 'users', 'with[0]=posts.comments&wheres[0][column]=id&wheres[0][value]=999'))
+      const empty = await countQueries(db.knex, () =>
+        applyQuery(db, 'users', 'with[0]=posts.comments&wheres[0][column]=id&wheres[0][value]=999'),
+      )
       expect(empty.queries).to.have.length(1)
     })
   })

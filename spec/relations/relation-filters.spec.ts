@@ -18,7 +18,9 @@ for (const db of testDatabases()) {
     })
 
     it('belongsTo: posts whose author is an admin (boolean coerced on the related column)', async () => {
-      expect(sortedIdsOf(await applyQuery(db, 'posts', where('author.is_admin', '=', 'true')))).to.deep.equal([1, 2, 3, 4, 5, 9, 10, 11, 17, 18])
+      expect(sortedIdsOf(await applyQuery(db, 'posts', where('author.is_admin', '=', 'true')))).to.deep.equal([
+        1, 2, 3, 4, 5, 9, 10, 11, 17, 18,
+      ])
     })
 
     it('hasOne: users who own a team with an o in its name', async () => {
@@ -56,28 +58,48 @@ for (const db of testDatabases()) {
     })
 
     it('treats each where as its own EXISTS: two conditions on posts may hold on different posts', async () => {
-      const query = applyQuery(db, 'users', `${where('posts.title', 'like', '%sql%')}&${where('posts.published', '=', 'false', 1)}`)
+      const query = applyQuery(
+        db,
+        'users',
+        `${where('posts.title', 'like', '%sql%')}&${where('posts.published', '=', 'false', 1)}`,
+      )
       expectSql(db.name, 'relations/filter/two independent exists', query)
       expect(sortedIdsOf(await query)).to.deep.equal([1, 3, 9])
     })
 
     it('chains a relation condition with or inside the client group', async () => {
-      const query = applyQuery(db, 'users', `${where('name', '=', 'Heidi')}&${where('posts.title', 'like', '%rust%', 1, 'or')}`)
+      const query = applyQuery(
+        db,
+        'users',
+        `${where('name', '=', 'Heidi')}&${where('posts.title', 'like', '%rust%', 1, 'or')}`,
+      )
       expectSql(db.name, 'relations/filter/or', query)
       expect(sortedIdsOf(await query)).to.deep.equal([8, 9])
     })
 
     it("an or with a relation condition never widens the caller's where", async () => {
-      const query = applyQuery(db, 'users', `${where('name', '=', 'Heidi')}&${where('posts.title', 'like', '%rust%', 1, 'or')}`, {}, db.knex('users').where('users.team_id', 1))
+      const query = applyQuery(
+        db,
+        'users',
+        `${where('name', '=', 'Heidi')}&${where('posts.title', 'like', '%rust%', 1, 'or')}`,
+        {},
+        db.knex('users').where('users.team_id', 1),
+      )
       expectSql(db.name, 'relations/filter/or under caller where', query)
       expect(sortedIdsOf(await query)).to.deep.equal([9])
     })
 
     it('null on a relation column: a related row whose column IS NULL', async () => {
-      const query = applyQuery(db, 'users', 'wheres[0][column]=posts.published_at&wheres[0][operator]=%3D&wheres[0][value]')
+      const query = applyQuery(
+        db,
+        'users',
+        'wheres[0][column]=posts.published_at&wheres[0][operator]=%3D&wheres[0][value]',
+      )
       expectSql(db.name, 'relations/filter/null', query)
       expect(sortedIdsOf(await query)).to.deep.equal([1, 3, 5, 9, 12])
-      expect(sortedIdsOf(await applyQuery(db, 'users', where('posts.published_at', '!=', 'null')))).to.deep.equal([1, 2, 3, 4, 5, 7, 9, 10, 11])
+      expect(sortedIdsOf(await applyQuery(db, 'users', where('posts.published_at', '!=', 'null')))).to.deep.equal([
+        1, 2, 3, 4, 5, 7, 9, 10, 11,
+      ])
     })
 
     it('null on a belongsTo column needs the related row: users without a team are not matched', async () => {
@@ -85,9 +107,11 @@ for (const db of testDatabases()) {
     })
 
     it('in / between on a relation column', async () => {
-      const inList = 'wheres[0][column]=team.name&wheres[0][operator]=in&wheres[0][value][0]=Design&wheres[0][value][1]=Research'
+      const inList =
+        'wheres[0][column]=team.name&wheres[0][operator]=in&wheres[0][value][0]=Design&wheres[0][value][1]=Research'
       expect(sortedIdsOf(await applyQuery(db, 'users', inList))).to.deep.equal([6, 7, 11])
-      const range = 'wheres[0][column]=posts.views&wheres[0][operator]=between&wheres[0][value][0]=600&wheres[0][value][1]=2000'
+      const range =
+        'wheres[0][column]=posts.views&wheres[0][operator]=between&wheres[0][value][0]=600&wheres[0][value][1]=2000'
       expect(sortedIdsOf(await applyQuery(db, 'users', range))).to.deep.equal([1, 5])
     })
 
@@ -98,16 +122,25 @@ for (const db of testDatabases()) {
     })
 
     it('coerces a relation value by the related column type (invalid_value)', () => {
-      expectQueryParamsError(() => applyQuery(db, 'users', where('posts.views', '>', 'many', 2)), { code: 'invalid_value', param: 'wheres[2][value]' })
-      expectQueryParamsError(() => applyQuery(db, 'users', where('posts.views', 'like', '1%')), { code: 'invalid_operator', param: 'wheres[0][operator]' })
+      expectQueryParamsError(() => applyQuery(db, 'users', where('posts.views', '>', 'many', 2)), {
+        code: 'invalid_value',
+        param: 'wheres[2][value]',
+      })
+      expectQueryParamsError(() => applyQuery(db, 'users', where('posts.views', 'like', '1%')), {
+        code: 'invalid_operator',
+        param: 'wheres[0][operator]',
+      })
     })
 
     it('rejects an unknown relation (unknown_relation, allowed = the relations of that table)', () => {
-      expectQueryParamsError(() => applyQuery(db, 'users', `${where('id', '>', '0')}&${where('friends.name', '=', 'x', 2)}`), {
-        code: 'unknown_relation',
-        param: 'wheres[2][column]',
-        allowed: USER_RELATIONS,
-      })
+      expectQueryParamsError(
+        () => applyQuery(db, 'users', `${where('id', '>', '0')}&${where('friends.name', '=', 'x', 2)}`),
+        {
+          code: 'unknown_relation',
+          param: 'wheres[2][column]',
+          allowed: USER_RELATIONS,
+        },
+      )
       expectQueryParamsError(() => applyQuery(db, 'users', where('posts.reviews.body', '=', 'x')), {
         code: 'unknown_relation',
         param: 'wheres[0][column]',

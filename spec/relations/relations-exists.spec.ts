@@ -13,7 +13,9 @@ for (const db of testDatabases()) {
     }
 
     it('belongsTo: users with a team', async () => {
-      expect(await exists('users', 'relations_exists[0]=team', 'belongsTo')).to.deep.equal([1, 2, 3, 5, 6, 7, 9, 10, 11])
+      expect(await exists('users', 'relations_exists[0]=team', 'belongsTo')).to.deep.equal([
+        1, 2, 3, 5, 6, 7, 9, 10, 11,
+      ])
     })
 
     it('hasOne: users who own a team', async () => {
@@ -21,12 +23,16 @@ for (const db of testDatabases()) {
     })
 
     it('hasMany: users with posts; teams with members', async () => {
-      expect(await exists('users', 'relations_exists[0]=posts', 'hasMany')).to.deep.equal([1, 2, 3, 4, 5, 7, 9, 10, 11, 12])
+      expect(await exists('users', 'relations_exists[0]=posts', 'hasMany')).to.deep.equal([
+        1, 2, 3, 4, 5, 7, 9, 10, 11, 12,
+      ])
       expect(await exists('teams', 'relations_exists[0]=members')).to.deep.equal([1, 2, 3])
     })
 
     it('belongsToMany: posts with tags, tags with posts (the related row joined through the pivot)', async () => {
-      expect(await exists('posts', 'relations_exists[0]=tags', 'belongsToMany')).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 19, 20, 21, 22])
+      expect(await exists('posts', 'relations_exists[0]=tags', 'belongsToMany')).to.deep.equal([
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 19, 20, 21, 22,
+      ])
       expect(await exists('tags', 'relationsExists[0]=posts')).to.deep.equal([1, 2, 3, 4, 5])
     })
 
@@ -36,11 +42,15 @@ for (const db of testDatabases()) {
     })
 
     it('morphTo: images whose imageable exists, per type', async () => {
-      expect(await exists('images', 'relations_exists[0]=imageable', 'morphTo')).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+      expect(await exists('images', 'relations_exists[0]=imageable', 'morphTo')).to.deep.equal([
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+      ])
     })
 
     it('nested: users with a post that itself has comments / images', async () => {
-      expect(await exists('users', 'relations_exists[0]=posts.comments', 'nested')).to.deep.equal([1, 2, 3, 4, 5, 7, 9, 10])
+      expect(await exists('users', 'relations_exists[0]=posts.comments', 'nested')).to.deep.equal([
+        1, 2, 3, 4, 5, 7, 9, 10,
+      ])
       expect(await exists('users', 'relations_exists[0]=posts.images')).to.deep.equal([1, 2])
       expect(await exists('teams', 'relations_exists[0]=members.posts')).to.deep.equal([1, 2, 3])
     })
@@ -51,12 +61,19 @@ for (const db of testDatabases()) {
     })
 
     it('AND-s several entries with each other', async () => {
-      expect(await exists('users', 'relations_exists[0]=comments&relations_exists[1]=team&relations_exists[2]=posts', 'several')).to.deep.equal([1, 2, 3, 5, 7, 9, 10, 11])
+      expect(
+        await exists(
+          'users',
+          'relations_exists[0]=comments&relations_exists[1]=team&relations_exists[2]=posts',
+          'several',
+        ),
+      ).to.deep.equal([1, 2, 3, 5, 7, 9, 10, 11])
       expect(await exists('teams', 'relations_exists[0]=members&relations_exists[1]=owner')).to.deep.equal([1, 2])
     })
 
     it("AND-s them with the client's where group (an or there does not reach them)", async () => {
-      const query = 'wheres[0][column]=name&wheres[0][value]=Heidi&wheres[1][column]=name&wheres[1][value]=Grace&wheres[1][boolean]=or&relations_exists[0]=posts'
+      const query =
+        'wheres[0][column]=name&wheres[0][value]=Heidi&wheres[1][column]=name&wheres[1][value]=Grace&wheres[1][boolean]=or&relations_exists[0]=posts'
       expect(await exists('users', query, 'with wheres')).to.deep.equal([7])
     })
 

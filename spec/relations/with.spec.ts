@@ -23,7 +23,11 @@ const idsOf = (value: unknown): number[] => asRows(value).map((row) => Number(ro
 for (const db of testDatabases()) {
   describe(`with: eager loading through applyQueryParams (${db.name})`, () => {
     it('attaches belongsTo as an object or null and hasMany as an array ([] when none)', async () => {
-      const query = applyQuery(db, 'users', 'with[0]=team&with[1]=posts&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=4&wheres[0][value][2]=6&orders[0][column]=id')
+      const query = applyQuery(
+        db,
+        'users',
+        'with[0]=team&with[1]=posts&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=4&wheres[0][value][2]=6&orders[0][column]=id',
+      )
       expectSql(db.name, 'relations/with/main query', query)
       const rows = rowsOf(await query)
       expect(rows.map((row) => [row.id, idOf(row.team), idsOf(row.posts)])).to.deep.equal([
@@ -44,7 +48,11 @@ for (const db of testDatabases()) {
     })
 
     it('attaches hasOne and morphOne as an object or null, morphMany as an array', async () => {
-      const query = applyQuery(db, 'users', 'with[0]=ownedTeam&with[1]=avatar&with[2]=images&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=2&wheres[0][value][2]=5&orders[0][column]=id')
+      const query = applyQuery(
+        db,
+        'users',
+        'with[0]=ownedTeam&with[1]=avatar&with[2]=images&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=1&wheres[0][value][1]=2&wheres[0][value][2]=5&orders[0][column]=id',
+      )
       const rows = rowsOf(await query)
       expect(rows.map((row) => [row.id, idOf(row.ownedTeam), idOf(row.avatar), idsOf(row.images)])).to.deep.equal([
         [1, 2, 1, [1]],
@@ -55,13 +63,25 @@ for (const db of testDatabases()) {
     })
 
     it('attaches belongsToMany both ways, without pivot columns', async () => {
-      const posts = rowsOf(await applyQuery(db, 'posts', 'with[0]=tags&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=4&wheres[0][value][1]=16&orders[0][column]=id'))
+      const posts = rowsOf(
+        await applyQuery(
+          db,
+          'posts',
+          'with[0]=tags&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=4&wheres[0][value][1]=16&orders[0][column]=id',
+        ),
+      )
       expect(posts.map((row) => [row.id, idsOf(row.tags)])).to.deep.equal([
         [4, [1, 2, 3]],
         [16, []],
       ])
       for (const tag of asRows(posts[0]?.tags)) expect(Object.keys(tag)).to.have.members(columnsOf('tags'))
-      const tags = rowsOf(await applyQuery(db, 'tags', 'with[0]=posts&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=5&wheres[0][value][1]=6&orders[0][column]=id'))
+      const tags = rowsOf(
+        await applyQuery(
+          db,
+          'tags',
+          'with[0]=posts&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=5&wheres[0][value][1]=6&orders[0][column]=id',
+        ),
+      )
       expect(tags.map((row) => [row.id, idsOf(row.posts)])).to.deep.equal([
         [5, [8, 12, 14, 21]],
         [6, []],
@@ -89,35 +109,57 @@ for (const db of testDatabases()) {
     })
 
     it('works after .first(): one row with its relations, or undefined', async () => {
-      const row: unknown = await applyQuery(db, 'users', 'with[0]=images&with[1]=team&wheres[0][column]=id&wheres[0][value]=5').first()
+      const row: unknown = await applyQuery(
+        db,
+        'users',
+        'with[0]=images&with[1]=team&wheres[0][column]=id&wheres[0][value]=5',
+      ).first()
       expect(idsOf(asRow(row).images)).to.deep.equal([2, 3, 4])
       expect(asRow(asRow(row).team).name).to.equal('Platform')
-      const none: unknown = await applyQuery(db, 'users', 'with[0]=images&wheres[0][column]=id&wheres[0][value]=999').first()
+      const none: unknown = await applyQuery(
+        db,
+        'users',
+        'with[0]=images&wheres[0][column]=id&wheres[0][value]=999',
+      ).first()
       expect(none).to.equal(undefined)
     })
 
     it('resolves an empty result to [] without eager queries', async () => {
-      expect(rowsOf(await applyQuery(db, 'users', 'with[0]=posts.comments&wheres[0][column]=id&wheres[0][value]=999'))).to.deep.equal([])
+      expect(
+        rowsOf(await applyQuery(db, 'users', 'with[0]=posts.comments&wheres[0][column]=id&wheres[0][value]=999')),
+      ).to.deep.equal([])
     })
 
     it('* loads every relation of the table', async () => {
       const rows = rowsOf(await applyQuery(db, 'users', 'with[0]=*&wheres[0][column]=id&wheres[0][value]=5'))
       const user = asRow(rows[0])
-      expect(Object.keys(user)).to.have.members([...columnsOf('users'), 'team', 'posts', 'comments', 'ownedTeam', 'avatar', 'images'])
-      expect([idOf(user.team), idsOf(user.posts), idsOf(user.comments), idOf(user.ownedTeam), idOf(user.avatar), idsOf(user.images)]).to.deep.equal([
-        2,
-        [13, 14, 15, 16],
-        [3, 15, 23, 36],
-        4,
-        2,
-        [2, 3, 4],
+      expect(Object.keys(user)).to.have.members([
+        ...columnsOf('users'),
+        'team',
+        'posts',
+        'comments',
+        'ownedTeam',
+        'avatar',
+        'images',
       ])
+      expect([
+        idOf(user.team),
+        idsOf(user.posts),
+        idsOf(user.comments),
+        idOf(user.ownedTeam),
+        idOf(user.avatar),
+        idsOf(user.images),
+      ]).to.deep.equal([2, [13, 14, 15, 16], [3, 15, 23, 36], 4, 2, [2, 3, 4]])
     })
 
     it('posts.* loads every relation of each post', async () => {
-      const user = asRow(rowsOf(await applyQuery(db, 'users', 'with[0]=posts.*&wheres[0][column]=id&wheres[0][value]=2'))[0])
+      const user = asRow(
+        rowsOf(await applyQuery(db, 'users', 'with[0]=posts.*&wheres[0][column]=id&wheres[0][value]=2'))[0],
+      )
       const posts = asRows(user.posts)
-      expect(posts.map((post) => [post.id, idOf(post.author), idsOf(post.comments), idsOf(post.tags), idsOf(post.images)])).to.deep.equal([
+      expect(
+        posts.map((post) => [post.id, idOf(post.author), idsOf(post.comments), idsOf(post.tags), idsOf(post.images)]),
+      ).to.deep.equal([
         [6, 2, [16, 17, 18], [2], []],
         [7, 2, [19, 20], [2, 4], [9, 10]],
         [8, 2, [], [5], []],
@@ -125,7 +167,13 @@ for (const db of testDatabases()) {
     })
 
     it('loads nested paths: posts.comments.author, team.owner', async () => {
-      const rows = rowsOf(await applyQuery(db, 'users', 'with[0]=posts.comments.author&with[1]=team.owner&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=2&wheres[0][value][1]=4&orders[0][column]=id'))
+      const rows = rowsOf(
+        await applyQuery(
+          db,
+          'users',
+          'with[0]=posts.comments.author&with[1]=team.owner&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=2&wheres[0][value][1]=4&orders[0][column]=id',
+        ),
+      )
       const [bob, dave] = rows.map(asRow)
       expect(asRow(asRow(bob?.team).owner).name).to.equal('Carol')
       expect(dave?.team).to.equal(null)
@@ -136,14 +184,24 @@ for (const db of testDatabases()) {
     })
 
     it('nests after morphTo on the targets that have the relation (imageable.team)', async () => {
-      const rows = rowsOf(await applyQuery(db, 'images', 'with[0]=imageable.team&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=2&wheres[0][value][1]=6&orders[0][column]=id'))
+      const rows = rowsOf(
+        await applyQuery(
+          db,
+          'images',
+          'with[0]=imageable.team&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=2&wheres[0][value][1]=6&orders[0][column]=id',
+        ),
+      )
       expect(asRow(asRow(asRow(rows[0]).imageable).team).name).to.equal('Platform')
       expect(asRow(asRow(rows[1]).imageable)).not.to.have.property('team')
     })
 
     describe('key columns the client left out', () => {
-      it("columns[0]=name&with[0]=posts still attaches posts, and the rows keep only what the client asked for", async () => {
-        const query = applyQuery(db, 'users', 'columns[0]=name&with[0]=posts&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=4&wheres[0][value][1]=6&orders[0][column]=id')
+      it('columns[0]=name&with[0]=posts still attaches posts, and the rows keep only what the client asked for', async () => {
+        const query = applyQuery(
+          db,
+          'users',
+          'columns[0]=name&with[0]=posts&wheres[0][column]=id&wheres[0][operator]=in&wheres[0][value][0]=4&wheres[0][value][1]=6&orders[0][column]=id',
+        )
         expectSql(db.name, 'relations/with/columns without key', query)
         const rows = rowsOf(await query)
         expect(rows.map((row) => Object.keys(row))).to.deep.equal([
@@ -157,20 +215,32 @@ for (const db of testDatabases()) {
       })
 
       it('belongsTo and morphTo keys are added and removed the same way', async () => {
-        const posts = rowsOf(await applyQuery(db, 'posts', 'columns[0]=title&with[0]=author&wheres[0][column]=id&wheres[0][value]=12'))
+        const posts = rowsOf(
+          await applyQuery(db, 'posts', 'columns[0]=title&with[0]=author&wheres[0][column]=id&wheres[0][value]=12'),
+        )
         expect(posts.map((row) => [Object.keys(row), idOf(row.author)])).to.deep.equal([[['title', 'author'], 4]])
-        const images = rowsOf(await applyQuery(db, 'images', 'columns[0]=url&with[0]=imageable&wheres[0][column]=id&wheres[0][value]=6'))
+        const images = rowsOf(
+          await applyQuery(db, 'images', 'columns[0]=url&with[0]=imageable&wheres[0][column]=id&wheres[0][value]=6'),
+        )
         expect(images.map((row) => [Object.keys(row), idOf(row.imageable)])).to.deep.equal([[['url', 'imageable'], 1]])
       })
 
       it("keys the caller's own select left out are added and removed too", async () => {
         const base = db.knex('users').select('users.name')
-        const rows = rowsOf(await applyQuery(db, 'users', 'with[0]=team&wheres[0][column]=id&wheres[0][value]=6', {}, base))
+        const rows = rowsOf(
+          await applyQuery(db, 'users', 'with[0]=team&wheres[0][column]=id&wheres[0][value]=6', {}, base),
+        )
         expect(rows.map((row) => [Object.keys(row), idOf(row.team)])).to.deep.equal([[['name', 'team'], 3]])
       })
 
       it('keys the client did select stay', async () => {
-        const rows = rowsOf(await applyQuery(db, 'users', 'columns[0]=id&columns[1]=team_id&with[0]=team&wheres[0][column]=id&wheres[0][value]=6'))
+        const rows = rowsOf(
+          await applyQuery(
+            db,
+            'users',
+            'columns[0]=id&columns[1]=team_id&with[0]=team&wheres[0][column]=id&wheres[0][value]=6',
+          ),
+        )
         expect(rows.map((row) => Object.keys(row))).to.deep.equal([['id', 'team_id', 'team']])
       })
     })
@@ -189,37 +259,85 @@ for (const db of testDatabases()) {
           code: 'unknown_relation',
           param: 'with[1]',
           allowed: [
-            '*', 'team', 'posts', 'comments', 'ownedTeam', 'avatar', 'images',
-            'postsViewsSum', 'postsRatingAvg', 'publishedPostsCount', 'teamExists', 'postsCount', 'postsExists', 'commentsCount',
-            'commentsExists', 'ownedTeamExists', 'avatarExists', 'imagesCount', 'imagesExists',
+            '*',
+            'team',
+            'posts',
+            'comments',
+            'ownedTeam',
+            'avatar',
+            'images',
+            'postsViewsSum',
+            'postsRatingAvg',
+            'publishedPostsCount',
+            'teamExists',
+            'postsCount',
+            'postsExists',
+            'commentsCount',
+            'commentsExists',
+            'ownedTeamExists',
+            'avatarExists',
+            'imagesCount',
+            'imagesExists',
           ],
         })
         expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=posts.likes'), {
           code: 'unknown_relation',
           param: 'with[0]',
-          allowed: ['*', 'author', 'comments', 'tags', 'images', 'authorExists', 'commentsCount', 'commentsExists', 'tagsCount', 'tagsExists', 'imagesCount', 'imagesExists'],
+          allowed: [
+            '*',
+            'author',
+            'comments',
+            'tags',
+            'images',
+            'authorExists',
+            'commentsCount',
+            'commentsExists',
+            'tagsCount',
+            'tagsExists',
+            'imagesCount',
+            'imagesExists',
+          ],
         })
       })
 
       it('more than options.maxWith entries (default 20) is limit_exceeded; 20 run', async () => {
-        const many = (count: number): string => Array.from({ length: count }, (_, index) => `with[${index}]=team`).join('&')
+        const many = (count: number): string =>
+          Array.from({ length: count }, (_, index) => `with[${index}]=team`).join('&')
         const users = rowsOf(await applyQuery(db, 'users', `${many(20)}&orders[0][column]=id`))
-        expect(users.map((user) => Number(user.id))).to.deep.equal((await db.knex('users').orderBy('id').pluck('id')).map(Number))
+        expect(users.map((user) => Number(user.id))).to.deep.equal(
+          (await db.knex('users').orderBy('id').pluck('id')).map(Number),
+        )
         for (const user of users) {
           const team = user.team as Row | null
-          expect(team === null ? null : Number(team.id), `user ${String(user.id)}'s team`).to.equal(user.team_id === null ? null : Number(user.team_id))
+          expect(team === null ? null : Number(team.id), `user ${String(user.id)}'s team`).to.equal(
+            user.team_id === null ? null : Number(user.team_id),
+          )
         }
         expectQueryParamsError(() => applyQuery(db, 'users', many(21)), { code: 'limit_exceeded', param: 'with' })
-        expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=team&with[1]=posts', { maxWith: 1 }), { code: 'limit_exceeded', param: 'with' })
+        expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=team&with[1]=posts', { maxWith: 1 }), {
+          code: 'limit_exceeded',
+          param: 'with',
+        })
       })
 
       it('a path deeper than options.maxWithDepth (default 3) is limit_exceeded; 3 levels load', async () => {
         const users = rowsOf(await applyQuery(db, 'users', 'with[0]=posts.comments.author'))
         const comments = users.flatMap((user) => (user.posts as Row[]).flatMap((post) => post.comments as Row[]))
-        expect(comments.length, 'comments loaded through posts').to.equal(Number((await db.knex('comments').count({ n: '*' }))[0]?.n))
-        for (const comment of comments) expect(Number((comment.author as Row).id), `comment ${String(comment.id)}'s author`).to.equal(Number(comment.user_id))
-        expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=posts.comments.author.team'), { code: 'limit_exceeded', param: 'with[0]' })
-        expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=team&with[1]=posts.comments', { maxWithDepth: 1 }), { code: 'limit_exceeded', param: 'with[1]' })
+        expect(comments.length, 'comments loaded through posts').to.equal(
+          Number((await db.knex('comments').count({ n: '*' }))[0]?.n),
+        )
+        for (const comment of comments)
+          expect(Number((comment.author as Row).id), `comment ${String(comment.id)}'s author`).to.equal(
+            Number(comment.user_id),
+          )
+        expectQueryParamsError(() => applyQuery(db, 'users', 'with[0]=posts.comments.author.team'), {
+          code: 'limit_exceeded',
+          param: 'with[0]',
+        })
+        expectQueryParamsError(
+          () => applyQuery(db, 'users', 'with[0]=team&with[1]=posts.comments', { maxWithDepth: 1 }),
+          { code: 'limit_exceeded', param: 'with[1]' },
+        )
       })
     })
   })

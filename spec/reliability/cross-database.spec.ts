@@ -14,6 +14,8 @@ describe('fuzz: cross-database equivalence', () => {
     const tally = await checkEquivalence(databases, settings)
     console.log(`      ${describeTally(tally)}`)
     expect(tally.comparisons, 'cross-database comparisons made').to.be.greaterThan(settings.numRuns / 2)
-    expect(tally.withRows, 'executions that returned rows: comparing empty results proves little').to.be.greaterThan(tally.executions / 5)
+    expect(tally.withRows, 'executions that returned rows: comparing empty results proves little').to.be.greaterThan(
+      tally.executions / 5,
+    )
   })
 })

@@ -7,8 +7,11 @@ import { timedGet, type TimedResponse } from './support/timed-get.ts'
 const database = testDatabases().find((candidate) => candidate.name === 'postgres')
 const serverUrl = database?.engine === 'postgres-server' ? database.server?.url : undefined
 const REAL = serverUrl !== undefined && serverUrl !== ''
-const SKIPPED = REAL ? '' : ' [SKIPPED: needs TEST_POSTGRES_URL naming a real PostgreSQL server; PGlite has no server connections to kill]'
-const PATH = '/posts?wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=%25a%25&with[0]=author&orders[0][column]=id'
+const SKIPPED = REAL
+  ? ''
+  : ' [SKIPPED: needs TEST_POSTGRES_URL naming a real PostgreSQL server; PGlite has no server connections to kill]'
+const PATH =
+  '/posts?wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=%25a%25&with[0]=author&orders[0][column]=id'
 
 /**
  * "Fast" for a failure: well under every wait the failure would otherwise cause (the 10 s slow request, the
@@ -23,7 +26,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 function expectUnavailable(response: TimedResponse, withinMs: number, what: string): void {
   expect(response.status, `${what}: ${response.text.slice(0, 300)}`).to.equal(503)
   expect(response.contentType, what).to.match(/json/)
-  expect(response.body, what).to.have.property('message').that.is.a('string').and.match(/database/i)
+  expect(response.body, what)
+    .to.have.property('message')
+    .that.is.a('string')
+    .and.match(/database/i)
   expect(response.ms, `${what} took ${Math.round(response.ms)} ms`).to.be.lessThan(withinMs)
 }
 
@@ -84,7 +90,10 @@ describe(`faults: the demo server on a real PostgreSQL${SKIPPED}`, function () {
       const slow = timedGet(`${url}/slow?seconds=10`)
       await sleep(400)
       const killedAt = performance.now()
-      const killed = await database?.knex.raw('select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = ?', [applicationName])
+      const killed = await database?.knex.raw(
+        'select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = ?',
+        [applicationName],
+      )
       count = (killed as { rows: unknown[] }).rows.length
       slowAnswer = await slow
       answeredAfterMs = performance.now() - killedAt
@@ -97,13 +106,18 @@ describe(`faults: the demo server on a real PostgreSQL${SKIPPED}`, function () {
     expectUnavailable(slowAnswer, 12_000, 'the request whose query was killed')
     expect(answeredAfterMs, 'the killed request answered long after the kill').to.be.lessThan(FAIL_FAST_MS)
     const statuses = new Set(answers.map((answer) => answer.status))
-    expect([...statuses].every((status) => status === 200 || status === 503), `statuses ${[...statuses].join(', ')}`).to.equal(true)
+    expect(
+      [...statuses].every((status) => status === 200 || status === 503),
+      `statuses ${[...statuses].join(', ')}`,
+    ).to.equal(true)
     for (const answer of answers) {
       if (answer.status === 200) expect(answer.text).to.equal(reference)
       else expectUnavailable(answer, FAIL_FAST_MS, 'a request during the kill')
     }
     const took = await recovery(`${url}${PATH}`, reference, 5000)
-    console.log(`      killed ${count} backends; ${answers.length} requests meanwhile (${answers.filter((answer) => answer.status === 503).length} × 503); killed request answered in ${Math.round(slowAnswer.ms)} ms; recovered in ${Math.round(took)} ms`)
+    console.log(
+      `      killed ${count} backends; ${answers.length} requests meanwhile (${answers.filter((answer) => answer.status === 503).length} × 503); killed request answered in ${Math.round(slowAnswer.ms)} ms; recovered in ${Math.round(took)} ms`,
+    )
   })
 
   it(`the server goes away (connections dropped, new ones refused) and comes back: 503 fast meanwhile, then recovery without a restart${SKIPPED}`, async () => {
@@ -117,7 +131,9 @@ describe(`faults: the demo server on a real PostgreSQL${SKIPPED}`, function () {
     await proxy?.start()
     const took = await recovery(`${url}${PATH}`, reference, 5000)
     for (let i = 0; i < 10; i++) expect((await timedGet(`${url}${PATH}`)).text).to.equal(reference)
-    console.log(`      down: 503 in ${during.map((answer) => Math.round(answer.ms)).join(', ')} ms; back: recovered in ${Math.round(took)} ms`)
+    console.log(
+      `      down: 503 in ${during.map((answer) => Math.round(answer.ms)).join(', ')} ms; back: recovered in ${Math.round(took)} ms`,
+    )
   })
 
   it(`pool exhaustion queues requests, and answers 503 after acquireConnectionTimeout rather than hanging${SKIPPED}`, async () => {
@@ -131,14 +147,22 @@ describe(`faults: the demo server on a real PostgreSQL${SKIPPED}`, function () {
     expect(queued.text).to.equal(reference)
     expect(queued.ms, 'it waited for a connection').to.be.greaterThan(300)
     await shortHold
-    const longHold = Promise.allSettled([knex.raw(`select pg_sleep(${LONG_HOLD_SECONDS})`), knex.raw(`select pg_sleep(${LONG_HOLD_SECONDS})`)])
+    const longHold = Promise.allSettled([
+      knex.raw(`select pg_sleep(${LONG_HOLD_SECONDS})`),
+      knex.raw(`select pg_sleep(${LONG_HOLD_SECONDS})`),
+    ])
     await sleep(100)
     const exhausted = await timedGet(`${url}${PATH}`)
     expectUnavailable(exhausted, FAIL_FAST_MS, 'a request while every connection is held')
     expect(exhausted.ms, 'it waited for acquireConnectionTimeout first').to.be.greaterThan(900)
-    await database?.knex.raw("select pg_cancel_backend(pid) from pg_stat_activity where application_name = ? and query like 'select pg_sleep%'", [app.applicationName])
+    await database?.knex.raw(
+      "select pg_cancel_backend(pid) from pg_stat_activity where application_name = ? and query like 'select pg_sleep%'",
+      [app.applicationName],
+    )
     await longHold
     expect((await timedGet(`${url}${PATH}`)).text).to.equal(reference)
-    console.log(`      queued request served in ${Math.round(queued.ms)} ms; exhausted pool answered 503 in ${Math.round(exhausted.ms)} ms`)
+    console.log(
+      `      queued request served in ${Math.round(queued.ms)} ms; exhausted pool answered 503 in ${Math.round(exhausted.ms)} ms`,
+    )
   })
 })

@@ -19,7 +19,11 @@ for (const db of testDatabases().filter((database) => database.name !== 'mysql')
   describe(`load: the demo server under ${CONNECTIONS} connections, ${AMOUNT === undefined ? `for ${SECONDS} s` : `${AMOUNT} requests`} (${db.label})`, () => {
     it(`serves a mix of ${LOAD_REQUESTS.length} valid and invalid requests: no 5xx, no errors, every response as served alone, heap stable`, async function () {
       this.timeout((SECONDS + 30) * 1000 + (AMOUNT ?? 0) * 100)
-      const report = await runLoad(db.knex, LOAD_REQUESTS, { connections: CONNECTIONS, seconds: SECONDS, ...(AMOUNT === undefined ? {} : { amount: AMOUNT }) })
+      const report = await runLoad(db.knex, LOAD_REQUESTS, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        ...(AMOUNT === undefined ? {} : { amount: AMOUNT }),
+      })
       console.log(`      ${describeLoad(report)}`)
       expect(report.serverErrors, '5xx responses').to.equal(0)
       expect(report.errors, 'connection errors').to.equal(0)

@@ -13,8 +13,14 @@ describe('fuzz: raw query strings', () => {
     const tally = await checkRawQueries(databases, settings)
     console.log(`      ${describeTally(tally)}`)
     expect(tally.cases, 'cases generated').to.equal(settings.numRuns)
-    expect(tally.executions, 'requests that parsed and ran: a run rejected at parsing tests no SQL').to.be.at.least((settings.numRuns * databases.length) / 5)
-    expect(tally.withRows, 'executions that returned rows: empty results prove little').to.be.greaterThan(tally.executions / 10)
-    expect(tally.rejected, 'QueryParamsErrors: the generator sends bad input too').to.be.greaterThan(settings.numRuns / 10)
+    expect(tally.executions, 'requests that parsed and ran: a run rejected at parsing tests no SQL').to.be.at.least(
+      (settings.numRuns * databases.length) / 5,
+    )
+    expect(tally.withRows, 'executions that returned rows: empty results prove little').to.be.greaterThan(
+      tally.executions / 10,
+    )
+    expect(tally.rejected, 'QueryParamsErrors: the generator sends bad input too').to.be.greaterThan(
+      settings.numRuns / 10,
+    )
   })
 })

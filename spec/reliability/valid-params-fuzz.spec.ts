@@ -13,6 +13,8 @@ describe('fuzz: structurally valid QueryParams', () => {
     const tally = await checkValidCases(databases, settings)
     console.log(`      ${describeTally(tally)}`)
     expect(tally.executions, 'every case ran on every database').to.equal(settings.numRuns * databases.length)
-    expect(tally.withRows, 'executions that returned rows: empty results prove little').to.be.greaterThan(tally.executions / 5)
+    expect(tally.withRows, 'executions that returned rows: empty results prove little').to.be.greaterThan(
+      tally.executions / 5,
+    )
   })
 })

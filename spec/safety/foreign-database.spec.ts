@@ -77,9 +77,10 @@ function serverTarget(run: TestDatabase & { server: ServerDatabase }): Target {
       serverUrl: run.server.serverUrl,
       build,
       async exists(admin, name) {
-        const sql = run.name === 'mysql'
-          ? 'select schema_name from information_schema.schemata where schema_name = ?'
-          : 'select datname from pg_database where datname = ?'
+        const sql =
+          run.name === 'mysql'
+            ? 'select schema_name from information_schema.schemata where schema_name = ?'
+            : 'select datname from pg_database where datname = ?'
         const result: unknown = await admin.raw(sql, [name])
         return (run.name === 'mysql' ? (result as [unknown[]])[0] : (result as { rows: unknown[] }).rows).length > 0
       },
@@ -121,7 +122,11 @@ for (const target of targets) {
     })
 
     it('the demo (npm run demo, DATABASE_URL naming it) refuses to start, says why, and writes nothing', async () => {
-      const { code, output } = await runScript('demo/server.ts', { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1' }, 40_000)
+      const { code, output } = await runScript(
+        'demo/server.ts',
+        { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1' },
+        40_000,
+      )
       expect(code, output).to.equal(1)
       expect(output).to.contain('Refusing to migrate, seed or reset this database')
       expect(output).to.contain('tables the demo did not create (orders, users)')
@@ -131,7 +136,10 @@ for (const target of targets) {
     it("the demo's prepareDatabase throws a ForeignDatabaseError naming the foreign tables, and writes nothing", async () => {
       const demo = connectDatabase(url)
       try {
-        const error: unknown = await prepareDatabase(demo).then(() => undefined, (reason: unknown) => reason)
+        const error: unknown = await prepareDatabase(demo).then(
+          () => undefined,
+          (reason: unknown) => reason,
+        )
         expect(error).to.be.instanceOf(ForeignDatabaseError)
         expect((error as ForeignDatabaseError).foreign).to.deep.equal(['orders', 'users'])
       } finally {
@@ -141,14 +149,20 @@ for (const target of targets) {
     })
 
     it("the suite's preparation (prepareTestDatabase, also run by npm run fuzz and npm run load) refuses it and writes nothing", async () => {
-      const error: unknown = await prepareTestDatabase(foreign).then(() => undefined, (reason: unknown) => reason)
+      const error: unknown = await prepareTestDatabase(foreign).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      )
       expect(error).to.be.instanceOf(Error)
       expect((error as Error).message).to.match(/^refusing to prepare .*: it already holds tables \(orders, users\)/)
       expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
     })
 
     it("resetDatabase (the benchmark's rebuild of its data set) throws a ForeignDatabaseError and drops nothing", async () => {
-      const error: unknown = await resetDatabase(foreign.knex).then(() => undefined, (reason: unknown) => reason)
+      const error: unknown = await resetDatabase(foreign.knex).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      )
       expect(error).to.be.instanceOf(ForeignDatabaseError)
       expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
     })
@@ -175,10 +189,15 @@ for (const target of targets) {
         this.timeout(240_000)
         const variable = server.dialect === 'postgres' ? 'TEST_POSTGRES_URL' : 'TEST_MYSQL_URL'
         const runs = [runScript('scripts/fuzz.ts', { [variable]: url, FUZZ_RUNS: '1', FUZZ_ONLY: 'raw' }, 200_000)]
-        if (server.dialect === 'postgres') runs.push(runScript('scripts/load.ts', { [variable]: url, LOAD_CONNECTIONS: '2', LOAD_SECONDS: '1' }, 200_000))
+        if (server.dialect === 'postgres')
+          runs.push(
+            runScript('scripts/load.ts', { [variable]: url, LOAD_CONNECTIONS: '2', LOAD_SECONDS: '1' }, 200_000),
+          )
         for (const { code, output } of await Promise.all(runs)) {
           expect(code, output).to.equal(0)
-          const used = [...output.matchAll(new RegExp(`${server.dialect} \\(server [^,]+, database (kqp_test_\\w+)\\)`, 'g'))].map((match) => match[1] ?? '')
+          const used = [
+            ...output.matchAll(new RegExp(`${server.dialect} \\(server [^,]+, database (kqp_test_\\w+)\\)`, 'g')),
+          ].map((match) => match[1] ?? '')
           expect(used, output).to.have.length.greaterThan(0)
           for (const name of used) {
             expect(name).not.to.equal(new URL(url).pathname.slice(1))
@@ -190,7 +209,10 @@ for (const target of targets) {
 
       it('creating a test database under its name fails, and leaves it alone', async () => {
         const again = serverDatabase(server.dialect, server.serverUrl, new URL(url).pathname.slice(1))
-        const error: unknown = await again.create().then(() => undefined, (reason: unknown) => reason)
+        const error: unknown = await again.create().then(
+          () => undefined,
+          (reason: unknown) => reason,
+        )
         expect(String(error)).to.match(/exists/)
         expect(await describeDatabase(foreign.knex)).to.deep.equal(original)
       })
@@ -210,7 +232,10 @@ for (const target of targets) {
         expect(await listTables(demo)).to.deep.equal(demoTables)
         expect(await prepareDatabase(demo)).to.deep.equal({ seeded: false })
         await demo.schema.createTable('audit_log', (table) => table.increments('id'))
-        const error: unknown = await prepareDatabase(demo).then(() => undefined, (reason: unknown) => reason)
+        const error: unknown = await prepareDatabase(demo).then(
+          () => undefined,
+          (reason: unknown) => reason,
+        )
         expect(error).to.be.instanceOf(ForeignDatabaseError)
         expect((error as ForeignDatabaseError).foreign).to.deep.equal(['audit_log'])
       } finally {
@@ -235,10 +260,19 @@ for (const target of targets) {
       const demo = connectDatabase(url)
       try {
         await prepareDatabase(demo)
-        await demo('knex_migrations').insert({ name: '20230101000000_create_invoices_table.js', batch: 2, migration_time: new Date() })
-        const error: unknown = await prepareDatabase(demo).then(() => undefined, (reason: unknown) => reason)
+        await demo('knex_migrations').insert({
+          name: '20230101000000_create_invoices_table.js',
+          batch: 2,
+          migration_time: new Date(),
+        })
+        const error: unknown = await prepareDatabase(demo).then(
+          () => undefined,
+          (reason: unknown) => reason,
+        )
         expect(error).to.be.instanceOf(ForeignDatabaseError)
-        expect((error as ForeignDatabaseError).foreign).to.deep.equal(['migration 20230101000000_create_invoices_table.js'])
+        expect((error as ForeignDatabaseError).foreign).to.deep.equal([
+          'migration 20230101000000_create_invoices_table.js',
+        ])
       } finally {
         await demo.destroy()
       }

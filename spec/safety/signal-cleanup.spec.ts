@@ -9,13 +9,20 @@ import { TEST_SERVER_VARIABLES } from '../support/databases.ts'
 const INTERRUPTED_RUN = fileURLToPath(new URL('./support/interrupted-run.ts', import.meta.url))
 
 async function databaseExists(dialect: 'postgres' | 'mysql', serverUrl: string, name: string): Promise<boolean> {
-  const admin = dialect === 'mysql' ? knex({ client: 'mysql2', connection: mysqlConnection(serverUrl) }) : knex({ client: 'pg', connection: serverUrl })
+  const admin =
+    dialect === 'mysql'
+      ? knex({ client: 'mysql2', connection: mysqlConnection(serverUrl) })
+      : knex({ client: 'pg', connection: serverUrl })
   try {
     if (dialect === 'mysql') {
-      const [rows] = (await admin.raw('select schema_name from information_schema.schemata where schema_name = ?', [name])) as [unknown[]]
+      const [rows] = (await admin.raw('select schema_name from information_schema.schemata where schema_name = ?', [
+        name,
+      ])) as [unknown[]]
       return rows.length > 0
     }
-    const { rows } = (await admin.raw('select datname from pg_database where datname = ?', [name])) as { rows: unknown[] }
+    const { rows } = (await admin.raw('select datname from pg_database where datname = ?', [name])) as {
+      rows: unknown[]
+    }
     return rows.length > 0
   } finally {
     await admin.destroy()
@@ -34,7 +41,9 @@ describe('safety: an interrupted run drops every database it created', function 
       continue
     }
     it(`${dialect}: SIGINT drops the run's database and a spec's own extra database, and exits 130`, async () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', INTERRUPTED_RUN, dialect, serverUrl], { stdio: ['ignore', 'pipe', 'pipe'] })
+      const child = spawn(process.execPath, ['--import', 'tsx', INTERRUPTED_RUN, dialect, serverUrl], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
       let stdout = ''
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
       while (!stdout.includes('\n')) await once(child.stdout, 'data')

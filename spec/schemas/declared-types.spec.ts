@@ -27,16 +27,30 @@ for (const database of testDatabases()) {
 
     it('a string declared on an array, bytes or a geometry is a type_mismatch error naming the path and both types', async () => {
       const odd = ODD_COLUMNS[database.name]
-      await own.knex.raw(`create table kqp_odd (id integer primary key, ${Object.entries(odd).map(([name, type]) => `${name} ${type}`).join(', ')})`)
-      const map: RelationMap = { kqp_odd: { columns: { id: 'integer', ...Object.fromEntries(Object.keys(odd).map((name) => [name, 'string' as const])) } } }
+      await own.knex.raw(
+        `create table kqp_odd (id integer primary key, ${Object.entries(odd)
+          .map(([name, type]) => `${name} ${type}`)
+          .join(', ')})`,
+      )
+      const map: RelationMap = {
+        kqp_odd: {
+          columns: { id: 'integer', ...Object.fromEntries(Object.keys(odd).map((name) => [name, 'string' as const])) },
+        },
+      }
       const problems = await checkRelationMap(own.knex, map)
-      expect(problems.map((problem) => [problem.kind, problem.level, problem.path])).to.deep.equal(Object.keys(odd).map((name) => ['type_mismatch', 'error', `kqp_odd.columns.${name}`]))
-      expect(problems[0]?.message).to.match(/^declared 'string', but kqp_odd\.\w+ is [\w[\]]+, whose values are not scalars \(an array, bytes or a geometry\): rows would carry an array, a Buffer or an object$/)
+      expect(problems.map((problem) => [problem.kind, problem.level, problem.path])).to.deep.equal(
+        Object.keys(odd).map((name) => ['type_mismatch', 'error', `kqp_odd.columns.${name}`]),
+      )
+      expect(problems[0]?.message).to.match(
+        /^declared 'string', but kqp_odd\.\w+ is [\w[\]]+, whose values are not scalars \(an array, bytes or a geometry\): rows would carry an array, a Buffer or an object$/,
+      )
     })
 
     if (database.name === 'mysql') {
       it('MySQL BIT(1) is generated and read as a boolean, SET as its text, ENUM with its values', async () => {
-        await own.knex.raw("create table kqp_flags (id int primary key, flag bit(1) not null, options set('a', 'b', 'c'), size enum('S', 'M', 'it''s'))")
+        await own.knex.raw(
+          "create table kqp_flags (id int primary key, flag bit(1) not null, options set('a', 'b', 'c'), size enum('S', 'M', 'it''s'))",
+        )
         await own.knex.raw("insert into kqp_flags values (1, b'1', 'a,c', 'S'), (2, b'0', null, 'it''s')")
         const map = await introspectRelationMap(own.knex, { tables: ['kqp_flags'] })
         expect(map['kqp_flags']?.columns).to.deep.equal({
@@ -50,7 +64,11 @@ for (const database of testDatabases()) {
           { id: 1, flag: true, options: 'a,c', size: 'S' },
           { id: 2, flag: false, options: null, size: "it's" },
         ])
-        const set = await applyQueryParams(own.knex('kqp_flags'), parseQueryParams('wheres[0][column]=flag&wheres[0][value]=false&columns[0]=id'), map)
+        const set = await applyQueryParams(
+          own.knex('kqp_flags'),
+          parseQueryParams('wheres[0][column]=flag&wheres[0][value]=false&columns[0]=id'),
+          map,
+        )
         expect(set).to.deep.equal([{ id: 2 }])
       })
     }
@@ -58,8 +76,14 @@ for (const database of testDatabases()) {
 }
 
 describe('enum values read from catalog text', () => {
-  it("MySQL COLUMN_TYPE: quotes doubled or escaped, in declaration order", () => {
-    expect(mysqlEnumValues("enum('G','PG-13','it''s','a\\\\b','x,y')")).to.deep.equal(['G', 'PG-13', "it's", 'a\\b', 'x,y'])
+  it('MySQL COLUMN_TYPE: quotes doubled or escaped, in declaration order', () => {
+    expect(mysqlEnumValues("enum('G','PG-13','it''s','a\\\\b','x,y')")).to.deep.equal([
+      'G',
+      'PG-13',
+      "it's",
+      'a\\b',
+      'x,y',
+    ])
     expect(mysqlEnumValues('varchar(20)')).to.deep.equal([])
   })
 

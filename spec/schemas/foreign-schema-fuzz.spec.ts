@@ -36,7 +36,8 @@ for (const database of testDatabases()) {
             expect(rows).to.be.an('array')
             answered++
           } catch (error) {
-            if (!(error instanceof QueryParamsError)) throw new Error(`/${table}?${query}: ${String(error)}`, { cause: error })
+            if (!(error instanceof QueryParamsError))
+              throw new Error(`/${table}?${query}: ${String(error)}`, { cause: error })
             expect(error.status).to.equal(400)
           }
         }),

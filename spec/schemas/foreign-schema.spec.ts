@@ -19,7 +19,10 @@ interface Output {
   maps: Record<string, unknown>
   notices: Record<string, string[]>
   problems: Record<string, unknown[]>
-  answers: Record<string, Array<{ rows?: unknown[]; status?: number; code?: string; allowed?: string[]; message?: string }>>
+  answers: Record<
+    string,
+    Array<{ rows?: unknown[]; status?: number; code?: string; allowed?: string[]; message?: string }>
+  >
 }
 
 /** A map as JSON without SQLite's `storage` declarations (a definition left with its type alone written as the type). */
@@ -52,10 +55,14 @@ describe('a schema written by others (rentals, shaped like Pagila/Sakila) on eve
 
   for (const zone of ZONES) {
     it(`TZ=${zone}: each database's generated map is clean, and every request gets the same JSON on every database, never a 500`, async () => {
-      const { stdout } = await run(process.execPath, ['--import', 'tsx', script, JSON.stringify(targets), String(RANDOM), '30'], {
-        env: { ...process.env, TZ: zone },
-        maxBuffer: 64 * 1024 * 1024,
-      })
+      const { stdout } = await run(
+        process.execPath,
+        ['--import', 'tsx', script, JSON.stringify(targets), String(RANDOM), '30'],
+        {
+          env: { ...process.env, TZ: zone },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      )
       outputs.set(zone, stdout)
       const output = JSON.parse(stdout) as Output
       const names = ['sqlite', 'postgres', ...(targets.mysql === undefined ? [] : ['mysql'])]
@@ -68,22 +75,33 @@ describe('a schema written by others (rentals, shaped like Pagila/Sakila) on eve
         'payment: its partitions or INHERITS children (payment_p2024_01, payment_p2024_02) are folded into it, not resources of their own',
         'rental: its partitions or INHERITS children (rental_2024_h1, rental_2024_h2) are folded into it, not resources of their own',
       ])
-      expect(output.notices['sqlite']).to.include.members(["rental.rental_date: declared storage 'epoch_ms', the form of its 120 sampled values"])
+      expect(output.notices['sqlite']).to.include.members([
+        "rental.rental_date: declared storage 'epoch_ms', the form of its 120 sampled values",
+      ])
       const failures: string[] = []
       const differences: string[] = []
       output.requests.forEach((request, index) => {
         const answers = names.map((name) => JSON.stringify(output.answers[name]?.[index]))
         names.forEach((name, at) => {
-          if (output.answers[name]?.[index]?.status === 500) failures.push(`${name} /${request.table}?${request.query}: ${answers[at] ?? ''}`)
+          if (output.answers[name]?.[index]?.status === 500)
+            failures.push(`${name} /${request.table}?${request.query}: ${answers[at] ?? ''}`)
         })
-        if (answers.some((answer) => answer !== answers[0])) differences.push(`/${request.table}?${request.query}:\n  ${answers.join('\n  ')}`)
+        if (answers.some((answer) => answer !== answers[0]))
+          differences.push(`/${request.table}?${request.query}:\n  ${answers.join('\n  ')}`)
       })
       expect(failures, 'answered with a 500').to.deep.equal([])
       expect(differences, 'different JSON on different databases').to.deep.equal([])
       const answer = (index: number): unknown => output.answers['sqlite']?.[index]
-      expect(answer(1)).to.deep.equal({ rows: [{ language_id: 4, name: 'Mandarin', last_update: '2024-08-29T16:35:08.000Z' }] })
+      expect(answer(1)).to.deep.equal({
+        rows: [{ language_id: 4, name: 'Mandarin', last_update: '2024-08-29T16:35:08.000Z' }],
+      })
       expect(answer(3)).to.deep.equal(answer(1))
-      expect(answer(7)).to.deep.equal({ status: 400, code: 'invalid_value', param: 'wheres[0][value]', allowed: RENTALS_RATINGS })
+      expect(answer(7)).to.deep.equal({
+        status: 400,
+        code: 'invalid_value',
+        param: 'wheres[0][value]',
+        allowed: RENTALS_RATINGS,
+      })
       const rated = (answer(4) as { rows: Array<{ rating: string }> }).rows.map((row) => row.rating)
       expect(rated).to.have.length.above(0)
       expect(new Set(rated)).to.deep.equal(new Set(['PG', 'PG-13']))

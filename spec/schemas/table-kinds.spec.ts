@@ -25,10 +25,26 @@ for (const database of testDatabases()) {
     it('link tables keyed by their two foreign keys are belongsToMany whatever datetime they carry (last_update)', async () => {
       const { map, notices } = await introspectRelationMapWithNotices(own.knex)
       expect(map['film_actor']).to.equal(undefined)
-      expect(map['actor']?.relations?.['films']).to.deep.equal({ type: 'belongsToMany', table: 'film', pivotTable: 'film_actor', foreignPivotKey: 'actor_id', relatedPivotKey: 'film_id' })
-      expect(notices.map((notice) => notice.message)).to.include('film_actor: not exposed, a pivot table linking actor and film (belongsToMany); set exposePivots to expose it')
-      const rows = (await applyQueryParams(own.knex('actor'), parseQueryParams('wheres[0][column]=films.film_id&wheres[0][value]=7&orders[0][column]=actor_id'), map)) as Array<{ actor_id: number }>
-      const linked = (await own.knex('film_actor').where('film_id', 7).orderBy('actor_id').select('actor_id')) as Array<{ actor_id: number }>
+      expect(map['actor']?.relations?.['films']).to.deep.equal({
+        type: 'belongsToMany',
+        table: 'film',
+        pivotTable: 'film_actor',
+        foreignPivotKey: 'actor_id',
+        relatedPivotKey: 'film_id',
+      })
+      expect(notices.map((notice) => notice.message)).to.include(
+        'film_actor: not exposed, a pivot table linking actor and film (belongsToMany); set exposePivots to expose it',
+      )
+      const rows = (await applyQueryParams(
+        own.knex('actor'),
+        parseQueryParams('wheres[0][column]=films.film_id&wheres[0][value]=7&orders[0][column]=actor_id'),
+        map,
+      )) as Array<{ actor_id: number }>
+      const linked = (await own
+        .knex('film_actor')
+        .where('film_id', 7)
+        .orderBy('actor_id')
+        .select('actor_id')) as Array<{ actor_id: number }>
       expect(rows.map((row) => row.actor_id)).to.deep.equal(linked.map((row) => Number(row.actor_id)))
       expect(rows.length).to.be.above(0)
     })
@@ -36,8 +52,14 @@ for (const database of testDatabases()) {
     it(`partitions and INHERITS children are folded into their parent, and a foreign key of a partitioned table is read once${postgres ? '' : ' (plain tables here)'}`, async () => {
       const { map, notices } = await introspectRelationMapWithNotices(own.knex)
       expect(Object.keys(map).sort()).to.deep.equal(['actor', 'category', 'film', 'language', 'payment', 'rental'])
-      expect(map['film']?.relations?.['rentals']).to.deep.equal({ type: 'hasMany', table: 'rental', foreignKey: 'film_id' })
-      expect(map['rental']?.relations).to.deep.equal({ film: { type: 'belongsTo', table: 'film', foreignKey: 'film_id', required: true } })
+      expect(map['film']?.relations?.['rentals']).to.deep.equal({
+        type: 'hasMany',
+        table: 'rental',
+        foreignKey: 'film_id',
+      })
+      expect(map['rental']?.relations).to.deep.equal({
+        film: { type: 'belongsTo', table: 'film', foreignKey: 'film_id', required: true },
+      })
       const folded = notices.filter((notice) => notice.kind === 'partition').map((notice) => notice.message)
       expect(folded).to.deep.equal(
         postgres
@@ -59,13 +81,25 @@ for (const database of testDatabases()) {
       const { map, notices } = await introspectRelationMapWithNotices(own.knex, { views: true })
       expect(map['film_list']?.primaryKey).to.equal('fid')
       expect(Object.keys(map['film_list']?.columns ?? {})).to.deep.equal(['fid', 'title', 'rating', 'language'])
-      expect(notices.map((notice) => notice.message)).to.include('film_list: a view; its first column named like a key, fid, serves as its key (check that it is unique)')
-      const rows = (await applyQueryParams(own.knex('film_list'), parseQueryParams('wheres[0][column]=fid&wheres[0][value]=3'), map)) as Array<{ fid: number }>
+      expect(notices.map((notice) => notice.message)).to.include(
+        'film_list: a view; its first column named like a key, fid, serves as its key (check that it is unique)',
+      )
+      const rows = (await applyQueryParams(
+        own.knex('film_list'),
+        parseQueryParams('wheres[0][column]=fid&wheres[0][value]=3'),
+        map,
+      )) as Array<{ fid: number }>
       expect(rows.map((row) => row.fid)).to.deep.equal([3])
       expect(await checkRelationMap(own.knex, map)).to.deep.equal([])
       const named: RelationMap = { film_list: { primaryKey: 'fid', columns: { fid: 'integer' } } }
       if (postgres) {
-        named['rental_2024_h1'] = { primaryKey: ['rental_id', 'rental_date'], columns: { rental_id: { type: 'integer', nullable: false }, rental_date: { type: 'datetime', nullable: false } } }
+        named['rental_2024_h1'] = {
+          primaryKey: ['rental_id', 'rental_date'],
+          columns: {
+            rental_id: { type: 'integer', nullable: false },
+            rental_date: { type: 'datetime', nullable: false },
+          },
+        }
         named['payment_p2024_01'] = { primaryKey: 'payment_id', columns: { payment_id: 'integer' } }
       }
       expect(await checkRelationMap(own.knex, named)).to.deep.equal([])

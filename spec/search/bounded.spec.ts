@@ -7,7 +7,9 @@ import { idleWithin, sleepingWithin, sleepSql } from '../bound/support/sleeping.
 
 const SEARCH = parseQueryParams('search=alice&limit=5')
 
-for (const db of testDatabases().filter((candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql')) {
+for (const db of testDatabases().filter(
+  (candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql',
+)) {
   describe(`search: the request's timeout and signal cover it (${db.label})`, function () {
     this.timeout(20_000)
     // The users guard sleeps on the server: only the search's relation filter through author reaches users.

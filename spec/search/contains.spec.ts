@@ -19,7 +19,29 @@ function searchPosts(db: TestDatabase, query: string, map: RelationMap = contain
 }
 
 /** Words of the demo data and pieces of them, with the characters a like pattern treats specially. */
-const WORDS = ['sql', 'SQL', 'knex', 'alice', 'Use', 'tutorial', 'news', 'data', '100%', '%', '_', 'a_b', '\\', 'C:\\temp', 'of 100', 'e', 'x', 'zz', 'café', '"sql', 'ee']
+const WORDS = [
+  'sql',
+  'SQL',
+  'knex',
+  'alice',
+  'Use',
+  'tutorial',
+  'news',
+  'data',
+  '100%',
+  '%',
+  '_',
+  'a_b',
+  '\\',
+  'C:\\temp',
+  'of 100',
+  'e',
+  'x',
+  'zz',
+  'café',
+  '"sql',
+  'ee',
+]
 
 for (const db of testDatabases()) {
   describe(`search: contains (${db.name})`, () => {
@@ -56,7 +78,8 @@ for (const db of testDatabases()) {
     })
 
     it("is ANDed with the client's grouped wheres and scopes", async () => {
-      const wheres = 'wheres[0][column]=views&wheres[0][operator]=>&wheres[0][value]=100&wheres[1][column]=published&wheres[1][operator]==&wheres[1][value]=false&wheres[1][boolean]=or'
+      const wheres =
+        'wheres[0][column]=views&wheres[0][operator]=>&wheres[0][value]=100&wheres[1][column]=published&wheres[1][operator]==&wheres[1][value]=false&wheres[1][boolean]=or'
       const query = searchPosts(db, `${search('sql')}&${wheres}`)
       expectSql(db.name, 'search/contains/with or wheres', query)
       expect(sortedIdsOf(await query)).to.deep.equal([1, 2, 5, 9, 15, 20])
@@ -64,7 +87,8 @@ for (const db of testDatabases()) {
     })
 
     it('composes with a page filtered through a relation by a unique column (the frequency-guarded forms)', async () => {
-      const filter = 'wheres[0][column]=author.email&wheres[0][value]=alice%40EXAMPLE.com&orders[0][column]=created_at&orders[0][direction]=desc&limit=2'
+      const filter =
+        'wheres[0][column]=author.email&wheres[0][value]=alice%40EXAMPLE.com&orders[0][column]=created_at&orders[0][direction]=desc&limit=2'
       expect(idsOf(await searchPosts(db, `${search('sql')}&${filter}`))).to.deep.equal([5, 4])
       expect(idsOf(await searchPosts(db, `${search('"sql i"')}&${filter}`))).to.deep.equal([5])
     })
@@ -77,7 +101,10 @@ for (const db of testDatabases()) {
     })
 
     it('counts the searched rows in paginate totals, and leaves eager-loaded relations unfiltered', async () => {
-      const page = await paginate(searchPosts(db, `${search('sql')}&limit=2&page=1&with[0]=tags&orders[0][column]=id`), { limit: 2, page: 1 })
+      const page = await paginate(
+        searchPosts(db, `${search('sql')}&limit=2&page=1&with[0]=tags&orders[0][column]=id`),
+        { limit: 2, page: 1 },
+      )
       expect(page.meta.total).to.equal(containsOracle('sql').length)
       expect(page.data.map((row) => Number(row.id))).to.deep.equal(containsOracle('sql').slice(0, 2))
       const first = page.data[0] as { tags: Array<{ name: string }> }
@@ -86,19 +113,35 @@ for (const db of testDatabases()) {
 
     it('gives the rows of a plain JS oracle for random texts (property)', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }), fc.boolean(), async (words, quoted) => {
-          const text = quoted && words.length > 1 ? `"${words.join(' ')}"` : words.join(' ')
-          expect(sortedIdsOf(await searchPosts(db, search(text))), text).to.deep.equal(containsOracle(text))
-        }),
+        fc.asyncProperty(
+          fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }),
+          fc.boolean(),
+          async (words, quoted) => {
+            const text = quoted && words.length > 1 ? `"${words.join(' ')}"` : words.join(' ')
+            expect(sortedIdsOf(await searchPosts(db, search(text))), text).to.deep.equal(containsOracle(text))
+          },
+        ),
         { numRuns: 40, seed: 33 },
       )
     })
 
     it('is search_not_allowed on a table declaring no search, and limit_exceeded past the caps', () => {
-      expectQueryParamsError(() => applyQueryParams(db.knex('users'), parseQueryParams(search('bob')), containsMap), { code: 'search_not_allowed', param: 'search' })
-      expectQueryParamsError(() => applyQueryParams(db.knex('posts'), parseQueryParams(search('sql')), relationMap), { code: 'search_not_allowed', param: 'search' })
-      expectQueryParamsError(() => parseQueryParams(search('x'.repeat(201))), { code: 'limit_exceeded', param: 'search' })
-      expectQueryParamsError(() => parseQueryParams(search('a b c d e f g h i j k')), { code: 'limit_exceeded', param: 'search' })
+      expectQueryParamsError(() => applyQueryParams(db.knex('users'), parseQueryParams(search('bob')), containsMap), {
+        code: 'search_not_allowed',
+        param: 'search',
+      })
+      expectQueryParamsError(() => applyQueryParams(db.knex('posts'), parseQueryParams(search('sql')), relationMap), {
+        code: 'search_not_allowed',
+        param: 'search',
+      })
+      expectQueryParamsError(() => parseQueryParams(search('x'.repeat(201))), {
+        code: 'limit_exceeded',
+        param: 'search',
+      })
+      expectQueryParamsError(() => parseQueryParams(search('a b c d e f g h i j k')), {
+        code: 'limit_exceeded',
+        param: 'search',
+      })
       expectQueryParamsError(() => parseQueryParams('search[0]=a'), { code: 'invalid_value', param: 'search' })
       expect(parseQueryParams(search('x'.repeat(200))).search).to.have.length(200)
       expect(parseQueryParams(search('a b c d e f g h i j')).search).to.equal('a b c d e f g h i j')

@@ -27,7 +27,11 @@ for (const db of testDatabases()) {
 
     it('answers 400 search_not_allowed on a resource without a search', async () => {
       const { status, body } = await demo.client.get<{ code: string; param: string }>('/users', { search: 'bob' })
-      expect({ status, code: body.code, param: body.param }).to.deep.equal({ status: 400, code: 'search_not_allowed', param: 'search' })
+      expect({ status, code: body.code, param: body.param }).to.deep.equal({
+        status: 400,
+        code: 'search_not_allowed',
+        param: 'search',
+      })
     })
   })
 }

@@ -7,7 +7,10 @@ import { testDatabases } from '../support/databases.ts'
 import { createFulltextIndex, dropFulltextIndex, POSTS_FULLTEXT } from './support/fulltext-index.ts'
 
 const fulltextMap = defineRelationMap({ ...relationMap, posts: { ...relationMap.posts, search: POSTS_FULLTEXT } })
-const containsMap = defineRelationMap({ ...relationMap, posts: { ...relationMap.posts, search: { columns: ['title'], mode: 'contains' } } })
+const containsMap = defineRelationMap({
+  ...relationMap,
+  posts: { ...relationMap.posts, search: { columns: ['title'], mode: 'contains' } },
+})
 
 const CREATE = {
   postgres: `create index posts_search on posts using gin (to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || coalesce(body, '')))`,
@@ -18,7 +21,9 @@ const CREATE = {
 for (const db of testDatabases()) {
   describe(`search: checkRelationMap({ indexes: true }) (${db.name})`, () => {
     const searchProblems = async (map: RelationMap) =>
-      (await checkRelationMap(db.knex, map, { indexes: true })).filter((problem) => problem.kind === 'search_without_index')
+      (await checkRelationMap(db.knex, map, { indexes: true })).filter(
+        (problem) => problem.kind === 'search_without_index',
+      )
 
     it('warns search_without_index for a fulltext search without its index, naming the index to create', async () => {
       expect(await searchProblems(fulltextMap)).to.deep.equal([

@@ -38,8 +38,21 @@ const POSITIONS: Record<string, Placement[]> = {
     { table: 'users', query: (p) => `columns[0]=id&columns[1]=${p}`, mustReject: true },
     { table: 'users', query: (p) => `distinct[0]=${p}`, mustReject: true },
   ],
-  operator: [{ table: 'users', query: (p) => `wheres[0][column]=name&wheres[0][operator]=${p}&wheres[0][value]=x`, mustReject: true }],
-  boolean: [{ table: 'users', query: (p) => `wheres[0][column]=name&wheres[0][value]=x&wheres[1][column]=id&wheres[1][value]=1&wheres[1][boolean]=${p}`, mustReject: true }],
+  operator: [
+    {
+      table: 'users',
+      query: (p) => `wheres[0][column]=name&wheres[0][operator]=${p}&wheres[0][value]=x`,
+      mustReject: true,
+    },
+  ],
+  boolean: [
+    {
+      table: 'users',
+      query: (p) =>
+        `wheres[0][column]=name&wheres[0][value]=x&wheres[1][column]=id&wheres[1][value]=1&wheres[1][boolean]=${p}`,
+      mustReject: true,
+    },
+  ],
   value: [
     {
       table: 'users',
@@ -51,7 +64,9 @@ const POSITIONS: Record<string, Placement[]> = {
       table: 'users',
       query: (p) => `wheres[0][column]=name&wheres[0][operator]=like&wheres[0][value]=${p}`,
       baseline: 'wheres[0][column]=name&wheres[0][operator]=like&wheres[0][value]=harmless',
-      expectedIds: (p) => ([...p].some((char) => char.charCodeAt(0) > 127) ? undefined : userIds((user) => likeMatches(p, user.name))) ?? [],
+      expectedIds: (p) =>
+        ([...p].some((char) => char.charCodeAt(0) > 127) ? undefined : userIds((user) => likeMatches(p, user.name))) ??
+        [],
     },
     {
       table: 'users',
@@ -60,7 +75,11 @@ const POSITIONS: Record<string, Placement[]> = {
       expectedIds: (p) => userIds((user) => user.name === 'Bob' || user.name === p),
     },
     { table: 'users', query: (p) => `wheres[0][column]=id&wheres[0][value]=${p}`, mustReject: true },
-    { table: 'users', query: (p) => `wheres[0][column]=created_at&wheres[0][operator]=%3E&wheres[0][value]=${p}`, mustReject: true },
+    {
+      table: 'users',
+      query: (p) => `wheres[0][column]=created_at&wheres[0][operator]=%3E&wheres[0][value]=${p}`,
+      mustReject: true,
+    },
     { table: 'users', query: (p) => `limit=${p}`, mustReject: true },
     { table: 'users', query: (p) => `offset=${p}`, mustReject: true },
     { table: 'users', query: (p) => `page=${p}`, mustReject: true },
@@ -74,8 +93,18 @@ const POSITIONS: Record<string, Placement[]> = {
   scope: [{ table: 'posts', query: (p) => `scopes[0]=${p}`, mustReject: true }],
   direction: [{ table: 'users', query: (p) => `orders[0][column]=name&orders[0][direction]=${p}`, mustReject: true }],
   keys: [
-    { table: 'users', query: (p) => `${p}=1&wheres[0][column]=name&wheres[0][value]=Bob`, baseline: 'wheres[0][column]=name&wheres[0][value]=Bob', expectedIds: () => userIds((user) => user.name === 'Bob') },
-    { table: 'users', query: (p) => `wheres[0][${p}]=1&wheres[0][column]=name&wheres[0][value]=Bob`, baseline: 'wheres[0][column]=name&wheres[0][value]=Bob', expectedIds: () => userIds((user) => user.name === 'Bob') },
+    {
+      table: 'users',
+      query: (p) => `${p}=1&wheres[0][column]=name&wheres[0][value]=Bob`,
+      baseline: 'wheres[0][column]=name&wheres[0][value]=Bob',
+      expectedIds: () => userIds((user) => user.name === 'Bob'),
+    },
+    {
+      table: 'users',
+      query: (p) => `wheres[0][${p}]=1&wheres[0][column]=name&wheres[0][value]=Bob`,
+      baseline: 'wheres[0][column]=name&wheres[0][value]=Bob',
+      expectedIds: () => userIds((user) => user.name === 'Bob'),
+    },
     { table: 'users', query: (p) => `wheres[${p}][column]=name&wheres[${p}][value]=Bob` },
     { table: 'users', query: (p) => `orders[${p}][column]=name` },
   ],
@@ -88,12 +117,18 @@ function encodePayload(payload: string, encoding: Encoding): string {
 const sqlOf = (statements: readonly Statement[]): string[] => statements.map((statement) => statement.sql)
 
 /** Statements of the harmless version of a placement on one database, computed once. */
-async function baselineSql(db: TestDatabase, placement: Placement, cache: Map<string, string[]>): Promise<string[] | undefined> {
+async function baselineSql(
+  db: TestDatabase,
+  placement: Placement,
+  cache: Map<string, string[]>,
+): Promise<string[] | undefined> {
   if (placement.baseline === undefined) return undefined
   const key = `${placement.table}?${placement.baseline}`
   let sql = cache.get(key)
   if (sql === undefined) {
-    const { statements, error } = await statementsOf(db.knex, () => applyQueryParams(db.knex(placement.table), parseQueryParams(placement.baseline ?? ''), relationMap))
+    const { statements, error } = await statementsOf(db.knex, () =>
+      applyQueryParams(db.knex(placement.table), parseQueryParams(placement.baseline ?? ''), relationMap),
+    )
     if (error !== undefined) throw error
     sql = sqlOf(statements)
     cache.set(key, sql)
@@ -129,21 +164,29 @@ for (const db of testDatabases()) {
                 expect(statements, `${label} was rejected after running SQL`).to.deep.equal([])
                 continue
               }
-              const mustReject = placement.mustReject === true && encoding === 'encoded' && placement.valid?.includes(payload) !== true
+              const mustReject =
+                placement.mustReject === true && encoding === 'encoded' && placement.valid?.includes(payload) !== true
               expect(mustReject, `${label} was accepted`).to.equal(false)
               rowsOf(result)
               if (encoding !== 'encoded') continue
-              if (baseline !== undefined) expect(sqlOf(statements), `${label}: the payload changed the SQL, not just its bindings`).to.deep.equal(baseline)
+              if (baseline !== undefined)
+                expect(sqlOf(statements), `${label}: the payload changed the SQL, not just its bindings`).to.deep.equal(
+                  baseline,
+                )
               const expected = placement.expectedIds?.(payload)
               if (expected !== undefined) {
-                const got = rowsOf(result).map((row) => Number(row.id)).sort((a, b) => a - b)
+                const got = rowsOf(result)
+                  .map((row) => Number(row.id))
+                  .sort((a, b) => a - b)
                 expect(got, `${label}: wrong rows`).to.deep.equal(expected)
               }
             }
           }
         }
-        if (placements.some((placement) => placement.mustReject !== true)) expect(every.length, 'statements run').to.be.greaterThan(0)
-        for (const statement of every) expect(statement.sql.trimStart().toLowerCase().startsWith('select'), statement.sql).to.equal(true)
+        if (placements.some((placement) => placement.mustReject !== true))
+          expect(every.length, 'statements run').to.be.greaterThan(0)
+        for (const statement of every)
+          expect(statement.sql.trimStart().toLowerCase().startsWith('select'), statement.sql).to.equal(true)
         expect(await dataChecksum(db.knex), 'row counts and checksums of every table').to.equal(checksumBefore)
       })
     }

@@ -23,12 +23,16 @@ async function tenantRows(db: TestDatabase, query: string, base = scoped(db)): P
   return rows
 }
 
-const ids = (rows: ReadonlyArray<Record<string, unknown>>): number[] => rows.map((row) => Number(row.id)).sort((a, b) => a - b)
+const ids = (rows: ReadonlyArray<Record<string, unknown>>): number[] =>
+  rows.map((row) => Number(row.id)).sort((a, b) => a - b)
 
 for (const db of testDatabases()) {
   describe(`security: a client or never widens the caller's where (${db.name})`, () => {
     it('an or between plain wheres stays inside the tenant', async () => {
-      const rows = await tenantRows(db, `wheres[0][column]=title&wheres[0][value]=nothing&${OR_EVERYTHING.replaceAll('[0]', '[1]')}`)
+      const rows = await tenantRows(
+        db,
+        `wheres[0][column]=title&wheres[0][value]=nothing&${OR_EVERYTHING.replaceAll('[0]', '[1]')}`,
+      )
       expect(ids(rows)).to.deep.equal(tenantPostIds)
     })
 
@@ -43,7 +47,9 @@ for (const db of testDatabases()) {
         '&wheres[2][column]=tags.name&wheres[2][operator]=like&wheres[2][value]=%25&wheres[2][boolean]=or'
       const withComments = new Set(demoData.comments.map((comment) => comment.post_id))
       const tagged = new Set(demoData.post_tag.map((link) => link.post_id))
-      expect(ids(await tenantRows(db, query))).to.deep.equal(tenantPostIds.filter((id) => withComments.has(id) || tagged.has(id)))
+      expect(ids(await tenantRows(db, query))).to.deep.equal(
+        tenantPostIds.filter((id) => withComments.has(id) || tagged.has(id)),
+      )
     })
 
     it('an or next to relationsExists stays inside the tenant', async () => {
@@ -59,14 +65,25 @@ for (const db of testDatabases()) {
 
     it('a scope, relationsExists and a client or together stay inside the tenant', async () => {
       const other = demoData.posts.find((post) => post.user_id !== TENANT)?.id ?? 0
-      const rows = await tenantRows(db, `scopes[0]=popular&scopes[1]=published&relationsExists[0]=comments&wheres[0][column]=id&wheres[0][value]=${other}&wheres[0][boolean]=or`)
+      const rows = await tenantRows(
+        db,
+        `scopes[0]=popular&scopes[1]=published&relationsExists[0]=comments&wheres[0][column]=id&wheres[0][value]=${other}&wheres[0][boolean]=or`,
+      )
       expect(ids(rows)).to.not.include(other)
     })
 
     it("the caller's own orWhere is grouped too: (tenant a or tenant b) and (client)", async () => {
       const base = db.knex('posts').where('posts.user_id', TENANT).orWhere('posts.user_id', 2)
       const outsider = demoData.posts.find((post) => post.user_id !== TENANT && post.user_id !== 2)?.id ?? 0
-      const rows = rowsOf(await applyQueryParams(base, parseQueryParams(`wheres[0][column]=id&wheres[0][value]=${outsider}&wheres[0][boolean]=or&${OR_EVERYTHING.replaceAll('[0]', '[1]')}`), relationMap))
+      const rows = rowsOf(
+        await applyQueryParams(
+          base,
+          parseQueryParams(
+            `wheres[0][column]=id&wheres[0][value]=${outsider}&wheres[0][boolean]=or&${OR_EVERYTHING.replaceAll('[0]', '[1]')}`,
+          ),
+          relationMap,
+        ),
+      )
       expect(rows.map((row) => Number(row.user_id)).every((user) => user === TENANT || user === 2)).to.equal(true)
       expect(ids(rows)).to.not.include(outsider)
     })
@@ -84,8 +101,17 @@ for (const db of testDatabases()) {
       await fc.assert(
         fc.asyncProperty(validCase('any', ['posts']), async ({ params, options }) => {
           const { columns: _columns, distinct: _distinct, ...filters } = params
-          const wheres = filters.wheres?.map((where, index) => (index === 0 ? { ...where, boolean: 'or' as const } : where))
-          const rows = rowsOf(await applyQueryParams(scoped(db), wheres === undefined ? filters : { ...filters, wheres }, relationMap, options))
+          const wheres = filters.wheres?.map((where, index) =>
+            index === 0 ? { ...where, boolean: 'or' as const } : where,
+          )
+          const rows = rowsOf(
+            await applyQueryParams(
+              scoped(db),
+              wheres === undefined ? filters : { ...filters, wheres },
+              relationMap,
+              options,
+            ),
+          )
           for (const row of rows) expect(Number(row.user_id)).to.equal(TENANT)
         }),
         { seed: settings.seed, numRuns: settings.numRuns },

@@ -16,7 +16,10 @@ const isQueryEvent = (value: unknown): value is QueryEvent =>
  * @example
  * const { result, queries } = await countQueries(db.knex, () => applyQuery(db, 'users', 'with[0]=posts'))
  */
-export async function countQueries<T>(knex: Knex, run: () => PromiseLike<T>): Promise<{ result: T; queries: QueryEvent[] }> {
+export async function countQueries<T>(
+  knex: Knex,
+  run: () => PromiseLike<T>,
+): Promise<{ result: T; queries: QueryEvent[] }> {
   const queries: QueryEvent[] = []
   const listener = (event: unknown): void => {
     if (isQueryEvent(event) && !/^(begin|commit|rollback)\b/i.test(event.sql.trim())) queries.push(event)

@@ -2,7 +2,13 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
 import knex from 'knex'
 import type { Knex } from 'knex'
 import ClientPgLite from 'knex-pglite'
-import { keepDateText, mysqlConnection, mysqlUtcSession, pgTypes, pgUtcSession } from '../../fixtures/driver-settings.ts'
+import {
+  keepDateText,
+  mysqlConnection,
+  mysqlUtcSession,
+  pgTypes,
+  pgUtcSession,
+} from '../../fixtures/driver-settings.ts'
 import { serverDatabase, uniqueTestDatabaseName, type ServerDatabase } from './server-database.ts'
 
 /** Which database a test runs on; also the name of its SQL snapshot file. */
@@ -94,7 +100,8 @@ export function pgliteDatabase(): TestDatabase {
 function serverUrl(variable: string, scheme: RegExp, expected: string): string | undefined {
   const url = process.env[variable]
   if (url === undefined || url === '') return undefined
-  if (!scheme.test(url)) throw new Error(`${variable} must be a ${expected} URL of a server, got '${url.split(':')[0] ?? ''}:…'`)
+  if (!scheme.test(url))
+    throw new Error(`${variable} must be a ${expected} URL of a server, got '${url.split(':')[0] ?? ''}:…'`)
   return url
 }
 

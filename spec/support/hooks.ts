@@ -11,8 +11,7 @@ async function serverVersion(database: TestDatabase): Promise<string> {
   if (database.engine !== 'postgres-server' && database.engine !== 'mysql') return ''
   type VersionRow = { version: string }
   const result: unknown = await database.knex.raw('select version() as version')
-  const rows =
-    database.engine === 'mysql' ? (result as [VersionRow[]])[0] : (result as { rows: VersionRow[] }).rows
+  const rows = database.engine === 'mysql' ? (result as [VersionRow[]])[0] : (result as { rows: VersionRow[] }).rows
   return ` — ${rows[0]?.version ?? 'unknown version'}`
 }
 

@@ -15,7 +15,10 @@ const HOW_TO_CONFIGURE: Record<Requirement, string> = {
 const matches = (database: TestDatabase, requirement: Requirement): boolean =>
   database.engine === requirement || database.name === requirement
 
-function required(names: string | undefined, databases: readonly TestDatabase[]): Array<{ name: string; database: TestDatabase }> {
+function required(
+  names: string | undefined,
+  databases: readonly TestDatabase[],
+): Array<{ name: string; database: TestDatabase }> {
   return (names ?? '')
     .split(',')
     .map((name) => name.trim())

@@ -63,7 +63,9 @@ export function normalizeRow(row: Row, types: ColumnTypes | DemoTableName = {}):
   const columns: ColumnTypes =
     table === undefined
       ? (types as ColumnTypes)
-      : Object.fromEntries(Object.entries(demoMap[table]?.columns ?? {}).map(([name, spec]) => [name, columnType(spec)]))
+      : Object.fromEntries(
+          Object.entries(demoMap[table]?.columns ?? {}).map(([name, spec]) => [name, columnType(spec)]),
+        )
   const normalized: Row = {}
   for (const [key, value] of Object.entries(row)) {
     const related = table === undefined ? undefined : relatedTable(row, table, key)

@@ -61,12 +61,18 @@ export function uniqueTestDatabaseName(suffix = ''): string {
 /** Throws unless `name` is one the suite may create or drop: `kqp_test_` and then `[a-z0-9_]`. */
 export function assertTestDatabaseName(name: string): void {
   if (!TEST_DATABASE_NAME.test(name)) {
-    throw new Error(`refusing to create or drop database '${name}': the test harness only touches databases named ${TEST_DATABASE_PREFIX}* (lower-case letters, digits, _)`)
+    throw new Error(
+      `refusing to create or drop database '${name}': the test harness only touches databases named ${TEST_DATABASE_PREFIX}* (lower-case letters, digits, _)`,
+    )
   }
 }
 
 // Connection errors reach the caller as the rejection of create/drop; knex need not also print them.
-const quiet: Knex.Config = { pool: { min: 0, max: 1 }, acquireConnectionTimeout: 10_000, log: { warn: () => undefined } }
+const quiet: Knex.Config = {
+  pool: { min: 0, max: 1 },
+  acquireConnectionTimeout: 10_000,
+  log: { warn: () => undefined },
+}
 
 function adminKnex(dialect: ServerDialect, serverUrl: string): Knex {
   const url = new URL(serverUrl)
@@ -91,11 +97,16 @@ async function dropStatement(admin: Knex, dialect: ServerDialect, name: string):
     await admin.raw('drop database if exists ??', [name])
     return
   }
-  const { rows } = (await admin.raw(`select current_setting('server_version_num')::int as version`)) as { rows: Array<{ version: number }> }
+  const { rows } = (await admin.raw(`select current_setting('server_version_num')::int as version`)) as {
+    rows: Array<{ version: number }>
+  }
   if ((rows[0]?.version ?? 0) >= 130_000) {
     await admin.raw('drop database if exists ?? with (force)', [name])
   } else {
-    await admin.raw('select pg_terminate_backend(pid) from pg_stat_activity where datname = ? and pid <> pg_backend_pid()', [name])
+    await admin.raw(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = ? and pid <> pg_backend_pid()',
+      [name],
+    )
     await admin.raw('drop database if exists ??', [name])
   }
 }

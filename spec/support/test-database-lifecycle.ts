@@ -45,7 +45,10 @@ export async function dropTestDatabases(databases: readonly TestDatabase[]): Pro
  * Call once, after {@link createTestDatabases}; a second signal exits at once.
  */
 export function dropTestDatabasesOnSignal(databases: readonly TestDatabase[]): void {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     process.once(signal, () => {
       process.once(signal, () => process.exit(code))
       console.error(`\n${signal}: dropping the test databases of this run`)

@@ -44,7 +44,9 @@ async function alignThreadIds(a: RunningMariadb, b: RunningMariadb): Promise<voi
 async function sleeping(server: RunningMariadb): Promise<number> {
   const connection = await createConnection(server.url)
   try {
-    const [rows] = await connection.query<RowDataPacket[]>("select count(*) as n from information_schema.processlist where command = 'Query' and info like '%sleep(%' and id <> connection_id()")
+    const [rows] = await connection.query<RowDataPacket[]>(
+      "select count(*) as n from information_schema.processlist where command = 'Query' and info like '%sleep(%' and id <> connection_id()",
+    )
     return Number(rows[0]?.['n'])
   } finally {
     await connection.end()
@@ -65,8 +67,9 @@ if (MARIADB_BINARIES === undefined && !required) {
     let proxy: TcpProxy | undefined
     let db: Knex | undefined
 
-    before(async function () {
-      if (MARIADB_BINARIES === undefined) throw new Error(`REQUIRE_DATABASES names mysql, and ${reason} (.ci/run installs them)`)
+    before(async () => {
+      if (MARIADB_BINARIES === undefined)
+        throw new Error(`REQUIRE_DATABASES names mysql, and ${reason} (.ci/run installs them)`)
       ;[a, b] = await Promise.all([startMariadb(), startMariadb()])
       for (const server of [a, b]) {
         const connection = await createConnection(server.url)
@@ -91,7 +94,11 @@ if (MARIADB_BINARIES === undefined && !required) {
     /** A pool of one connection through a proxy routing its `n`-th connection by `route`; the statement's thread id. */
     async function throughProxy(route: (n: number) => number): Promise<{ db: Knex; thread: number }> {
       proxy = await startTcpProxy(route)
-      db = knex({ client: 'mysql2', connection: `mysql://root@127.0.0.1:${proxy.port}/kqp_topology`, pool: { min: 0, max: 1 } })
+      db = knex({
+        client: 'mysql2',
+        connection: `mysql://root@127.0.0.1:${proxy.port}/kqp_topology`,
+        pool: { min: 0, max: 1 },
+      })
       await alignThreadIds(a, b)
       const connection = (await db.client.acquireConnection()) as { threadId: number }
       await db.client.releaseConnection(connection)
@@ -102,7 +109,9 @@ if (MARIADB_BINARIES === undefined && !required) {
     async function victimOnB(thread: number, seconds: number): Promise<{ result: Promise<number> }> {
       const connection = await createConnection(`${b.url}/kqp_topology`)
       expect(await threadOf(connection), "the other server's session has the statement's thread id").to.equal(thread)
-      const result = connection.query<RowDataPacket[]>(`select sleep(${seconds}) as s`).then(([rows]) => Number(rows[0]?.['s']))
+      const result = connection
+        .query<RowDataPacket[]>(`select sleep(${seconds}) as s`)
+        .then(([rows]) => Number(rows[0]?.['s']))
       await new Promise((resolve) => setTimeout(resolve, 100))
       return { result: result.finally(() => connection.end()) }
     }
@@ -111,7 +120,9 @@ if (MARIADB_BINARIES === undefined && !required) {
       const { db: pooled, thread } = await throughProxy((n) => (n % 2 === 0 ? a.port : b.port))
       const victim = await victimOnB(thread, 2)
       const started = Date.now()
-      const error = await applyQueryParams(pooled('items'), parseQueryParams('scopes[0]=slow'), map, { timeout: 300 }).then(
+      const error = await applyQueryParams(pooled('items'), parseQueryParams('scopes[0]=slow'), map, {
+        timeout: 300,
+      }).then(
         () => undefined,
         (failure: unknown) => failure,
       )
@@ -124,21 +135,28 @@ if (MARIADB_BINARIES === undefined && !required) {
       }
       idle = Date.now() - idle
       expect(idle).to.be.below(500)
-      expect(await victim.result, "the other server's session was not interrupted (sleep() returns 1 when killed)").to.equal(0)
+      expect(
+        await victim.result,
+        "the other server's session was not interrupted (sleep() returns 1 when killed)",
+      ).to.equal(0)
       expect(proxy?.routed.slice(0, 3)).to.deep.equal([a.port, b.port, a.port])
       expect((error as QueryTimeoutError).notCancelled).to.equal(undefined)
     })
 
-    it('when no new connection reaches the statement\'s server, nothing is killed and the error says what bounds the statement', async () => {
+    it("when no new connection reaches the statement's server, nothing is killed and the error says what bounds the statement", async () => {
       const { db: pooled, thread } = await throughProxy((n) => (n === 0 ? a.port : b.port))
       const victim = await victimOnB(thread, 2)
-      const error = (await applyQueryParams(pooled('items'), parseQueryParams('scopes[0]=brief'), map, { timeout: 300 }).then(
+      const error = (await applyQueryParams(pooled('items'), parseQueryParams('scopes[0]=brief'), map, {
+        timeout: 300,
+      }).then(
         () => undefined,
         (failure: unknown) => failure,
       )) as QueryTimeoutError
       expect(error).to.be.instanceOf(QueryTimeoutError)
       await new Promise((resolve) => setTimeout(resolve, 300))
-      expect(error.notCancelled?.message).to.match(/KILL QUERY not sent, none of 3 new connections reached the statement's server .*max_statement_time on MariaDB/)
+      expect(error.notCancelled?.message).to.match(
+        /KILL QUERY not sent, none of 3 new connections reached the statement's server .*max_statement_time on MariaDB/,
+      )
       expect(await sleeping(a), 'the statement on A was left to run').to.equal(1)
       expect(await victim.result).to.equal(0)
       expect(proxy?.routed.slice(0, 4)).to.deep.equal([a.port, b.port, b.port, b.port])

@@ -6,12 +6,16 @@ import { testDatabases, type TestDatabase } from '../support/databases.ts'
 /** Rows of the partitioned table: enough that a whole-table sort and a 20-row index read differ in the plan. */
 const ROWS = 20_001
 
-const partedMap = defineRelationMap({ kqp_parted: { columns: { id: 'integer', created_at: { type: 'datetime', nullable: false } } } })
+const partedMap = defineRelationMap({
+  kqp_parted: { columns: { id: 'integer', created_at: { type: 'datetime', nullable: false } } },
+})
 
 /** The `indexes: true` warnings of `checkRelationMap` about the partitioned table, as kind, path and message. */
 async function orderWarnings(db: TestDatabase): Promise<Array<{ kind: string; path: string; message: string }>> {
   const problems = await checkRelationMap(db.knex, partedMap, { indexes: true })
-  return problems.filter((problem) => problem.kind.startsWith('sortable_')).map(({ kind, path, message }) => ({ kind, path, message }))
+  return problems
+    .filter((problem) => problem.kind.startsWith('sortable_'))
+    .map(({ kind, path, message }) => ({ kind, path, message }))
 }
 
 for (const db of testDatabases().filter((candidate) => candidate.engine === 'mysql')) {
@@ -32,7 +36,9 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'mys
     })
 
     const plan = async (order: string): Promise<{ key: unknown; rows: number; extra: string }> => {
-      const [rows] = (await db.knex.raw(`explain select id from kqp_parted order by ${order} limit 20`)) as [Array<Record<string, unknown>>]
+      const [rows] = (await db.knex.raw(`explain select id from kqp_parted order by ${order} limit 20`)) as [
+        Array<Record<string, unknown>>,
+      ]
       const row = rows[0] ?? {}
       return { key: row['key'], rows: Number(row['rows']), extra: String(row['Extra']) }
     }
@@ -69,12 +75,18 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
 
     before(async () => {
       await db.knex.raw('drop table if exists kqp_parted')
-      await db.knex.raw('create table kqp_parted (id int primary key, created_at timestamptz not null) partition by hash (id)')
+      await db.knex.raw(
+        'create table kqp_parted (id int primary key, created_at timestamptz not null) partition by hash (id)',
+      )
       for (let remainder = 0; remainder < 4; remainder += 1) {
-        await db.knex.raw(`create table kqp_parted_${remainder} partition of kqp_parted for values with (modulus 4, remainder ${remainder})`)
+        await db.knex.raw(
+          `create table kqp_parted_${remainder} partition of kqp_parted for values with (modulus 4, remainder ${remainder})`,
+        )
       }
       await db.knex.raw('create index on kqp_parted (created_at)')
-      await db.knex.raw(`insert into kqp_parted select n, '2024-01-01'::timestamptz + n * interval '1 minute' from generate_series(1, ${ROWS}) n`)
+      await db.knex.raw(
+        `insert into kqp_parted select n, '2024-01-01'::timestamptz + n * interval '1 minute' from generate_series(1, ${ROWS}) n`,
+      )
       await db.knex.raw('analyze kqp_parted')
     })
 
@@ -82,14 +94,18 @@ for (const db of testDatabases().filter((candidate) => candidate.engine === 'pos
       await db.knex.raw('drop table if exists kqp_parted')
     })
 
-    it('(created_at) serves it: a Merge Append of the partitions\' index scans, ties sorted incrementally, about 20 rows read', async () => {
-      const { rows } = (await db.knex.raw('explain (analyze, costs off, timing off, summary off) select id from kqp_parted order by created_at desc, id desc limit 20')) as {
+    it("(created_at) serves it: a Merge Append of the partitions' index scans, ties sorted incrementally, about 20 rows read", async () => {
+      const { rows } = (await db.knex.raw(
+        'explain (analyze, costs off, timing off, summary off) select id from kqp_parted order by created_at desc, id desc limit 20',
+      )) as {
         rows: Array<{ 'QUERY PLAN': string }>
       }
       const lines = rows.map((row) => row['QUERY PLAN'].trim())
       expect(lines[1]).to.match(/^-> {2}Incremental Sort/)
       expect(lines.some((line) => line.startsWith('->  Merge Append'))).to.equal(true)
-      const scanned = lines.filter((line) => /Index Scan Backward using kqp_parted_\d_created_at_idx/.test(line)).map((line) => Number(/actual rows=(\d+)/.exec(line)?.[1]))
+      const scanned = lines
+        .filter((line) => /Index Scan Backward using kqp_parted_\d_created_at_idx/.test(line))
+        .map((line) => Number(/actual rows=(\d+)/.exec(line)?.[1]))
       expect(scanned).to.have.length(4)
       expect(scanned.reduce((sum, count) => sum + count, 0)).to.be.below(30)
       expect(await orderWarnings(db)).to.deep.equal([])

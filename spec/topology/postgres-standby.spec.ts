@@ -6,14 +6,24 @@ import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { pgTypes } from '../../fixtures/driver-settings.ts'
-import { applyQueryParams, defineRelationMap, paginate, parseQueryParams, QueryTimeoutError, type QueryParams } from '../../lib/index.ts'
+import {
+  applyQueryParams,
+  defineRelationMap,
+  paginate,
+  parseQueryParams,
+  QueryTimeoutError,
+  type QueryParams,
+} from '../../lib/index.ts'
 import { queryParams as expressQueryParams, queryParamsErrorHandler } from '../../lib/integrations/express.ts'
 import { queryParamsPlugin } from '../../lib/integrations/fastify.ts'
 import { startTcpProxy } from './support/tcp-proxy.ts'
 import { POSTGRES_BIN, startPrimaryAndStandby, type PostgresPair } from './support/postgres-cluster.ts'
 
-const required = (process.env['REQUIRE_DATABASES'] ?? '').split(',').some((name) => ['postgres-server', 'postgres'].includes(name.trim()))
-const reason = 'the PostgreSQL 15 server binaries (/usr/lib/postgresql/15/bin: initdb, pg_basebackup, pg_ctl) are not installed'
+const required = (process.env['REQUIRE_DATABASES'] ?? '')
+  .split(',')
+  .some((name) => ['postgres-server', 'postgres'].includes(name.trim()))
+const reason =
+  'the PostgreSQL 15 server binaries (/usr/lib/postgresql/15/bin: initdb, pg_basebackup, pg_ctl) are not installed'
 
 const map = defineRelationMap({
   people: { columns: { id: 'integer', name: 'string' } },
@@ -24,13 +34,16 @@ const map = defineRelationMap({
   },
 })
 
-const connect = (url: string): Knex => knex({ client: 'pg', connection: { connectionString: url, types: pgTypes }, pool: { min: 0, max: 4 } })
+const connect = (url: string): Knex =>
+  knex({ client: 'pg', connection: { connectionString: url, types: pgTypes }, pool: { min: 0, max: 4 } })
 
 const page = (db: Knex, params: QueryParams) => paginate(applyQueryParams(db('items'), params, map), params)
 
 /** Statements running a sleep on `db`'s server, other than the asking one. */
 async function sleeping(db: Knex): Promise<number> {
-  const { rows } = (await db.raw("select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()")) as { rows: Array<{ n: number }> }
+  const { rows } = (await db.raw(
+    "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()",
+  )) as { rows: Array<{ n: number }> }
   return rows[0]?.n ?? 0
 }
 
@@ -53,12 +66,24 @@ const APPS: Record<string, (db: Knex) => Promise<App>> = {
   express: async (db) => {
     const logged: string[] = []
     const app = express()
-    app.get('/items', expressQueryParams(), (req, res, next) => void page(db, req.queryParams).then((result) => res.json(result), next))
-    app.use(queryParamsErrorHandler({ log: (error) => void logged.push(`${(error as { code?: string }).code ?? ''} ${String(error)}`) }))
+    app.get(
+      '/items',
+      expressQueryParams(),
+      (req, res, next) => void page(db, req.queryParams).then((result) => res.json(result), next),
+    )
+    app.use(
+      queryParamsErrorHandler({
+        log: (error) => void logged.push(`${(error as { code?: string }).code ?? ''} ${String(error)}`),
+      }),
+    )
     const server: Server = app.listen(0, '127.0.0.1')
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo
-    return { url: `http://127.0.0.1:${port}`, logged, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+    return {
+      url: `http://127.0.0.1:${port}`,
+      logged,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    }
   },
   fastify: async (db) => {
     const logged: string[] = []
@@ -89,12 +114,18 @@ if (POSTGRES_BIN === undefined && !required) {
       primary = connect(pair.primary.urlOf('postgres'))
       standby = connect(pair.standby.urlOf('postgres'))
       await primary.raw('create table people (id int primary key, name text not null)')
-      await primary.raw('create table items (id int primary key, title text not null, person_id int not null references people)')
+      await primary.raw(
+        'create table items (id int primary key, title text not null, person_id int not null references people)',
+      )
       await primary.raw("insert into people select n, 'person ' || n from generate_series(1, 4) n")
       await primary.raw("insert into items select n, 'item ' || n, 1 + n % 4 from generate_series(1, 10) n")
-      const { rows } = (await primary.raw('select pg_current_wal_lsn()::text as lsn')) as { rows: Array<{ lsn: string }> }
+      const { rows } = (await primary.raw('select pg_current_wal_lsn()::text as lsn')) as {
+        rows: Array<{ lsn: string }>
+      }
       await until('the standby replays the data', 10_000, async () => {
-        const replayed = (await standby.raw('select pg_last_wal_replay_lsn() >= ?::pg_lsn as done', [rows[0]?.lsn ?? '0/0'])) as { rows: Array<{ done: boolean }> }
+        const replayed = (await standby.raw('select pg_last_wal_replay_lsn() >= ?::pg_lsn as done', [
+          rows[0]?.lsn ?? '0/0',
+        ])) as { rows: Array<{ done: boolean }> }
         return replayed.rows[0]?.done === true
       })
     })
@@ -106,7 +137,9 @@ if (POSTGRES_BIN === undefined && !required) {
     })
 
     it('the standby is in recovery, and a page with eager loading and its count are the same rows as on the primary', async () => {
-      const { rows } = (await standby.raw('select pg_is_in_recovery() as recovering')) as { rows: Array<{ recovering: boolean }> }
+      const { rows } = (await standby.raw('select pg_is_in_recovery() as recovering')) as {
+        rows: Array<{ recovering: boolean }>
+      }
       expect(rows[0]?.recovering).to.equal(true)
       const params = parseQueryParams('with[0]=person&orders[0][column]=title&orders[0][direction]=desc&page=2&limit=3')
       const onStandby = await page(standby, params)
@@ -117,7 +150,9 @@ if (POSTGRES_BIN === undefined && !required) {
     })
 
     it('a timeout cancels the statement on the standby (idle within 0.5 s)', async () => {
-      const error = await applyQueryParams(standby('items'), parseQueryParams('scopes[0]=slow&limit=1'), map, { timeout: 300 }).then(
+      const error = await applyQueryParams(standby('items'), parseQueryParams('scopes[0]=slow&limit=1'), map, {
+        timeout: 300,
+      }).then(
         () => undefined,
         (failure: unknown) => failure,
       )
@@ -131,7 +166,9 @@ if (POSTGRES_BIN === undefined && !required) {
       try {
         const other = primary.raw('select pg_sleep(1.5) as slept').then((result: unknown) => result)
         await until('the other session sleeps on the primary', 3000, async () => (await sleeping(primary)) > 0)
-        const error = await applyQueryParams(balanced('items'), parseQueryParams('scopes[0]=slow&limit=1'), map, { timeout: 300 }).then(
+        const error = await applyQueryParams(balanced('items'), parseQueryParams('scopes[0]=slow&limit=1'), map, {
+          timeout: 300,
+        }).then(
           () => undefined,
           (failure: unknown) => failure,
         )
@@ -158,7 +195,11 @@ if (POSTGRES_BIN === undefined && !required) {
           })
           const response = await answering
           const body = (await response.json()) as Record<string, unknown>
-          expect({ status: response.status, type: response.headers.get('content-type')?.split(';')[0], retryAfter: response.headers.get('retry-after') }).to.deep.equal({
+          expect({
+            status: response.status,
+            type: response.headers.get('content-type')?.split(';')[0],
+            retryAfter: response.headers.get('retry-after'),
+          }).to.deep.equal({
             status: 503,
             type: 'application/problem+json',
             retryAfter: '1',

@@ -1,7 +1,14 @@
 // Type tests, compiled by `npm run typecheck` and never run: TableRecord and loadRelations carry the aggregates
 // a client may ask for, as optional numbers and booleans under the names the library returns them as.
 import knex from 'knex'
-import { defineRelationMap, loadRelations, type AggregateRecord, type RelationMap, type SnakeCase, type TableRecord } from '../../lib/index.ts'
+import {
+  defineRelationMap,
+  loadRelations,
+  type AggregateRecord,
+  type RelationMap,
+  type SnakeCase,
+  type TableRecord,
+} from '../../lib/index.ts'
 import type { Equal, Expect } from './expect-type.ts'
 
 const map = defineRelationMap({

@@ -21,7 +21,9 @@ const map = defineRelationMap({
 })
 
 type Album = TableRecord<typeof map, 'albums'>
-type _albumColumns = Expect<Equal<keyof Album, 'albumId' | 'title' | 'artistId' | 'created_at' | 'entries' | 'entries_count' | 'entries_exists'>>
+type _albumColumns = Expect<
+  Equal<keyof Album, 'albumId' | 'title' | 'artistId' | 'created_at' | 'entries' | 'entries_count' | 'entries_exists'>
+>
 type _aliasedKey = Expect<Equal<Album['albumId'], number>>
 type _aliasedNullable = Expect<Equal<Album['title'], string | null>>
 type _aliasedNotNull = Expect<Equal<Album['artistId'], number>>
@@ -33,6 +35,8 @@ type _otherColumn = Expect<Equal<Entry['position'], number | null>>
 
 // A composite key is a readonly list of database columns; `column` is a string.
 type _primaryKey = Expect<Equal<TableDefinition['primaryKey'], string | readonly string[] | undefined>>
-export const typedMap: RelationMap = { t: { primaryKey: ['a', 'B'], columns: { a: 'integer', b: { type: 'integer', column: 'B' } } } }
+export const typedMap: RelationMap = {
+  t: { primaryKey: ['a', 'B'], columns: { a: 'integer', b: { type: 'integer', column: 'B' } } },
+}
 // @ts-expect-error a column alias is a string
 export const badAlias: RelationMap = { t: { columns: { id: { type: 'integer', column: 1 } } } }

@@ -63,7 +63,9 @@ type _contextOf = Expect<Equal<ContextOf<typeof tenantMap>, Tenant>>
 type _contextOfLiteral = Expect<Equal<ContextOf<typeof literalMap>, Tenant>>
 type _contextOfPlain = Expect<Equal<ContextOf<typeof plainMap>, unknown>>
 type _contextOfUntypedLiteral = Expect<Equal<ContextOf<typeof untypedLiteralMap>, unknown>>
-type _needs = Expect<Equal<[NeedsContext<Tenant>, NeedsContext<unknown>, NeedsContext<Tenant | undefined>], [true, false, false]>>
+type _needs = Expect<
+  Equal<[NeedsContext<Tenant>, NeedsContext<unknown>, NeedsContext<Tenant | undefined>], [true, false, false]>
+>
 
 export function applyQueryParamsTypes(): void {
   applyQueryParams(db('products'), params, tenantMap, { context: { tenantId: 1 } })

@@ -1,7 +1,15 @@
 // Type tests, compiled by `npm run typecheck` and never run: cursorPaginate reads its `data` type from the builder,
 // as paginate does, and needs a secret.
 import knex from 'knex'
-import { applyQueryParams, cursorLinks, cursorPaginate, parseQueryParams, type CursorLinks, type CursorPaginated, type RelationMap } from '../../lib/index.ts'
+import {
+  applyQueryParams,
+  type cursorLinks,
+  cursorPaginate,
+  parseQueryParams,
+  type CursorLinks,
+  type CursorPaginated,
+  type RelationMap,
+} from '../../lib/index.ts'
 import type { Expect, Equal } from './expect-type.ts'
 
 interface Post {
@@ -17,7 +25,9 @@ const secret = 'a secret of at least thirty-two bytes'
 export async function cursorResults(): Promise<void> {
   const posts = applyQueryParams(db<Post>('posts'), params, map)
   const page = await cursorPaginate(posts, params, { secret })
-  const untyped = await cursorPaginate(applyQueryParams(db('posts'), params, map), params, { secret: [secret, 'the old one, also thirty-two bytes'] })
+  const untyped = await cursorPaginate(applyQueryParams(db('posts'), params, map), params, {
+    secret: [secret, 'the old one, also thirty-two bytes'],
+  })
   type _page = Expect<Equal<typeof page, CursorPaginated<Post>>>
   type _untyped = Expect<Equal<typeof untyped, CursorPaginated<Record<string, unknown>>>>
   type _cursor = Expect<Equal<typeof page.meta.next_cursor, string | null>>

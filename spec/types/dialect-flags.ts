@@ -1,7 +1,13 @@
 // Type tests, compiled by `npm run typecheck` and never run: a dialect cannot choose a form its database does not
 // run (only PostgreSQL has LATERAL among the three), and the `dialect` option takes only the three names.
 import knex from 'knex'
-import { applyQueryParams, parseQueryParams, type ApplyOptions, type DialectName, type RelationMap } from '../../lib/index.ts'
+import {
+  applyQueryParams,
+  parseQueryParams,
+  type ApplyOptions,
+  type DialectName,
+  type RelationMap,
+} from '../../lib/index.ts'
 import type { Dialect } from '../../lib/dialect/dialect.ts'
 import { mysql } from '../../lib/dialect/mysql.ts'
 import { postgres } from '../../lib/dialect/postgres.ts'

@@ -1,7 +1,16 @@
 // Type tests, compiled by `npm run typecheck` and never run: the record types say what rows carry at runtime,
 // the JSON value of each declared column type (spec/normalize/cross-database-json.spec.ts checks the runtime side).
 import knex from 'knex'
-import { applyQueryParams, defineRelationMap, loadRelations, paginate, parseQueryParams, type ColumnRecord, type ColumnValues, type TableRecord } from '../../lib/index.ts'
+import {
+  applyQueryParams,
+  defineRelationMap,
+  loadRelations,
+  paginate,
+  parseQueryParams,
+  type ColumnRecord,
+  type ColumnValues,
+  type TableRecord,
+} from '../../lib/index.ts'
 import type { Expect, Equal } from './expect-type.ts'
 
 const map = defineRelationMap({
@@ -23,7 +32,19 @@ const map = defineRelationMap({
 })
 
 type _values = Expect<
-  Equal<ColumnValues, { string: string; integer: number; number: number; boolean: boolean; date: string; datetime: string; bigint: string; decimal: string }>
+  Equal<
+    ColumnValues,
+    {
+      string: string
+      integer: number
+      number: number
+      boolean: boolean
+      date: string
+      datetime: string
+      bigint: string
+      decimal: string
+    }
+  >
 >
 type _orders = Expect<
   Equal<
@@ -41,7 +62,12 @@ type _orders = Expect<
     }
   >
 >
-type _lines = Expect<Equal<ColumnRecord<typeof map, 'lines'>, { id: number; order_id: string | null; price: string | null; shipped_on: string | null }>>
+type _lines = Expect<
+  Equal<
+    ColumnRecord<typeof map, 'lines'>,
+    { id: number; order_id: string | null; price: string | null; shipped_on: string | null }
+  >
+>
 
 type Order = TableRecord<typeof map, 'orders'>
 const db = knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })

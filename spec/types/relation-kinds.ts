@@ -1,7 +1,14 @@
 // Type tests, compiled by `npm run typecheck` and never run: every relation type has its entry in
 // RELATION_KINDS (a record over the types that misses one does not compile), the to-many types are read from it,
 // and a switch over what a kind loads or how it links fails to compile when a case is missing.
-import { RELATION_KINDS, unhandled, type RelationKind, type RelationKinds, type RelationLink, type ToManyType } from '../../lib/map/relation-kinds.ts'
+import {
+  RELATION_KINDS,
+  unhandled,
+  type RelationKind,
+  type RelationKinds,
+  type RelationLink,
+  type ToManyType,
+} from '../../lib/map/relation-kinds.ts'
 import type { RelationDefinition, RelationType } from '../../lib/relation-map.ts'
 import type { Expect, Equal } from './expect-type.ts'
 

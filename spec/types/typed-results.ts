@@ -1,7 +1,14 @@
 // Type tests, compiled by `npm run typecheck` and never run: the builder's record and result types survive
 // applyQueryParams, paginate reads its `data` type from the builder, and loadRelations keeps the row type.
 import knex from 'knex'
-import { applyQueryParams, loadRelations, paginate, parseQueryParams, type Paginated, type RelationMap } from '../../lib/index.ts'
+import {
+  applyQueryParams,
+  loadRelations,
+  paginate,
+  parseQueryParams,
+  type Paginated,
+  type RelationMap,
+} from '../../lib/index.ts'
 import type { Expect, Equal } from './expect-type.ts'
 
 interface User {

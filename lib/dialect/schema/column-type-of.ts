@@ -8,7 +8,10 @@ const TYPES: ReadonlyArray<readonly [ColumnType, RegExp]> = [
   ['boolean', /^bool(ean)?$/],
   ['date', /^date$/],
   ['datetime', /^(datetime|timestamp(tz)?|timestamp with(out)? time zone)$/],
-  ['string', /^(((national |n)?(character|char)( varying)?)|n?varchar2?|(tiny|medium|long)?text|clob|citext|uuid|enum|string)$/],
+  [
+    'string',
+    /^(((national |n)?(character|char)( varying)?)|n?varchar2?|(tiny|medium|long)?text|clob|citext|uuid|enum|string)$/,
+  ],
 ]
 
 /**
@@ -27,5 +30,9 @@ export function columnTypeOf(dataType: string): ColumnType | undefined {
 
 /** A declared type without its length, precision or other arguments, in lower case: `VARCHAR(255)` → `varchar`. */
 export function bareTypeName(declared: string): string {
-  return declared.replace(/\(.*?\)/g, '').replace(/\s+/g, ' ').trim().toLowerCase()
+  return declared
+    .replace(/\(.*?\)/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
 }

@@ -13,13 +13,20 @@ export interface ForeignKeyColumnRow {
  * A foreign key from its column rows in constraint order; a table referenced in another schema than the one
  * read is named `schema.table`.
  */
-export function foreignKeyOf(rows: readonly ForeignKeyColumnRow[], schema: string, enforced: boolean): SchemaForeignKey {
+export function foreignKeyOf(
+  rows: readonly ForeignKeyColumnRow[],
+  schema: string,
+  enforced: boolean,
+): SchemaForeignKey {
   const first = rows[0]
   if (first === undefined) throw new Error('foreignKeyOf: a foreign key has at least one column')
   return {
     name: first.name,
     columns: rows.map((row) => row.column_name),
-    referencedTable: first.referenced_schema === schema ? first.referenced_table : `${first.referenced_schema}.${first.referenced_table}`,
+    referencedTable:
+      first.referenced_schema === schema
+        ? first.referenced_table
+        : `${first.referenced_schema}.${first.referenced_table}`,
     referencedColumns: rows.map((row) => row.referenced_column),
     enforced,
   }

@@ -6,10 +6,31 @@ import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
 import { mysqlEnumValues, textFacts } from './text-facts.ts'
 
-interface TableRow { name: string; engine: string | null; table_type: string; options: string | null }
-interface ColumnRow { table_name: string; name: string; data_type: string; column_type: string; is_nullable: string }
-interface IndexRow { table_name: string; index_name: string; non_unique: number | string; index_type: string; sub_part: number | string | null; column_name: string | null }
-interface CheckRow { table_name: string; check_clause: string }
+interface TableRow {
+  name: string
+  engine: string | null
+  table_type: string
+  options: string | null
+}
+interface ColumnRow {
+  table_name: string
+  name: string
+  data_type: string
+  column_type: string
+  is_nullable: string
+}
+interface IndexRow {
+  table_name: string
+  index_name: string
+  non_unique: number | string
+  index_type: string
+  sub_part: number | string | null
+  column_name: string | null
+}
+interface CheckRow {
+  table_name: string
+  check_clause: string
+}
 interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
 }
@@ -71,7 +92,11 @@ export const mysqlCatalog: CatalogReader = {
     (await query<{ schema: string | null }>(db, 'select database() as `schema`', []))[0]?.schema ?? '',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
     const bound = [scope.schema ?? null]
-    const [current] = await query<{ schema: string; checks: number | string }>(db, 'select coalesce(?, database()) as `schema`, @@foreign_key_checks as checks', bound)
+    const [current] = await query<{ schema: string; checks: number | string }>(
+      db,
+      'select coalesce(?, database()) as `schema`, @@foreign_key_checks as checks',
+      bound,
+    )
     const schema = current?.schema ?? ''
     const kindRead = (table: TableRow): boolean => table.table_type !== 'VIEW' || scope.kinds !== undefined
     const tableRows = await query<TableRow>(db, TABLES, bound)
@@ -97,12 +122,22 @@ export const mysqlCatalog: CatalogReader = {
           const type = boolean ? 'boolean' : dataType === 'set' ? 'string' : columnTypeOf(dataType)
           const values = dataType === 'enum' ? mysqlEnumValues(row.column_type) : null
           const single = dataType === 'float' ? { precision: 'single' as const } : {}
-          return textFacts(dataType, values, { name: row.name, dataType, type, nullable: row.is_nullable === 'YES', ...single })
+          return textFacts(dataType, values, {
+            name: row.name,
+            dataType,
+            type,
+            nullable: row.is_nullable === 'YES',
+            ...single,
+          })
         }),
         primaryKey: [...(byIndex.find(([index]) => index === 'PRIMARY')?.[1] ?? [])],
-        uniques: byIndex.filter(([index, , rows]) => index !== 'PRIMARY' && Number(rows[0]?.non_unique) === 0).map(([, columns]) => [...columns]),
+        uniques: byIndex
+          .filter(([index, , rows]) => index !== 'PRIMARY' && Number(rows[0]?.non_unique) === 0)
+          .map(([, columns]) => [...columns]),
         indexes: byIndex.map(([, , rows]) => orderColumns(rows)).filter((columns) => columns.length > 0),
-        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema, enforced)),
+        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) =>
+          foreignKeyOf(rows, schema, enforced),
+        ),
       }
     })
   },

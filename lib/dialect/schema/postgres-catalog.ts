@@ -7,15 +7,32 @@ import { groupRows } from './group-rows.ts'
 import { textFacts } from './text-facts.ts'
 
 interface ColumnRow {
-  table_name: string; name: string; data_type: string; is_enum: boolean; nullable: boolean; enum_values: string[] | null
+  table_name: string
+  name: string
+  data_type: string
+  is_enum: boolean
+  nullable: boolean
+  enum_values: string[] | null
 }
-interface IndexRow { table_name: string; index_name: string; is_primary: boolean; is_unique: boolean; can_order: boolean; column_name: string | null }
+interface IndexRow {
+  table_name: string
+  index_name: string
+  is_primary: boolean
+  is_unique: boolean
+  can_order: boolean
+  column_name: string | null
+}
 interface ForeignKeyRow extends ForeignKeyColumnRow {
   table_name: string
   enforced: boolean
 }
 
-interface TableRow { name: string; is_view: boolean; is_child: boolean; children: string[] | null }
+interface TableRow {
+  name: string
+  is_view: boolean
+  is_child: boolean
+  children: string[] | null
+}
 
 const kindRead = (row: TableRow, scope: CatalogScope): boolean =>
   scope.kinds === 'every' || (!row.is_child && (!row.is_view || scope.kinds === 'views'))
@@ -83,7 +100,10 @@ export const postgresCatalog: CatalogReader = {
   defaultSchema: async (db) =>
     (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public',
   async read(db: Knex, scope: CatalogScope): Promise<SchemaTable[]> {
-    const schema = scope.schema ?? (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ?? 'public'
+    const schema =
+      scope.schema ??
+      (await query<{ schema: string }>(db, 'select current_schema() as schema', []))[0]?.schema ??
+      'public'
     const tableRows = await query<TableRow>(db, TABLES, [schema])
     const kinds = tableRows.filter((row) => scope.includes(row.name) && kindRead(row, scope))
     const names = kinds.map((row) => row.name)
@@ -92,8 +112,9 @@ export const postgresCatalog: CatalogReader = {
     const indexes = groupRows(await query<IndexRow>(db, INDEXES, [schema]), (row) => row.table_name)
     const foreignKeys = groupRows(await query<ForeignKeyRow>(db, FOREIGN_KEYS, [schema]), (row) => row.table_name)
     return names.map((name) => {
-      const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).values()]
-        .filter((rows) => rows.every((row) => row.column_name !== null))
+      const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).values()].filter((rows) =>
+        rows.every((row) => row.column_name !== null),
+      )
       const columnsOf = (rows: readonly IndexRow[]): string[] => rows.map((row) => row.column_name ?? '')
       const row = byName.get(name)
       return {
@@ -101,17 +122,21 @@ export const postgresCatalog: CatalogReader = {
         ...(row?.is_view === true ? { kind: 'view' as const } : {}),
         ...(row?.is_child === true ? { kind: 'partition' as const } : {}),
         ...(row?.children !== null && row?.children !== undefined ? { partitions: row.children } : {}),
-        columns: (columns.get(name) ?? []).map((row) => textFacts(row.data_type, row.enum_values, {
-          name: row.name,
-          dataType: row.data_type,
-          type: row.is_enum ? 'string' : columnTypeOf(row.data_type),
-          nullable: row.nullable,
-          ...(row.data_type === 'real' ? { precision: 'single' as const } : {}),
-        })),
+        columns: (columns.get(name) ?? []).map((row) =>
+          textFacts(row.data_type, row.enum_values, {
+            name: row.name,
+            dataType: row.data_type,
+            type: row.is_enum ? 'string' : columnTypeOf(row.data_type),
+            nullable: row.nullable,
+            ...(row.data_type === 'real' ? { precision: 'single' as const } : {}),
+          }),
+        ),
         primaryKey: columnsOf(byIndex.find((rows) => rows[0]?.is_primary === true) ?? []),
         uniques: byIndex.filter((rows) => rows[0]?.is_unique === true && rows[0].is_primary !== true).map(columnsOf),
         indexes: byIndex.filter((rows) => rows[0]?.can_order === true).map(columnsOf),
-        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) => foreignKeyOf(rows, schema, rows[0]?.enforced === true)),
+        foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) =>
+          foreignKeyOf(rows, schema, rows[0]?.enforced === true),
+        ),
       }
     })
   },

@@ -15,11 +15,18 @@ export function sortTable(table: SchemaTable): SchemaTable {
     .filter(([key]) => key !== primaryKey)
     .sort(([a], [b]) => byCodePoint(a, b))
     .map(([, columns]) => columns)
-  const indexes = [...new Map([table.primaryKey, ...(table.indexes ?? [])].filter((columns) => columns.length > 0).map((columns) => [columnsKey(columns), columns])).entries()]
+  const indexes = [
+    ...new Map(
+      [table.primaryKey, ...(table.indexes ?? [])]
+        .filter((columns) => columns.length > 0)
+        .map((columns) => [columnsKey(columns), columns]),
+    ).entries(),
+  ]
     .sort(([a], [b]) => byCodePoint(a, b))
     .map(([, columns]) => columns)
   const foreignKeys = [...table.foreignKeys].sort(
-    (a, b) => byCodePoint(columnsKey(a.columns), columnsKey(b.columns)) || byCodePoint(a.referencedTable, b.referencedTable),
+    (a, b) =>
+      byCodePoint(columnsKey(a.columns), columnsKey(b.columns)) || byCodePoint(a.referencedTable, b.referencedTable),
   )
   return { ...table, uniques, indexes, foreignKeys }
 }

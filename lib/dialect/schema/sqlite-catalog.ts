@@ -5,21 +5,51 @@ import { bareTypeName, columnTypeOf } from './column-type-of.ts'
 import { groupRows } from './group-rows.ts'
 import { sqliteCheckedValues, textFacts } from './text-facts.ts'
 
-interface TableRow { name: string; wr: number; type: string }
-interface ColumnRow { name: string; type: string; notnull: number; pk: number; hidden: number }
-interface IndexRow { name: string; unique: number; origin: string; partial: number }
-interface IndexColumnRow { name: string | null }
-interface ForeignKeyRow { id: number; table: string; from: string; to: string | null }
+interface TableRow {
+  name: string
+  wr: number
+  type: string
+}
+interface ColumnRow {
+  name: string
+  type: string
+  notnull: number
+  pk: number
+  hidden: number
+}
+interface IndexRow {
+  name: string
+  unique: number
+  origin: string
+  partial: number
+}
+interface IndexColumnRow {
+  name: string | null
+}
+interface ForeignKeyRow {
+  id: number
+  table: string
+  from: string
+  to: string | null
+}
 
-const query = async <Row>(db: Knex, sql: string, bindings: readonly string[]): Promise<Row[]> => (await db.raw(sql, bindings)) as Row[]
+const query = async <Row>(db: Knex, sql: string, bindings: readonly string[]): Promise<Row[]> =>
+  (await db.raw(sql, bindings)) as Row[]
 
 async function columnRows(db: Knex, table: string, schema: string): Promise<ColumnRow[]> {
-  const rows = await query<ColumnRow>(db, 'select name, type, "notnull", pk, hidden from pragma_table_xinfo(?, ?) order by cid', [table, schema])
+  const rows = await query<ColumnRow>(
+    db,
+    'select name, type, "notnull", pk, hidden from pragma_table_xinfo(?, ?) order by cid',
+    [table, schema],
+  )
   return rows.filter((row) => row.hidden !== 1)
 }
 
 const primaryKeyOf = (rows: readonly ColumnRow[]): string[] =>
-  rows.filter((row) => row.pk > 0).sort((a, b) => a.pk - b.pk).map((row) => row.name)
+  rows
+    .filter((row) => row.pk > 0)
+    .sort((a, b) => a.pk - b.pk)
+    .map((row) => row.name)
 
 function columnOf(
   row: ColumnRow,
@@ -43,13 +73,23 @@ async function checkedValues(db: Knex, table: string, schema: string): Promise<M
 }
 
 /** Every index (all SQLite indexes are B-trees) and the unique ones but the primary key's, not partial, not on expressions. */
-async function indexesOf(db: Knex, table: string, schema: string): Promise<{ indexes: string[][]; uniques: string[][] }> {
-  const rows = await query<IndexRow>(db, 'select name, "unique", origin, partial from pragma_index_list(?, ?)', [table, schema])
+async function indexesOf(
+  db: Knex,
+  table: string,
+  schema: string,
+): Promise<{ indexes: string[][]; uniques: string[][] }> {
+  const rows = await query<IndexRow>(db, 'select name, "unique", origin, partial from pragma_index_list(?, ?)', [
+    table,
+    schema,
+  ])
   const indexes: string[][] = []
   const uniques: string[][] = []
   for (const index of rows) {
     if (index.partial !== 0) continue
-    const columns = await query<IndexColumnRow>(db, 'select name from pragma_index_info(?, ?) order by seqno', [index.name, schema])
+    const columns = await query<IndexColumnRow>(db, 'select name from pragma_index_info(?, ?) order by seqno', [
+      index.name,
+      schema,
+    ])
     if (columns.some((column) => column.name === null)) continue
     const names = columns.map((column) => column.name ?? '')
     indexes.push(names)
@@ -59,7 +99,11 @@ async function indexesOf(db: Knex, table: string, schema: string): Promise<{ ind
 }
 
 async function foreignKeysOf(db: Knex, table: string, schema: string, enforced: boolean): Promise<SchemaForeignKey[]> {
-  const rows = await query<ForeignKeyRow>(db, 'select id, "table", "from", "to" from pragma_foreign_key_list(?, ?) order by id, seq', [table, schema])
+  const rows = await query<ForeignKeyRow>(
+    db,
+    'select id, "table", "from", "to" from pragma_foreign_key_list(?, ?) order by id, seq',
+    [table, schema],
+  )
   const foreignKeys: SchemaForeignKey[] = []
   for (const group of groupRows(rows, (row) => String(row.id)).values()) {
     const referencedTable = group[0]?.table ?? ''
@@ -67,7 +111,13 @@ async function foreignKeysOf(db: Knex, table: string, schema: string, enforced: 
     const referencedColumns = group.some((row) => row.to === null)
       ? primaryKeyOf(await columnRows(db, referencedTable, schema))
       : group.map((row) => row.to ?? '')
-    foreignKeys.push({ name: undefined, columns: group.map((row) => row.from), referencedTable, referencedColumns, enforced })
+    foreignKeys.push({
+      name: undefined,
+      columns: group.map((row) => row.from),
+      referencedTable,
+      referencedColumns,
+      enforced,
+    })
   }
   return foreignKeys
 }
@@ -76,7 +126,10 @@ async function readTable(db: Knex, table: TableRow, schema: string, enforced: bo
   const rows = await columnRows(db, table.name, schema)
   const primaryKey = primaryKeyOf(rows)
   const checked = await checkedValues(db, table.name, schema)
-  const rowidAlias = table.wr === 0 && primaryKey.length === 1 && rows.some((row) => row.pk === 1 && row.type.toUpperCase() === 'INTEGER')
+  const rowidAlias =
+    table.wr === 0 &&
+    primaryKey.length === 1 &&
+    rows.some((row) => row.pk === 1 && row.type.toUpperCase() === 'INTEGER')
   return {
     name: table.name,
     ...(table.type === 'view' ? { kind: 'view' as const } : {}),

@@ -64,6 +64,9 @@ export async function problemsOf(db: Knex): Promise<RelationMapProblem[]> {
 }
 
 export function apiDocument(): OpenApiDocument {
-  const options: OpenApiOptions = { title: 'Users', resources: [{ path: '/users', table: 'users', options: { maxLimit: 100 }, item: true }] }
+  const options: OpenApiOptions = {
+    title: 'Users',
+    resources: [{ path: '/users', table: 'users', options: { maxLimit: 100 }, item: true }],
+  }
   return openApiDocument(relationMap, options)
 }

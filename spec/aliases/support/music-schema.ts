@@ -10,7 +10,10 @@ import { defineRelationMap } from '../../../lib/map/define-relation-map.ts'
 export const musicMap = defineRelationMap({
   alias_artists: {
     primaryKey: 'ArtistId',
-    columns: { artistId: { type: 'integer', column: 'ArtistId' }, name: { type: 'string', column: 'Name', nullable: false } },
+    columns: {
+      artistId: { type: 'integer', column: 'ArtistId' },
+      name: { type: 'string', column: 'Name', nullable: false },
+    },
     relations: { albums: { type: 'hasMany', table: 'alias_albums', foreignKey: 'ArtistId' } },
   },
   alias_albums: {
@@ -40,7 +43,13 @@ export const musicMap = defineRelationMap({
     },
     relations: {
       album: { type: 'belongsTo', table: 'alias_albums', foreignKey: 'AlbumId' },
-      playlists: { type: 'belongsToMany', table: 'alias_playlists', pivotTable: 'alias_playlist_tracks', foreignPivotKey: 'track_id', relatedPivotKey: 'playlist_id' },
+      playlists: {
+        type: 'belongsToMany',
+        table: 'alias_playlists',
+        pivotTable: 'alias_playlist_tracks',
+        foreignPivotKey: 'track_id',
+        relatedPivotKey: 'playlist_id',
+      },
       entries: { type: 'hasMany', table: 'alias_playlist_tracks', foreignKey: 'track_id' },
       firstEntry: { type: 'hasOne', table: 'alias_playlist_tracks', foreignKey: 'track_id' },
     },
@@ -115,7 +124,14 @@ const NOTES = [
   { NoteId: 3, Body: 'Never out', Notable_type: 'Album', Notable_id: 13 },
 ]
 
-const TABLES = ['alias_notes', 'alias_playlist_tracks', 'alias_playlists', 'alias_tracks', 'alias_albums', 'alias_artists']
+const TABLES = [
+  'alias_notes',
+  'alias_playlist_tracks',
+  'alias_playlists',
+  'alias_tracks',
+  'alias_albums',
+  'alias_artists',
+]
 
 /** (Re)creates the music tables in `knex`'s database and fills them. */
 export async function createMusicTables(knex: Knex): Promise<void> {

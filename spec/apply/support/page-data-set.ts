@@ -17,7 +17,12 @@ const notNull = { nullable: false } as const
 export const pageMap = {
   pg_teams: { columns: { id: 'integer', name: { type: 'string', ...notNull, unique: true } } },
   pg_users: {
-    columns: { id: 'integer', team_id: { type: 'integer', ...notNull }, name: { type: 'string', ...notNull }, hidden: { type: 'boolean', ...notNull } },
+    columns: {
+      id: 'integer',
+      team_id: { type: 'integer', ...notNull },
+      name: { type: 'string', ...notNull },
+      hidden: { type: 'boolean', ...notNull },
+    },
     relations: { team: { type: 'belongsTo', table: 'pg_teams', foreignKey: 'team_id', required: true } },
   },
   pg_posts: {
@@ -32,7 +37,13 @@ export const pageMap = {
     relations: {
       author: { type: 'belongsTo', table: 'pg_users', foreignKey: 'user_id', required: true },
       editor: { type: 'belongsTo', table: 'pg_users', foreignKey: 'editor_id' },
-      tags: { type: 'belongsToMany', table: 'pg_tags', pivotTable: 'pg_post_tag', foreignPivotKey: 'post_id', relatedPivotKey: 'tag_id' },
+      tags: {
+        type: 'belongsToMany',
+        table: 'pg_tags',
+        pivotTable: 'pg_post_tag',
+        foreignPivotKey: 'post_id',
+        relatedPivotKey: 'tag_id',
+      },
     },
   },
   pg_tags: { columns: { id: 'integer', name: { type: 'string', ...notNull, unique: true } } },
@@ -48,7 +59,8 @@ export const guardedPageMap: RelationMap = {
 const TABLES = ['pg_post_tag', 'pg_tags', 'pg_posts', 'pg_users', 'pg_teams']
 const KINDS = ['note', 'review', 'draft', 'news']
 
-const stamp = (minutes: number): string => new Date(Date.UTC(2024, 0, 1) + minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ')
+const stamp = (minutes: number): string =>
+  new Date(Date.UTC(2024, 0, 1) + minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ')
 
 /**
  * Creates the page data set in tables of its own: 6 teams, 60 users (12 distinct names, one user in 7
@@ -83,8 +95,16 @@ export async function createPageDataSet(db: Knex): Promise<void> {
     table.integer('tag_id').unsigned().notNullable()
     table.primary(['post_id', 'tag_id'])
   })
-  await db.batchInsert('pg_teams', Array.from({ length: TEAMS }, (_, index) => ({ name: `team ${index + 1}` })), 100)
-  const users = Array.from({ length: USERS }, (_, index) => ({ team_id: 1 + (index % TEAMS), name: `user ${(index * 7) % 12}`, hidden: index % 7 === 3 }))
+  await db.batchInsert(
+    'pg_teams',
+    Array.from({ length: TEAMS }, (_, index) => ({ name: `team ${index + 1}` })),
+    100,
+  )
+  const users = Array.from({ length: USERS }, (_, index) => ({
+    team_id: 1 + (index % TEAMS),
+    name: `user ${(index * 7) % 12}`,
+    hidden: index % 7 === 3,
+  }))
   await db.batchInsert('pg_users', users, 100)
   const posts = Array.from({ length: PAGE_POSTS }, (_, index) => ({
     user_id: 1 + ((index * 13) % USERS),
@@ -94,10 +114,18 @@ export async function createPageDataSet(db: Knex): Promise<void> {
     created_at: stamp(((index * 389) % PAGE_POSTS) - (index % 5 === 0 ? 1 : 0)),
   }))
   await db.batchInsert('pg_posts', posts, 200)
-  await db.batchInsert('pg_tags', Array.from({ length: TAGS }, (_, index) => ({ name: `tag ${index + 1}` })), 100)
+  await db.batchInsert(
+    'pg_tags',
+    Array.from({ length: TAGS }, (_, index) => ({ name: `tag ${index + 1}` })),
+    100,
+  )
   const links = Array.from({ length: PAGE_POSTS }, (_, index) => [
     { post_id: index + 1, tag_id: 1 + (index % TAGS) },
-    { post_id: index + 1, tag_id: 1 + ((index * 5 + 1) % TAGS) === 1 + (index % TAGS) ? 1 + ((index + 1) % TAGS) : 1 + ((index * 5 + 1) % TAGS) },
+    {
+      post_id: index + 1,
+      tag_id:
+        1 + ((index * 5 + 1) % TAGS) === 1 + (index % TAGS) ? 1 + ((index + 1) % TAGS) : 1 + ((index * 5 + 1) % TAGS),
+    },
   ]).flat()
   await db.batchInsert('pg_post_tag', links, 200)
 }

@@ -37,7 +37,10 @@ async function accepting(port: number, within: number, log: string): Promise<voi
       socket.once('error', () => resolve(false))
     })
     if (ok) return
-    if (Date.now() - start > within) throw new Error(`pgbouncer did not listen on ${port} within ${within} ms:\n${await readFile(log, 'utf8').catch(() => '')}`)
+    if (Date.now() - start > within)
+      throw new Error(
+        `pgbouncer did not listen on ${port} within ${within} ms:\n${await readFile(log, 'utf8').catch(() => '')}`,
+      )
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
@@ -48,7 +51,8 @@ async function accepting(port: number, within: number, log: string): Promise<voi
  * directory. As root it runs as `postgres` (or `nobody`): PgBouncer refuses to run as root.
  */
 export async function startPgBouncer(serverUrl: string): Promise<RunningPgBouncer> {
-  if (PGBOUNCER_BINARY === undefined) throw new Error('pgbouncer is not installed (Debian: apt-get install -y pgbouncer)')
+  if (PGBOUNCER_BINARY === undefined)
+    throw new Error('pgbouncer is not installed (Debian: apt-get install -y pgbouncer)')
   const server = new URL(serverUrl)
   const user = decodeURIComponent(server.username || 'postgres')
   const port = await freePort()

@@ -19,7 +19,10 @@ export function sleepingMap(db: TestDatabase, options: { slowPosts?: boolean } =
   return {
     ...relationMap,
     users: { ...users, scopes: { ...users.scopes, slow: (query: Knex.QueryBuilder) => void query.whereRaw(sleep) } },
-    posts: options.slowPosts === true ? { ...posts, guard: (query: Knex.QueryBuilder) => void query.whereRaw(sleep) } : posts,
+    posts:
+      options.slowPosts === true
+        ? { ...posts, guard: (query: Knex.QueryBuilder) => void query.whereRaw(sleep) }
+        : posts,
   }
 }
 

@@ -12,7 +12,8 @@ const LIBRARY = join(root, 'lib/index.ts')
  * `knex-query-params` is this repository's `lib/` (and `knex` its knex); each directory needs a `package.json` with `"type": "module"`.
  */
 export function compileErrors(files: readonly string[]): string[] {
-  for (const directory of new Set(files.map((file) => dirname(file)))) writeFileSync(join(directory, 'package.json'), '{ "type": "module" }\n')
+  for (const directory of new Set(files.map((file) => dirname(file))))
+    writeFileSync(join(directory, 'package.json'), '{ "type": "module" }\n')
   const program = ts.createProgram([...files], {
     strict: true,
     noEmit: true,
@@ -29,7 +30,10 @@ export function compileErrors(files: readonly string[]): string[] {
     paths: { 'knex-query-params': [LIBRARY], knex: [join(root, 'node_modules/knex/types/index.d.ts')] },
   })
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file === undefined ? '' : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
+    const where =
+      diagnostic.file === undefined
+        ? ''
+        : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
     return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`
   })
 }
@@ -37,7 +41,13 @@ export function compileErrors(files: readonly string[]): string[] {
 /** Imports a generated module (its `knex-query-params` import pointed at this repository's `lib/`) and returns its `relationMap`. */
 export async function importGeneratedMap(file: string): Promise<RelationMap> {
   const runnable = file.replace(/\.ts$/, '.run.ts')
-  writeFileSync(runnable, readFileSync(file, 'utf8').replace("from 'knex-query-params'", `from ${JSON.stringify(pathToFileURL(LIBRARY).href)}`))
+  writeFileSync(
+    runnable,
+    readFileSync(file, 'utf8').replace(
+      "from 'knex-query-params'",
+      `from ${JSON.stringify(pathToFileURL(LIBRARY).href)}`,
+    ),
+  )
   const module = (await import(pathToFileURL(runnable).href)) as { relationMap: RelationMap }
   return module.relationMap
 }

@@ -33,7 +33,10 @@ export const cursorMap = {
     aggregates: { notesWeightSum: { relation: 'notes', fn: 'sum', column: 'weight' } },
   },
   cur_notes: { columns: { id: 'integer', item_id: 'integer', weight: 'integer' } },
-  cur_pairs: { primaryKey: ['left_id', 'right_id'], columns: { left_id: 'integer', right_id: 'integer', label: { type: 'string', ...notNull } } },
+  cur_pairs: {
+    primaryKey: ['left_id', 'right_id'],
+    columns: { left_id: 'integer', right_id: 'integer', label: { type: 'string', ...notNull } },
+  },
 } satisfies RelationMap
 
 const TABLES = ['cur_notes', 'cur_items', 'cur_groups', 'cur_pairs']
@@ -89,10 +92,13 @@ export async function createCursorDataSet(db: Knex): Promise<void> {
   await db('cur_groups').insert(GROUPS.map((name) => ({ name })))
   await db('cur_items').insert(Array.from({ length: CURSOR_ITEMS }, (_, index) => itemRow(index)))
   const notes: Array<Record<string, unknown>> = []
-  for (let item = 1; item <= CURSOR_ITEMS; item++) for (let note = 0; note < item % 4; note++) notes.push({ item_id: item, weight: (item * 7 + note) % 5 })
+  for (let item = 1; item <= CURSOR_ITEMS; item++)
+    for (let note = 0; note < item % 4; note++) notes.push({ item_id: item, weight: (item * 7 + note) % 5 })
   await db('cur_notes').insert(notes)
   const pairs: Array<Record<string, unknown>> = []
-  for (let left = 1; left <= 6; left++) for (let right = 1; right <= 5; right++) pairs.push({ left_id: left, right_id: right, label: `p${(left + right) % 3}` })
+  for (let left = 1; left <= 6; left++)
+    for (let right = 1; right <= 5; right++)
+      pairs.push({ left_id: left, right_id: right, label: `p${(left + right) % 3}` })
   await db('cur_pairs').insert(pairs)
 }
 

@@ -13,11 +13,17 @@ export async function restoreSequences(knex: Knex, tables: readonly string[]): P
   for (const table of tables) {
     const dialect = knex.client.dialect
     if (dialect === 'postgresql') {
-      await knex.raw(`select setval(pg_get_serial_sequence(?, 'id'), coalesce(max(id), 0) + 1, false) from ??`, [table, table])
+      await knex.raw(`select setval(pg_get_serial_sequence(?, 'id'), coalesce(max(id), 0) + 1, false) from ??`, [
+        table,
+        table,
+      ])
     } else if (dialect === 'mysql') {
       await knex.raw('alter table ?? auto_increment = 1', [table])
     } else {
-      await knex.raw('update sqlite_sequence set seq = (select coalesce(max(id), 0) from ??) where name = ?', [table, table])
+      await knex.raw('update sqlite_sequence set seq = (select coalesce(max(id), 0) from ??) where name = ?', [
+        table,
+        table,
+      ])
     }
   }
 }

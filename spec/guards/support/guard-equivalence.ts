@@ -16,8 +16,14 @@ type Rows = Array<Record<string, unknown>>
 const byId = (rows: Rows): Rows => [...rows].sort((a, b) => Number(a.id) - Number(b.id))
 
 /** The rows and the count of one request, with and without guards, in a form that compares exactly. */
-async function bothSides(db: TestDatabase, { table, params }: TenantRequest, style: 'plain' | 'or'): Promise<[{ rows: Rows; total: number }, unknown]> {
-  const guarded = applyQueryParams(db.knex(`${BOTH}${table}`), params, guardedMaps[style], { context: { tenantId: TENANT } })
+async function bothSides(
+  db: TestDatabase,
+  { table, params }: TenantRequest,
+  style: 'plain' | 'or',
+): Promise<[{ rows: Rows; total: number }, unknown]> {
+  const guarded = applyQueryParams(db.knex(`${BOTH}${table}`), params, guardedMaps[style], {
+    context: { tenantId: TENANT },
+  })
   const unguarded = applyQueryParams(db.knex(`${ONLY}${table}`), params, unguardedMap)
   const ordered = (params.orders?.length ?? 0) > 0
   const side = async (query: typeof guarded): Promise<{ rows: Rows; total: number }> => {
@@ -34,17 +40,24 @@ async function bothSides(db: TestDatabase, { table, params }: TenantRequest, sty
  * the rows tenant 1 may see, with the same ids. Runs `settings.numRuns` cases from `settings.seed`; returns
  * how many ran and how many of them returned rows (so a property that only compares empty results shows).
  */
-export async function checkGuardEquivalence(db: TestDatabase, settings: FuzzSettings): Promise<{ cases: number; withRows: number }> {
+export async function checkGuardEquivalence(
+  db: TestDatabase,
+  settings: FuzzSettings,
+): Promise<{ cases: number; withRows: number }> {
   await tenantTables(db)
   let cases = 0
   let withRows = 0
   await fc.assert(
-    fc.asyncProperty(tenantRequest(guardedMaps.plain, BOTH), fc.constantFrom<'plain' | 'or'>('plain', 'or'), async (request, style) => {
-      cases++
-      const [guarded, unguarded] = await bothSides(db, request, style)
-      expect(guarded, JSON.stringify(request)).to.deep.equal(unguarded)
-      if (guarded.rows.length > 0) withRows++
-    }),
+    fc.asyncProperty(
+      tenantRequest(guardedMaps.plain, BOTH),
+      fc.constantFrom<'plain' | 'or'>('plain', 'or'),
+      async (request, style) => {
+        cases++
+        const [guarded, unguarded] = await bothSides(db, request, style)
+        expect(guarded, JSON.stringify(request)).to.deep.equal(unguarded)
+        if (guarded.rows.length > 0) withRows++
+      },
+    ),
     { seed: settings.seed, numRuns: settings.numRuns },
   )
   return { cases, withRows }

@@ -15,7 +15,15 @@ export type TenantTable = (typeof TENANT_TABLES)[number]
 /** The tenant whose view the specs check. */
 export const TENANT = 1
 
-const SIZES: Record<TenantTable, number> = { teams: 6, users: 14, posts: 30, comments: 48, tags: 8, post_tag: 40, images: 24 }
+const SIZES: Record<TenantTable, number> = {
+  teams: 6,
+  users: 14,
+  posts: 30,
+  comments: 48,
+  tags: 8,
+  post_tag: 40,
+  images: 24,
+}
 const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'merger', 'omega', 'Zeta', 'kappa']
 const DELETED = '2024-06-01 12:00:00'
 
@@ -35,7 +43,10 @@ function random(seed: number): () => number {
 export function tenantData(seed = 11): Record<TenantTable, TenantRow[]> {
   const next = random(seed)
   const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)] as T
-  const data = Object.fromEntries(TENANT_TABLES.map((table) => [table, [] as TenantRow[]])) as Record<TenantTable, TenantRow[]>
+  const data = Object.fromEntries(TENANT_TABLES.map((table) => [table, [] as TenantRow[]])) as Record<
+    TenantTable,
+    TenantRow[]
+  >
   /** A key of `table` for a row of `tenant`: usually the same tenant, sometimes any row, sometimes null. */
   const reference = (table: TenantTable, tenant: number, nullable = true): number | null => {
     const roll = next()
@@ -49,20 +60,36 @@ export function tenantData(seed = 11): Record<TenantTable, TenantRow[]> {
     return { id, tenant_id: next() < 0.55 ? 1 : 2, deleted_at: next() < 0.14 ? DELETED : null }
   }
   // Teams reference their owners, users their teams: owners are filled in after the users exist.
-  for (let id = 1; id <= SIZES.teams; id++) data.teams.push({ ...base('teams', id), name: `${pick(WORDS)} team ${id}`, owner_id: null })
+  for (let id = 1; id <= SIZES.teams; id++)
+    data.teams.push({ ...base('teams', id), name: `${pick(WORDS)} team ${id}`, owner_id: null })
   for (let id = 1; id <= SIZES.users; id++) {
     const row = base('users', id)
-    data.users.push({ ...row, team_id: reference('teams', Number(row.tenant_id)), name: `${pick(WORDS)} ${id}`, score: Math.floor(next() * 50) })
+    data.users.push({
+      ...row,
+      team_id: reference('teams', Number(row.tenant_id)),
+      name: `${pick(WORDS)} ${id}`,
+      score: Math.floor(next() * 50),
+    })
   }
   for (const team of data.teams) team.owner_id = reference('users', Number(team.tenant_id))
   for (let id = 1; id <= SIZES.posts; id++) {
     const row = base('posts', id)
-    data.posts.push({ ...row, user_id: reference('users', Number(row.tenant_id), false), title: `${pick(WORDS)} ${pick(WORDS)} ${id}`, views: Math.floor(next() * 200) })
+    data.posts.push({
+      ...row,
+      user_id: reference('users', Number(row.tenant_id), false),
+      title: `${pick(WORDS)} ${pick(WORDS)} ${id}`,
+      views: Math.floor(next() * 200),
+    })
   }
   for (let id = 1; id <= SIZES.comments; id++) {
     const row = base('comments', id)
     const tenant = Number(row.tenant_id)
-    data.comments.push({ ...row, post_id: reference('posts', tenant, false), user_id: reference('users', tenant), body: `${pick(WORDS)} ${id}` })
+    data.comments.push({
+      ...row,
+      post_id: reference('posts', tenant, false),
+      user_id: reference('users', tenant),
+      body: `${pick(WORDS)} ${id}`,
+    })
   }
   for (let id = 1; id <= SIZES.tags; id++) data.tags.push({ ...base('tags', id), name: `${pick(WORDS)}-${id}` })
   for (let id = 1; id <= SIZES.post_tag; id++) {
@@ -73,13 +100,19 @@ export function tenantData(seed = 11): Record<TenantTable, TenantRow[]> {
   for (let id = 1; id <= SIZES.images; id++) {
     const row = base('images', id)
     const type = next() < 0.5 ? 'User' : 'Post'
-    data.images.push({ ...row, imageable_type: type, imageable_id: reference(type === 'User' ? 'users' : 'posts', Number(row.tenant_id), false), url: `/img/${id}.png` })
+    data.images.push({
+      ...row,
+      imageable_type: type,
+      imageable_id: reference(type === 'User' ? 'users' : 'posts', Number(row.tenant_id), false),
+      url: `/img/${id}.png`,
+    })
   }
   return data
 }
 
 /** Whether `row` is visible to `tenant`: its own and not soft-deleted. */
-export const visibleTo = (row: TenantRow, tenant = TENANT): boolean => row.tenant_id === tenant && row.deleted_at === null
+export const visibleTo = (row: TenantRow, tenant = TENANT): boolean =>
+  row.tenant_id === tenant && row.deleted_at === null
 
 /**
  * The rows `tenant` may see, table by table: what the single-tenant database holds. A pivot row is kept only
@@ -87,7 +120,9 @@ export const visibleTo = (row: TenantRow, tenant = TENANT): boolean => row.tenan
  * `relationsExists` of a belongsToMany relation reads the pivot alone when the related table has no guard.
  */
 export function visibleData(data: Record<TenantTable, TenantRow[]>, tenant = TENANT): Record<TenantTable, TenantRow[]> {
-  const visible = Object.fromEntries(TENANT_TABLES.map((table) => [table, data[table].filter((row) => visibleTo(row, tenant))])) as Record<TenantTable, TenantRow[]>
+  const visible = Object.fromEntries(
+    TENANT_TABLES.map((table) => [table, data[table].filter((row) => visibleTo(row, tenant))]),
+  ) as Record<TenantTable, TenantRow[]>
   const ids = (table: TenantTable): Set<unknown> => new Set(visible[table].map((row) => row.id))
   const posts = ids('posts')
   const tags = ids('tags')

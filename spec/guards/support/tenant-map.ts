@@ -53,7 +53,13 @@ export function tenantMap(prefix: string, guard?: Guard<TenantContext>): Relatio
       relations: {
         author: { type: 'belongsTo', table: t('users'), foreignKey: 'user_id' },
         comments: { type: 'hasMany', table: t('comments'), foreignKey: 'post_id' },
-        tags: { type: 'belongsToMany', table: t('tags'), pivotTable: t('post_tag'), foreignPivotKey: 'post_id', relatedPivotKey: 'tag_id' },
+        tags: {
+          type: 'belongsToMany',
+          table: t('tags'),
+          pivotTable: t('post_tag'),
+          foreignPivotKey: 'post_id',
+          relatedPivotKey: 'tag_id',
+        },
         images: { type: 'morphMany', table: t('images'), name: 'imageable', morphType: 'Post' },
       },
     },
@@ -67,14 +73,26 @@ export function tenantMap(prefix: string, guard?: Guard<TenantContext>): Relatio
     [t('tags')]: {
       columns: { id: 'integer', tenant_id: 'integer', name: 'string' },
       relations: {
-        posts: { type: 'belongsToMany', table: t('posts'), pivotTable: t('post_tag'), foreignPivotKey: 'tag_id', relatedPivotKey: 'post_id' },
+        posts: {
+          type: 'belongsToMany',
+          table: t('posts'),
+          pivotTable: t('post_tag'),
+          foreignPivotKey: 'tag_id',
+          relatedPivotKey: 'post_id',
+        },
       },
     },
     [t('post_tag')]: {
       columns: { id: 'integer', tenant_id: 'integer', post_id: 'integer', tag_id: 'integer' },
     },
     [t('images')]: {
-      columns: { id: 'integer', tenant_id: 'integer', imageable_type: 'string', imageable_id: 'integer', url: 'string' },
+      columns: {
+        id: 'integer',
+        tenant_id: 'integer',
+        imageable_type: 'string',
+        imageable_id: 'integer',
+        url: 'string',
+      },
       relations: {
         imageable: { type: 'morphTo', name: 'imageable', types: { User: t('users'), Post: t('posts') } },
       },

@@ -63,7 +63,8 @@ function whereArbitrary(columns: ReadonlyArray<{ column: string; type: string }>
       else if (op === 'between') value = [...list.slice(0, 2)].sort() as ClientScalar[]
       else if (op === 'like') value = `%${texts[0] ?? 'a'}%`
       else value = nullValue && (op === '=' || op === '!=') ? null : (list[0] ?? null)
-      if (op === 'between' && !isText) value = [Math.min(ints[0] ?? 0, ints[1] ?? 0), Math.max(ints[0] ?? 0, ints[1] ?? 0)]
+      if (op === 'between' && !isText)
+        value = [Math.min(ints[0] ?? 0, ints[1] ?? 0), Math.max(ints[0] ?? 0, ints[1] ?? 0)]
       return { column: column.column, operator: op, value, boolean }
     })
 }
@@ -77,17 +78,30 @@ export function tenantRequest(map: RelationMap, prefix: string): fc.Arbitrary<Te
   return fc.constantFrom(...BASES).chain((table) => {
     const full = `${prefix}${table}`
     const filterPaths = relationPaths(map, full, 2, false)
-    const existsPaths = [...filterPaths.map((path) => path.path), ...[...relationsOf(map, full)].filter(([, relation]) => relation.kind === 'morphTo').map(([name]) => name)]
+    const existsPaths = [
+      ...filterPaths.map((path) => path.path),
+      ...[...relationsOf(map, full)].filter(([, relation]) => relation.kind === 'morphTo').map(([name]) => name),
+    ]
     const orderColumns = columnPaths(map, full, relationPaths(map, full, 2, true)).map((column) => column.column)
     const withPaths = ['*', ...relationPaths(map, full, 3, false).map((path) => path.path), ...existsPaths]
     return fc
       .record(
         {
           wheres: fc.array(whereArbitrary(columnPaths(map, full, filterPaths)), { maxLength: 3 }),
-          relationsExists: fc.array(fc.constantFrom(...(existsPaths.length > 0 ? existsPaths : ['*'])), { maxLength: 2 }),
-          orders: fc.array(fc.record({ column: fc.constantFrom(...orderColumns), direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc') }), { maxLength: 2 }),
+          relationsExists: fc.array(fc.constantFrom(...(existsPaths.length > 0 ? existsPaths : ['*'])), {
+            maxLength: 2,
+          }),
+          orders: fc.array(
+            fc.record({
+              column: fc.constantFrom(...orderColumns),
+              direction: fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+            }),
+            { maxLength: 2 },
+          ),
           with: fc.uniqueArray(fc.constantFrom(...withPaths), { maxLength: 3 }),
-          page: fc.option(fc.record({ limit: fc.integer({ min: 1, max: 8 }), page: fc.integer({ min: 1, max: 3 }) }), { nil: undefined }),
+          page: fc.option(fc.record({ limit: fc.integer({ min: 1, max: 8 }), page: fc.integer({ min: 1, max: 3 }) }), {
+            nil: undefined,
+          }),
         },
         { requiredKeys: ['wheres', 'orders', 'with'] },
       )
@@ -95,7 +109,8 @@ export function tenantRequest(map: RelationMap, prefix: string): fc.Arbitrary<Te
         // Without a limit the library adds no tie-breaker; the spec adds one, so equal orders compare in one order.
         const tieBroken: Order[] = orders.length > 0 ? [...orders, { column: 'id', direction: 'asc' }] : []
         const params: QueryParams = { wheres, orders: tieBroken, with: paths }
-        if (relationsExists !== undefined && existsPaths.length > 0 && relationsExists.length > 0) params.relationsExists = relationsExists
+        if (relationsExists !== undefined && existsPaths.length > 0 && relationsExists.length > 0)
+          params.relationsExists = relationsExists
         if (page !== undefined) {
           params.limit = page.limit
           params.page = page.page

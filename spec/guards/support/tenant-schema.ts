@@ -15,7 +15,11 @@ const COLUMNS: Record<TenantTable, Record<string, 'integer' | 'string'>> = {
  * (Re)creates the tables `<prefix>teams`… and fills them with `data`. No foreign-key constraints: the
  * single-tenant copy keeps keys that point at rows it does not hold, as a guarded view would see them.
  */
-export async function createTenantTables(knex: Knex, prefix: string, data: Record<TenantTable, readonly TenantRow[]>): Promise<void> {
+export async function createTenantTables(
+  knex: Knex,
+  prefix: string,
+  data: Record<TenantTable, readonly TenantRow[]>,
+): Promise<void> {
   await dropTenantTables(knex, prefix)
   for (const table of TENANT_TABLES) {
     await knex.schema.createTable(`${prefix}${table}`, (builder) => {
@@ -29,7 +33,12 @@ export async function createTenantTables(knex: Knex, prefix: string, data: Recor
       builder.index(['tenant_id'])
     })
     const rows = data[table]
-    if (rows.length > 0) await knex.batchInsert(`${prefix}${table}`, rows.map((row) => ({ ...row })), 100)
+    if (rows.length > 0)
+      await knex.batchInsert(
+        `${prefix}${table}`,
+        rows.map((row) => ({ ...row })),
+        100,
+      )
   }
 }
 

@@ -28,7 +28,10 @@ export async function startExample(name: string, databaseUrl: string, timeout = 
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`example ${name} did not start within ${timeout} ms:\n${output}`)), timeout)
+    const timer = setTimeout(
+      () => fail(new Error(`example ${name} did not start within ${timeout} ms:\n${output}`)),
+      timeout,
+    )
     const fail = (error: Error): void => {
       clearTimeout(timer)
       child.kill('SIGKILL')

@@ -8,7 +8,10 @@ export interface SentResponse {
 }
 
 /** Sends one request with `node:http` (which, unlike `fetch`, can put a body on a GET). */
-export function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<SentResponse> {
+export function send(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<SentResponse> {
   return new Promise((resolve, reject) => {
     const headers = { ...options.headers }
     if (options.body !== undefined) headers['content-length'] = String(Buffer.byteLength(options.body))
@@ -16,7 +19,9 @@ export function send(url: string, options: { method?: string; headers?: Record<s
       let text = ''
       response.setEncoding('utf8')
       response.on('data', (chunk: string) => (text += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', text }))
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] ?? '', text }),
+      )
       response.on('error', reject)
     })
     outgoing.on('error', reject)

@@ -29,7 +29,9 @@ export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const
 const sqlite = knex({ client: 'better-sqlite3', useNullAsDefault: true })
 
 /** `/posts`: the SQL the params become (so the relation map's checks run inside a route). */
-const postsSql = (params: QueryParams): { sql: string } => ({ sql: applyQueryParams(sqlite('posts'), params, relationMap).toSQL().sql })
+const postsSql = (params: QueryParams): { sql: string } => ({
+  sql: applyQueryParams(sqlite('posts'), params, relationMap).toSQL().sql,
+})
 
 /** A plain error thrown in a route: the integrations must hand it on, not answer it as problem+json. */
 const boom = (): never => {
@@ -41,7 +43,10 @@ async function listening(server: Server): Promise<RunningServer> {
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error)))),
+    close: () =>
+      new Promise<void>((resolve, reject) =>
+        server.close((error) => (error === undefined ? resolve() : reject(error))),
+      ),
   }
 }
 
@@ -83,7 +88,9 @@ async function startKoa(): Promise<RunningServer> {
 
 async function startHono(): Promise<RunningServer> {
   const app = new Hono()
-  app.on([...METHODS], '/echo', async (c) => c.json({ params: await queryParamsFromFetchRequest(c.req.raw, { bodyLimit: BODY_LIMIT }) }))
+  app.on([...METHODS], '/echo', async (c) =>
+    c.json({ params: await queryParamsFromFetchRequest(c.req.raw, { bodyLimit: BODY_LIMIT }) }),
+  )
   app.get('/posts', async (c) => c.json(postsSql(await queryParamsFromFetchRequest(c.req.raw))))
   app.get('/boom', () => boom())
   app.onError((error) => {

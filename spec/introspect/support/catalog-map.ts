@@ -9,7 +9,10 @@ import { defineRelationMap } from '../../../lib/map/define-relation-map.ts'
 export const catalogMap = defineRelationMap({
   Artist: {
     primaryKey: 'ArtistId',
-    columns: { artistId: { type: 'integer', column: 'ArtistId' }, name: { type: 'string', column: 'Name', nullable: false } },
+    columns: {
+      artistId: { type: 'integer', column: 'ArtistId' },
+      name: { type: 'string', column: 'Name', nullable: false },
+    },
     relations: {
       albums: { type: 'hasMany', table: 'Album', foreignKey: 'ArtistId' },
       profile: { type: 'hasOne', table: 'artist_profile', foreignKey: 'artist_id' },
@@ -55,7 +58,13 @@ export const catalogMap = defineRelationMap({
     },
     relations: {
       album: { type: 'belongsTo', table: 'Album', foreignKey: 'AlbumId' },
-      playlists: { type: 'belongsToMany', table: 'playlist', pivotTable: 'playlist_track', foreignPivotKey: 'track_id', relatedPivotKey: 'playlist_id' },
+      playlists: {
+        type: 'belongsToMany',
+        table: 'playlist',
+        pivotTable: 'playlist_track',
+        foreignPivotKey: 'track_id',
+        relatedPivotKey: 'playlist_id',
+      },
     },
   },
   artist_profile: {
@@ -75,7 +84,13 @@ export const catalogMap = defineRelationMap({
     columns: { id: 'integer', name: { type: 'string', nullable: false }, owner_id: 'integer' },
     relations: {
       owner: { type: 'belongsTo', table: 'app_user', foreignKey: 'owner_id' },
-      tracks: { type: 'belongsToMany', table: 'Track', pivotTable: 'playlist_track', foreignPivotKey: 'playlist_id', relatedPivotKey: 'track_id' },
+      tracks: {
+        type: 'belongsToMany',
+        table: 'Track',
+        pivotTable: 'playlist_track',
+        foreignPivotKey: 'playlist_id',
+        relatedPivotKey: 'track_id',
+      },
     },
   },
   playlist_track: {

@@ -9,7 +9,11 @@ import { addRelation, aliasColumn, editableCopy, renameRelation, type EditableMa
 export const CATALOG_MAP: RelationMap = {
   Album: {
     primaryKey: 'AlbumId',
-    columns: { AlbumId: 'integer', Title: { type: 'string', nullable: false }, ArtistId: { type: 'integer', nullable: false } },
+    columns: {
+      AlbumId: 'integer',
+      Title: { type: 'string', nullable: false },
+      ArtistId: { type: 'integer', nullable: false },
+    },
     relations: {
       Artist: { type: 'belongsTo', table: 'Artist', foreignKey: 'ArtistId', required: true },
       Tracks: { type: 'hasMany', table: 'Track', foreignKey: 'AlbumId' },
@@ -51,7 +55,13 @@ export const CATALOG_MAP: RelationMap = {
     },
     relations: {
       Album: { type: 'belongsTo', table: 'Album', foreignKey: 'AlbumId' },
-      playlists: { type: 'belongsToMany', table: 'playlist', pivotTable: 'playlist_track', foreignPivotKey: 'track_id', relatedPivotKey: 'playlist_id' },
+      playlists: {
+        type: 'belongsToMany',
+        table: 'playlist',
+        pivotTable: 'playlist_track',
+        foreignPivotKey: 'track_id',
+        relatedPivotKey: 'playlist_id',
+      },
     },
   },
   app_user: {
@@ -71,7 +81,13 @@ export const CATALOG_MAP: RelationMap = {
     columns: { id: 'integer', name: { type: 'string', nullable: false }, owner_id: 'integer' },
     relations: {
       owner: { type: 'belongsTo', table: 'app_user', foreignKey: 'owner_id' },
-      Tracks: { type: 'belongsToMany', table: 'Track', pivotTable: 'playlist_track', foreignPivotKey: 'playlist_id', relatedPivotKey: 'track_id' },
+      Tracks: {
+        type: 'belongsToMany',
+        table: 'Track',
+        pivotTable: 'playlist_track',
+        foreignPivotKey: 'playlist_id',
+        relatedPivotKey: 'track_id',
+      },
     },
   },
 }
@@ -101,12 +117,19 @@ export function catalogCamelMap(): EditableMap {
   renameRelation(tables, 'Employee', 'reports', 'children')
   // An exposed pivot is a table with two belongsTo, so its parents also get the inverse hasMany.
   addRelation(tables, 'Track', 'playlistTracks', { type: 'hasMany', table: 'playlist_track', foreignKey: 'track_id' })
-  addRelation(tables, 'playlist', 'playlistTracks', { type: 'hasMany', table: 'playlist_track', foreignKey: 'playlist_id' })
+  addRelation(tables, 'playlist', 'playlistTracks', {
+    type: 'hasMany',
+    table: 'playlist_track',
+    foreignKey: 'playlist_id',
+  })
   return tables
 }
 
 /** Runs `body` on a new database of `database`'s engine holding the catalog schema (created, not seeded), then drops it. */
-export async function withCatalog(database: TestDatabase, body: (catalog: TestDatabase) => Promise<void>): Promise<void> {
+export async function withCatalog(
+  database: TestDatabase,
+  body: (catalog: TestDatabase) => Promise<void>,
+): Promise<void> {
   const catalog = await freshDatabase(database, 'catalog')
   try {
     await createCatalog(catalog.knex)

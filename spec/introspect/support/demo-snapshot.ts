@@ -1,17 +1,31 @@
-import { expectedColumn, expectedForeignKey, type ColumnKind, type FixtureDialect } from '../../../fixtures/catalog/catalog-snapshot.ts'
+import {
+  expectedColumn,
+  expectedForeignKey,
+  type ColumnKind,
+  type FixtureDialect,
+} from '../../../fixtures/catalog/catalog-snapshot.ts'
 import type { SchemaColumn, SchemaSnapshot } from '../../../lib/dialect/schema/schema-snapshot.ts'
 
 /** The demo tables (`migrations/`) exactly as `readSchema` reads them on `dialect`, sorted by name. */
 export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
-  const column = (name: string, kind: ColumnKind, nullable = false): SchemaColumn => expectedColumn(dialect, name, kind, nullable)
-  const fk = (table: string, from: string, to: string): ReturnType<typeof expectedForeignKey> => expectedForeignKey(dialect, table, from, to, 'id')
+  const column = (name: string, kind: ColumnKind, nullable = false): SchemaColumn =>
+    expectedColumn(dialect, name, kind, nullable)
+  const fk = (table: string, from: string, to: string): ReturnType<typeof expectedForeignKey> =>
+    expectedForeignKey(dialect, table, from, to, 'id')
   const stamps = [column('created_at', 'datetime'), column('updated_at', 'datetime')]
   const deletedAt = column('deleted_at', 'timestamp', true)
   return {
     tables: [
       {
         name: 'comments',
-        columns: [column('id', 'increments'), column('post_id', 'integer'), column('user_id', 'integer'), column('body', 'text'), ...stamps, deletedAt],
+        columns: [
+          column('id', 'increments'),
+          column('post_id', 'integer'),
+          column('user_id', 'integer'),
+          column('body', 'text'),
+          ...stamps,
+          deletedAt,
+        ],
         primaryKey: ['id'],
         uniques: [],
         indexes: [['id'], ['post_id'], ['user_id']],
@@ -19,7 +33,14 @@ export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
       },
       {
         name: 'images',
-        columns: [column('id', 'increments'), column('imageable_type', 'string'), column('imageable_id', 'integer'), column('url', 'string'), ...stamps, deletedAt],
+        columns: [
+          column('id', 'increments'),
+          column('imageable_type', 'string'),
+          column('imageable_id', 'integer'),
+          column('url', 'string'),
+          ...stamps,
+          deletedAt,
+        ],
         primaryKey: ['id'],
         uniques: [],
         indexes: [['id'], ['imageable_type', 'imageable_id']],
@@ -52,10 +73,23 @@ export function demoSnapshot(dialect: FixtureDialect): SchemaSnapshot {
         indexes: [['id'], ['user_id']],
         foreignKeys: [fk('posts', 'user_id', 'users')],
       },
-      { name: 'tags', columns: [column('id', 'increments'), column('name', 'string'), ...stamps, deletedAt], primaryKey: ['id'], uniques: [], indexes: [['id']], foreignKeys: [] },
+      {
+        name: 'tags',
+        columns: [column('id', 'increments'), column('name', 'string'), ...stamps, deletedAt],
+        primaryKey: ['id'],
+        uniques: [],
+        indexes: [['id']],
+        foreignKeys: [],
+      },
       {
         name: 'teams',
-        columns: [column('id', 'increments'), column('name', 'string'), column('owner_id', 'integer', true), ...stamps, deletedAt],
+        columns: [
+          column('id', 'increments'),
+          column('name', 'string'),
+          column('owner_id', 'integer', true),
+          ...stamps,
+          deletedAt,
+        ],
         primaryKey: ['id'],
         uniques: [],
         indexes: [['id'], ['owner_id']],

@@ -1,4 +1,10 @@
-import { mysqlServerDatabase, pgliteDatabase, postgresServerDatabase, sqliteDatabase, type TestDatabase } from '../../support/databases.ts'
+import {
+  mysqlServerDatabase,
+  pgliteDatabase,
+  postgresServerDatabase,
+  sqliteDatabase,
+  type TestDatabase,
+} from '../../support/databases.ts'
 import { uniqueTestDatabaseName } from '../../support/server-database.ts'
 import { createTestDatabases, dropTestDatabases } from '../../support/test-database-lifecycle.ts'
 
@@ -23,7 +29,9 @@ function freshOf(database: TestDatabase, suffix: string): TestDatabase {
   if (database.engine === 'pglite') return pgliteDatabase()
   if (database.server === undefined) throw new Error(`freshDatabase: ${database.label} has no server`)
   const name = uniqueTestDatabaseName(suffix)
-  return database.engine === 'mysql' ? mysqlServerDatabase(database.server.serverUrl, name) : postgresServerDatabase(database.server.serverUrl, name)
+  return database.engine === 'mysql'
+    ? mysqlServerDatabase(database.server.serverUrl, name)
+    : postgresServerDatabase(database.server.serverUrl, name)
 }
 
 /** Closes a database of {@link freshDatabase} and, on a server, drops it. */

@@ -6,7 +6,8 @@ export type EditableMap = Record<string, TableDefinition>
 /** A deep copy of `map` without its scopes, guards (functions) and declared aggregates, which a schema cannot state. */
 export function editableCopy(map: RelationMap): EditableMap {
   const tables: EditableMap = {}
-  for (const [name, { scopes: _scopes, guard: _guard, aggregates: _aggregates, ...definition }] of Object.entries(map)) tables[name] = structuredClone(definition)
+  for (const [name, { scopes: _scopes, guard: _guard, aggregates: _aggregates, ...definition }] of Object.entries(map))
+    tables[name] = structuredClone(definition)
   return tables
 }
 

@@ -24,7 +24,8 @@ gc()
 const before = process.memoryUsage().heapUsed
 for (let i = 0; i < (mode === 'indices' ? 10_000 : 1000); i++) {
   if (mode === 'bodies') parse(`u${String(i).padStart(12, '0')}=1&z=${filler}`)
-  else if (mode === 'indices') parse(`with[${990_000 + i}]=posts&wheres[${980_000 + i}][column]=id&orders[${970_000 + i}][column]=id`)
+  else if (mode === 'indices')
+    parse(`with[${990_000 + i}]=posts&wheres[${980_000 + i}][column]=id&orders[${970_000 + i}][column]=id`)
   else if (mode === 'keys') parse(`wheres[0][${String(i).padStart(190, 'k')}]=${filler}`)
   else throw new Error(`unknown mode ${String(mode)}`)
 }

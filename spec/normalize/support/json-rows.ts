@@ -64,8 +64,28 @@ export async function dropJsonTables(db: Knex): Promise<void> {
 export async function writeJsonRows(db: Knex, sqlite: boolean): Promise<void> {
   const noted = (iso: string): Date | string => (sqlite ? `${iso.slice(0, 10)} ${iso.slice(11, 19)}` : new Date(iso))
   await db('json_orders').insert([
-    { id: 1, label: 'first', paid: true, day: '2024-03-01', at: new Date('2024-03-01T12:00:00.000Z'), noted: noted('2024-03-01T23:30:00.000Z'), price: 4.99, weight: 1.5, big: '9007199254740993' },
-    { id: 2, label: 'second', paid: false, day: '2024-02-29', at: new Date('2024-02-29T23:59:59.123Z'), noted: noted('2024-01-01T00:00:00.000Z'), price: 69.4, weight: 0, big: '-42' },
+    {
+      id: 1,
+      label: 'first',
+      paid: true,
+      day: '2024-03-01',
+      at: new Date('2024-03-01T12:00:00.000Z'),
+      noted: noted('2024-03-01T23:30:00.000Z'),
+      price: 4.99,
+      weight: 1.5,
+      big: '9007199254740993',
+    },
+    {
+      id: 2,
+      label: 'second',
+      paid: false,
+      day: '2024-02-29',
+      at: new Date('2024-02-29T23:59:59.123Z'),
+      noted: noted('2024-01-01T00:00:00.000Z'),
+      price: 69.4,
+      weight: 0,
+      big: '-42',
+    },
     { id: 3, label: null, paid: false, day: null, at: null, noted: null, price: null, weight: null, big: null },
   ])
   await db('json_lines').insert([

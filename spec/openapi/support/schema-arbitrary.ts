@@ -13,7 +13,10 @@ const MAX_ITEMS = 3
  * `maxItems`, `minimum` and `maximum`, `maxLength`, `pattern`, `format` date and date-time). Keywords that
  * only narrow (`not`) are left to the caller, which keeps the values its validator accepts.
  */
-export function arbitraryOf(schema: JsonSchema, schemas: Readonly<Record<string, JsonSchema>>): fc.Arbitrary<Generated> {
+export function arbitraryOf(
+  schema: JsonSchema,
+  schemas: Readonly<Record<string, JsonSchema>>,
+): fc.Arbitrary<Generated> {
   const ref = schema['$ref']
   if (typeof ref === 'string') {
     const target = schemas[ref.replace('#/components/schemas/', '')]
@@ -22,9 +25,11 @@ export function arbitraryOf(schema: JsonSchema, schemas: Readonly<Record<string,
   }
   if ('const' in schema) return fc.constant(schema['const'] as Generated)
   if (Array.isArray(schema['enum'])) return fc.constantFrom(...(schema['enum'] as Generated[]))
-  if (Array.isArray(schema['anyOf'])) return fc.oneof(...(schema['anyOf'] as JsonSchema[]).map((each) => arbitraryOf(each, schemas)))
+  if (Array.isArray(schema['anyOf']))
+    return fc.oneof(...(schema['anyOf'] as JsonSchema[]).map((each) => arbitraryOf(each, schemas)))
   const type = schema['type']
-  if (Array.isArray(type)) return fc.oneof(...(type as string[]).map((each) => arbitraryOf({ ...schema, type: each }, schemas)))
+  if (Array.isArray(type))
+    return fc.oneof(...(type as string[]).map((each) => arbitraryOf({ ...schema, type: each }, schemas)))
   switch (type) {
     case 'null':
       return fc.constant(null)
@@ -40,11 +45,16 @@ export function arbitraryOf(schema: JsonSchema, schemas: Readonly<Record<string,
       const maxItems = Math.min(Number(schema['maxItems'] ?? MAX_ITEMS), MAX_ITEMS)
       const minItems = Number(schema['minItems'] ?? 0)
       if (schema['items'] === undefined) return fc.constant([])
-      return fc.array(arbitraryOf(schema['items'] as JsonSchema, schemas), { minLength: minItems, maxLength: Math.max(minItems, maxItems) })
+      return fc.array(arbitraryOf(schema['items'] as JsonSchema, schemas), {
+        minLength: minItems,
+        maxLength: Math.max(minItems, maxItems),
+      })
     }
     case 'object': {
       const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>
-      const record = Object.fromEntries(Object.entries(properties).map(([key, each]) => [key, arbitraryOf(each, schemas)]))
+      const record = Object.fromEntries(
+        Object.entries(properties).map(([key, each]) => [key, arbitraryOf(each, schemas)]),
+      )
       return fc.record(record, { requiredKeys: (schema['required'] ?? []) as string[] }) as fc.Arbitrary<Generated>
     }
     default:
@@ -61,6 +71,9 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema['format'] === 'date') return date.map((value) => value.toISOString().slice(0, 10))
   if (schema['format'] === 'date-time') return date.map((value) => value.toISOString())
   const pattern = schema['pattern']
-  if (typeof pattern === 'string') return fc.stringMatching(new RegExp(pattern)).filter((text) => text.length <= Number(schema['maxLength'] ?? Infinity))
+  if (typeof pattern === 'string')
+    return fc
+      .stringMatching(new RegExp(pattern))
+      .filter((text) => text.length <= Number(schema['maxLength'] ?? Infinity))
   return fc.string({ maxLength, unit: 'grapheme' })
 }

@@ -16,8 +16,13 @@ interface PgNode {
 }
 
 function pgLines(node: PgNode, depth = 0): string[] {
-  const where = [node['Scan Direction'], node['Index Name'] ?? node['Relation Name']].filter((part) => part !== undefined).join(' ')
-  return [`${'  '.repeat(depth)}${node['Node Type']}${where === '' ? '' : ` (${where})`}`, ...(node.Plans ?? []).flatMap((child) => pgLines(child, depth + 1))]
+  const where = [node['Scan Direction'], node['Index Name'] ?? node['Relation Name']]
+    .filter((part) => part !== undefined)
+    .join(' ')
+  return [
+    `${'  '.repeat(depth)}${node['Node Type']}${where === '' ? '' : ` (${where})`}`,
+    ...(node.Plans ?? []).flatMap((child) => pgLines(child, depth + 1)),
+  ]
 }
 
 /**
@@ -25,7 +30,11 @@ function pgLines(node: PgNode, depth = 0): string[] {
  * (`Index Scan (Backward plan_events_created_at)`), MariaDB's `explain` as one line per table with its key
  * and `Extra`, SQLite's `explain query plan` details (`SCAN plan_events USING INDEX …`).
  */
-export async function explainPlan(db: Knex, name: TestDatabaseName, query: Knex.QueryBuilder | Knex.Sql): Promise<PlanLines> {
+export async function explainPlan(
+  db: Knex,
+  name: TestDatabaseName,
+  query: Knex.QueryBuilder | Knex.Sql,
+): Promise<PlanLines> {
   const { sql, bindings } = 'toSQL' in query ? query.toSQL() : query
   let lines: string[]
   if (name === 'postgres') {
@@ -35,7 +44,10 @@ export async function explainPlan(db: Knex, name: TestDatabaseName, query: Knex.
     lines = pgLines((plan as Array<{ Plan: PgNode }>)[0]?.Plan as PgNode)
   } else if (name === 'mysql') {
     const [rows] = (await db.raw(`explain ${sql}`, bindings)) as [Array<Record<string, unknown>>]
-    lines = rows.map((row) => `${String(row.select_type)} ${String(row.table)} type=${String(row.type)} key=${String(row.key)} extra=${String(row.Extra)}`)
+    lines = rows.map(
+      (row) =>
+        `${String(row.select_type)} ${String(row.table)} type=${String(row.type)} key=${String(row.key)} extra=${String(row.Extra)}`,
+    )
   } else {
     const rows = (await db.raw(`explain query plan ${sql}`, bindings)) as Array<{ detail: string }>
     lines = rows.map((row) => row.detail)
@@ -56,4 +68,5 @@ export function guardedBranches(plan: PlanLines): { list: string[]; walk: string
 }
 
 /** The `limit` of the walking branch of a guarded page on SQLite: `case when <the key's 1,000th related row> is not null then ? else 0 end`. */
-export const WALK_LIMIT = /limit case when \(select 1 from `[a-z_]+` where .* limit 1 offset 999\) is not null then \? else 0 end\) as `kqp_walk`/
+export const WALK_LIMIT =
+  /limit case when \(select 1 from `[a-z_]+` where .* limit 1 offset 999\) is not null then \? else 0 end\) as `kqp_walk`/

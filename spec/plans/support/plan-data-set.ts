@@ -17,7 +17,13 @@ export const planMap = {
       published_at: 'datetime',
     },
     relations: {
-      tags: { type: 'belongsToMany', table: 'plan_tags', pivotTable: 'plan_event_tag', foreignPivotKey: 'event_id', relatedPivotKey: 'tag_id' },
+      tags: {
+        type: 'belongsToMany',
+        table: 'plan_tags',
+        pivotTable: 'plan_event_tag',
+        foreignPivotKey: 'event_id',
+        relatedPivotKey: 'tag_id',
+      },
     },
   },
   plan_tags: { columns: { id: 'integer', name: { type: 'string', nullable: false, unique: true } } },
@@ -25,7 +31,8 @@ export const planMap = {
 
 const TABLES = ['plan_event_tag', 'plan_tags', 'plan_events']
 
-const stamp = (seconds: number): string => new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
+const stamp = (seconds: number): string =>
+  new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
 
 /**
  * Creates the plan data set in tables of its own (`plan_events` 40,000 rows, `plan_tags` 400, `plan_event_tag`
@@ -60,11 +67,15 @@ export async function createPlanDataSet(db: Knex, name: TestDatabaseName): Promi
   }
   const events = Array.from({ length: EVENTS }, (_, index) => ({
     kind: KINDS[(index * 7) % KINDS.length] ?? 'a',
-    created_at: stamp((index * 7919) % EVENTS * 60),
+    created_at: stamp(((index * 7919) % EVENTS) * 60),
     published_at: index % 5 === 0 ? null : stamp(((index * 104729) % EVENTS) * 60),
   }))
   await db.batchInsert('plan_events', events, 400)
-  await db.batchInsert('plan_tags', Array.from({ length: TAGS }, (_, index) => ({ name: `tag ${index + 1}` })), 400)
+  await db.batchInsert(
+    'plan_tags',
+    Array.from({ length: TAGS }, (_, index) => ({ name: `tag ${index + 1}` })),
+    400,
+  )
   const links = Array.from({ length: EVENTS }, (_, index) => [
     { event_id: index + 1, tag_id: 1 + ((index * 31) % TAGS) },
     { event_id: index + 1, tag_id: 1 + ((index * 31 + 17) % TAGS) },

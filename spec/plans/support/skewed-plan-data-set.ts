@@ -13,7 +13,13 @@ export const skewPlanMap = {
   skew_posts: {
     columns: { id: 'integer', created_at: { type: 'datetime', nullable: false } },
     relations: {
-      tags: { type: 'belongsToMany', table: 'skew_tags', pivotTable: 'skew_post_tag', foreignPivotKey: 'post_id', relatedPivotKey: 'tag_id' },
+      tags: {
+        type: 'belongsToMany',
+        table: 'skew_tags',
+        pivotTable: 'skew_post_tag',
+        foreignPivotKey: 'post_id',
+        relatedPivotKey: 'tag_id',
+      },
     },
   },
   skew_tags: { columns: { id: 'integer', name: { type: 'string', nullable: false, unique: true } } },
@@ -21,7 +27,8 @@ export const skewPlanMap = {
 
 const TABLES = ['skew_post_tag', 'skew_tags', 'skew_posts']
 
-const stamp = (seconds: number): string => new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
+const stamp = (seconds: number): string =>
+  new Date(Date.UTC(2024, 0, 1) + seconds * 1000).toISOString().slice(0, 19).replace('T', ' ')
 
 /**
  * Creates the skewed plan data set in tables of its own: `skew_posts` (20,000), `skew_tags` (`common` on every
@@ -47,9 +54,17 @@ export async function createSkewPlanDataSet(db: Knex, name: TestDatabaseName): P
     table.primary(['post_id', 'tag_id'])
     table.index(['tag_id', 'post_id'], 'skew_post_tag_tag_id')
   })
-  await db.batchInsert('skew_posts', Array.from({ length: SKEW_POSTS }, (_, index) => ({ created_at: stamp(((index * 7919) % SKEW_POSTS) * 60) })), 500)
+  await db.batchInsert(
+    'skew_posts',
+    Array.from({ length: SKEW_POSTS }, (_, index) => ({ created_at: stamp(((index * 7919) % SKEW_POSTS) * 60) })),
+    500,
+  )
   const names = ['common', 'rare', ...Array.from({ length: TAGS }, (_, index) => `tag ${index + 1}`)]
-  await db.batchInsert('skew_tags', names.map((tag) => ({ name: tag })), 500)
+  await db.batchInsert(
+    'skew_tags',
+    names.map((tag) => ({ name: tag })),
+    500,
+  )
   const links: Array<{ post_id: number; tag_id: number }> = []
   for (let post = 1; post <= SKEW_POSTS; post++) {
     if (post % 2 === 0) links.push({ post_id: post, tag_id: 1 })

@@ -65,7 +65,8 @@ export function existsPaths(table: string, maxDepth: number): string[] {
 export function orderColumns(table: string, maxDepth: number): ColumnPath[] {
   const found: ColumnPath[] = []
   const walk = (current: string, prefix: string, depth: number): void => {
-    for (const [column, type] of columnsOf(current)) found.push({ path: `${prefix}${column}`, type, depth, table: current, column })
+    for (const [column, type] of columnsOf(current))
+      found.push({ path: `${prefix}${column}`, type, depth, table: current, column })
     if (depth === maxDepth) return
     for (const [name, relation] of relationsOf(demoMap, current)) {
       if (relation.kind === 'direct' && TO_ONE.has(relation.type)) walk(relation.table, `${prefix}${name}.`, depth + 1)

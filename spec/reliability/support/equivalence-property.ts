@@ -14,7 +14,12 @@ const sortedByJson = (rows: readonly Row[]): string[] => rows.map((row) => JSON.
 
 /** Whether the database fixes the order of the rows: every case but `distinct` gets a final primary-key order. */
 function fullyOrdered({ params }: ValidCase): boolean {
-  return params.distinct === undefined || params.limit !== undefined || params.offset !== undefined || params.page !== undefined
+  return (
+    params.distinct === undefined ||
+    params.limit !== undefined ||
+    params.offset !== undefined ||
+    params.page !== undefined
+  )
 }
 
 /**
@@ -32,9 +37,14 @@ export async function checkEquivalence(databases: readonly TestDatabase[], setti
     for (const db of databases) {
       if (db.name === 'mysql' && collationSensitive) continue
       const what = `${db.name}: ${table} ${JSON.stringify(params)} ${JSON.stringify(options)}`
-      const outcome = await outcomeOf(() => applyQueryParams(db.knex(table), params, relationMap, options), CASE_LIMIT_MS, what)
+      const outcome = await outcomeOf(
+        () => applyQueryParams(db.knex(table), params, relationMap, options),
+        CASE_LIMIT_MS,
+        what,
+      )
       tally.executions++
-      if (outcome.kind === 'rejected') throw new Error(`${what} was rejected: ${outcome.error.code} ${outcome.error.message}`)
+      if (outcome.kind === 'rejected')
+        throw new Error(`${what} was rejected: ${outcome.error.code} ${outcome.error.message}`)
       if (outcome.rows.length > 0) tally.withRows++
       // The library's own JSON values, compared as they are: no test-side normalisation.
       results.push({ db, rows: outcome.rows as Row[] })

@@ -28,7 +28,14 @@ export function expectWellFormedError(error: QueryParamsError): void {
   expect(CODES.has(error.code), `unknown code '${error.code}'`).to.equal(true)
   expect(error.param).to.be.a('string').and.not.equal('')
   const top = topLevelName(error.param)
-  expect(top === 'query' || PARAMETER_KEYS.has(top) || error.code === 'unknown_parameter' || error.code === 'invalid_syntax' || error.code === 'limit_exceeded', `param '${error.param}'`).to.equal(true)
+  expect(
+    top === 'query' ||
+      PARAMETER_KEYS.has(top) ||
+      error.code === 'unknown_parameter' ||
+      error.code === 'invalid_syntax' ||
+      error.code === 'limit_exceeded',
+    `param '${error.param}'`,
+  ).to.equal(true)
   expect(error.message).to.include(error.param)
   const body = JSON.parse(JSON.stringify(error.toJSON())) as { code: string; param: string }
   expect(body).to.include({ code: error.code, param: error.param })

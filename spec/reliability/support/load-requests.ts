@@ -8,7 +8,8 @@ export interface LoadRequest {
   ids?: number[]
 }
 
-const postsOf = (user: number): number[] => demoData.posts.filter((post) => post.user_id === user).map((post) => post.id)
+const postsOf = (user: number): number[] =>
+  demoData.posts.filter((post) => post.user_id === user).map((post) => post.id)
 const enc = encodeURIComponent
 
 /**
@@ -17,11 +18,25 @@ const enc = encodeURIComponent
  * brackets, limits past the caps, an injection attempt, an unknown scope, too deep a relation path.
  */
 export const LOAD_REQUESTS: readonly LoadRequest[] = [
-  { path: `/posts?wheres[0][column]=user_id&wheres[0][value]=1&with[0]=author&orders[0][column]=id`, status: 200, ids: postsOf(1) },
+  {
+    path: `/posts?wheres[0][column]=user_id&wheres[0][value]=1&with[0]=author&orders[0][column]=id`,
+    status: 200,
+    ids: postsOf(1),
+  },
   { path: '/users?page=2&limit=5&with[0]=team&orders[0][column]=id', status: 200, ids: [6, 7, 8, 9, 10] },
-  { path: `/users?wheres[0][column]=posts.comments.body&wheres[0][operator]=like&wheres[0][value]=${enc('%great%')}&columns[0]=id&columns[1]=name`, status: 200 },
-  { path: '/posts?scopes[0]=popular&relationsExists[0]=tags&orders[0][column]=author.name&orders[1][column]=id&limit=10&with[0]=tags', status: 200 },
-  { path: '/images?with[0]=imageable&orders[0][column]=id', status: 200, ids: demoData.images.map((image) => image.id) },
+  {
+    path: `/users?wheres[0][column]=posts.comments.body&wheres[0][operator]=like&wheres[0][value]=${enc('%great%')}&columns[0]=id&columns[1]=name`,
+    status: 200,
+  },
+  {
+    path: '/posts?scopes[0]=popular&relationsExists[0]=tags&orders[0][column]=author.name&orders[1][column]=id&limit=10&with[0]=tags',
+    status: 200,
+  },
+  {
+    path: '/images?with[0]=imageable&orders[0][column]=id',
+    status: 200,
+    ids: demoData.images.map((image) => image.id),
+  },
   { path: '/teams/1?with[0]=members.posts', status: 200 },
   { path: '/comments?distinct[0]=post_id&orders[0][column]=post_id', status: 200 },
   { path: '/users/999999', status: 404 },

@@ -8,19 +8,19 @@ import { waitForIdlePool } from './wait-for-idle-pool.ts'
 
 /** The part of autocannon's API used here (its package ships no types). */
 type Cannon = (options: {
-    url: string
-    connections: number
-    duration?: number
-    amount?: number
-    timeout: number
-    requests: Array<{ method: 'GET'; path: string; onResponse: (status: number, body: string) => void }>
-  }) => Promise<{
-    requests: { average: number; total: number }
-    latency: { p50: number; p99: number; max: number }
-    errors: number
-    timeouts: number
-    statusCodeStats: Record<string, { count: number }>
-  }>
+  url: string
+  connections: number
+  duration?: number
+  amount?: number
+  timeout: number
+  requests: Array<{ method: 'GET'; path: string; onResponse: (status: number, body: string) => void }>
+}) => Promise<{
+  requests: { average: number; total: number }
+  latency: { p50: number; p99: number; max: number }
+  errors: number
+  timeouts: number
+  statusCodeStats: Record<string, { count: number }>
+}>
 
 const autocannon = autocannonModule as unknown as Cannon
 
@@ -85,7 +85,10 @@ export async function runLoad(knex: Knex, requests: readonly LoadRequest[], opti
     for (const request of requests) {
       const response = await fetch(`${url}${request.path}`)
       const body = await response.text()
-      if (response.status !== request.status) throw new Error(`${request.path}: status ${response.status} before the load, expected ${request.status}: ${body.slice(0, 300)}`)
+      if (response.status !== request.status)
+        throw new Error(
+          `${request.path}: status ${response.status} before the load, expected ${request.status}: ${body.slice(0, 300)}`,
+        )
       if (request.ids !== undefined && JSON.stringify(idsOf(body)) !== JSON.stringify(request.ids)) {
         throw new Error(`${request.path}: ids ${JSON.stringify(idsOf(body))}, expected ${JSON.stringify(request.ids)}`)
       }
@@ -96,16 +99,20 @@ export async function runLoad(knex: Knex, requests: readonly LoadRequest[], opti
       method: 'GET' as const,
       path: request.path,
       onResponse: (status: number, body: string): void => {
-        if (wrong.length < 20 && (status !== request.status || body !== reference.get(request.path))) wrong.push(`${request.path}: ${status} ${body.slice(0, 200)}`)
+        if (wrong.length < 20 && (status !== request.status || body !== reference.get(request.path)))
+          wrong.push(`${request.path}: ${status} ${body.slice(0, 200)}`)
       },
     }))
     await autocannon({ url, connections: options.connections, duration: 1, timeout: 10, requests: mix })
     const heapBeforeMb = heapMb()
     const length = options.amount === undefined ? { duration: options.seconds } : { amount: options.amount }
     const result = await autocannon({ url, connections: options.connections, ...length, timeout: 10, requests: mix })
-    if (!(await waitForIdlePool(knex))) throw new Error('requests were still running on the database 10 s after the load stopped')
+    if (!(await waitForIdlePool(knex)))
+      throw new Error('requests were still running on the database 10 s after the load stopped')
     const heapAfterMb = heapMb()
-    const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, stats]) => [code, Number(stats.count)]))
+    const statuses = Object.fromEntries(
+      Object.entries(result.statusCodeStats).map(([code, stats]) => [code, Number(stats.count)]),
+    )
     return {
       total: result.requests.total,
       requestsPerSecond: result.requests.average,
@@ -115,7 +122,9 @@ export async function runLoad(knex: Knex, requests: readonly LoadRequest[], opti
       errors: result.errors,
       timeouts: result.timeouts,
       statuses,
-      serverErrors: Object.entries(statuses).filter(([code]) => code.startsWith('5')).reduce((sum, [, count]) => sum + count, 0),
+      serverErrors: Object.entries(statuses)
+        .filter(([code]) => code.startsWith('5'))
+        .reduce((sum, [, count]) => sum + count, 0),
       wrong,
       heapBeforeMb,
       heapAfterMb,

@@ -31,10 +31,14 @@ export async function checkRawQueries(databases: readonly TestDatabase[], settin
   const property = fc.asyncProperty(rawQueryCase, async ({ table, query, strict }) => {
     tally.cases++
     let params: QueryParams | undefined
-    const parsed = await outcomeOf(() => {
-      params = parseQueryParams(query, { strict })
-      return []
-    }, CASE_LIMIT_MS, `parseQueryParams(${JSON.stringify(query.slice(0, 300))})`)
+    const parsed = await outcomeOf(
+      () => {
+        params = parseQueryParams(query, { strict })
+        return []
+      },
+      CASE_LIMIT_MS,
+      `parseQueryParams(${JSON.stringify(query.slice(0, 300))})`,
+    )
     expectNoPollution()
     if (parsed.kind === 'rejected' || params === undefined) {
       tally.rejected++
@@ -42,7 +46,11 @@ export async function checkRawQueries(databases: readonly TestDatabase[], settin
     }
     const ready = params
     for (const db of databases) {
-      const outcome = await outcomeOf(() => applyQueryParams(db.knex(table), ready, relationMap), CASE_LIMIT_MS, `${db.name}: ${table}?${query.slice(0, 300)}`)
+      const outcome = await outcomeOf(
+        () => applyQueryParams(db.knex(table), ready, relationMap),
+        CASE_LIMIT_MS,
+        `${db.name}: ${table}?${query.slice(0, 300)}`,
+      )
       tally.executions++
       if (outcome.kind === 'rejected') tally.rejected++
       else if (outcome.rows.length > 0) tally.withRows++

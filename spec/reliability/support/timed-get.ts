@@ -19,5 +19,11 @@ export async function timedGet(url: string, limitMs = 15_000): Promise<TimedResp
   } catch {
     // not JSON: keep the text
   }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body, text, ms: performance.now() - started }
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type') ?? '',
+    body,
+    text,
+    ms: performance.now() - started,
+  }
 }

@@ -3,7 +3,17 @@ import { demoData } from '../../../fixtures/data.ts'
 import type { ApplyOptions } from '../../../lib/options.ts'
 import type { ClientScalar, Operator, Order, QueryParams, WhereDescription } from '../../../lib/query-params.ts'
 import type { ColumnType } from '../../../lib/relation-map.ts'
-import { DEMO_TABLE_NAMES, existsPaths, filterColumns, orderColumns, ownColumns, primaryKey, scopeNames, withPaths, type ColumnPath } from './demo-paths.ts'
+import {
+  DEMO_TABLE_NAMES,
+  existsPaths,
+  filterColumns,
+  orderColumns,
+  ownColumns,
+  primaryKey,
+  scopeNames,
+  withPaths,
+  type ColumnPath,
+} from './demo-paths.ts'
 
 /** A structurally valid request over the demo relation map. */
 export interface ValidCase {
@@ -26,7 +36,19 @@ export interface ValidCase {
 export type ValidCaseMode = 'any' | 'portable'
 
 const DEPTH = 2
-const TEXT_OPERATORS: readonly Operator[] = ['=', '!=', '<', '<=', '>', '>=', 'like', 'in', 'notIn', 'between', 'notBetween']
+const TEXT_OPERATORS: readonly Operator[] = [
+  '=',
+  '!=',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'like',
+  'in',
+  'notIn',
+  'between',
+  'notBetween',
+]
 const OTHER_OPERATORS: readonly Operator[] = TEXT_OPERATORS.filter((operator) => operator !== 'like')
 const NUL = '\u0000'
 
@@ -36,18 +58,34 @@ function dataValues(table: string, column: string): unknown[] {
 }
 
 const flipCase = (text: string, flips: readonly boolean[]): string =>
-  [...text].map((char, i) => (flips[i % Math.max(flips.length, 1)] === true ? (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase()) : char)).join('')
+  [...text]
+    .map((char, i) =>
+      flips[i % Math.max(flips.length, 1)] === true
+        ? char === char.toLowerCase()
+          ? char.toUpperCase()
+          : char.toLowerCase()
+        : char,
+    )
+    .join('')
 
 /** A pattern of ASCII text taken from the data: a substring, wildcards around it, `_` for some characters. */
 function dataPattern(texts: readonly string[]): fc.Arbitrary<string> {
   const source = texts.length === 0 ? ['a'] : texts
   return fc
-    .tuple(fc.constantFrom(...source), fc.nat(), fc.nat(), fc.array(fc.boolean(), { maxLength: 6 }), fc.constantFrom('%s%', 's%', '%s', 's', '%s_%'), fc.array(fc.nat(), { maxLength: 2 }))
+    .tuple(
+      fc.constantFrom(...source),
+      fc.nat(),
+      fc.nat(),
+      fc.array(fc.boolean(), { maxLength: 6 }),
+      fc.constantFrom('%s%', 's%', '%s', 's', '%s_%'),
+      fc.array(fc.nat(), { maxLength: 2 }),
+    )
     .map(([text, a, b, flips, shape, blanks]) => {
       const start = text.length === 0 ? 0 : a % text.length
       const end = start + (text.length === 0 ? 0 : b % (text.length - start + 1))
       let sub = [...text.slice(start, end)].map((char) => (char.charCodeAt(0) > 127 ? '_' : char)).join('')
-      for (const at of blanks) if (sub.length > 0) sub = `${sub.slice(0, at % sub.length)}_${sub.slice((at % sub.length) + 1)}`
+      for (const at of blanks)
+        if (sub.length > 0) sub = `${sub.slice(0, at % sub.length)}_${sub.slice((at % sub.length) + 1)}`
       return shape.replace('s', flipCase(sub, flips))
     })
 }
@@ -56,11 +94,15 @@ function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10)
 }
 
-const dates = (min: string, max: string): fc.Arbitrary<Date> => fc.date({ min: new Date(min), max: new Date(max), noInvalidDate: true })
+const dates = (min: string, max: string): fc.Arbitrary<Date> =>
+  fc.date({ min: new Date(min), max: new Date(max), noInvalidDate: true })
 
 /** A datetime as a client writes it: with or without milliseconds, `Z`, an offset, no zone, or a bare date. */
 function datetimeText(mode: ValidCaseMode): fc.Arbitrary<string> {
-  const range = mode === 'portable' ? dates('2020-01-01T00:00:00Z', '2031-01-01T00:00:00Z') : dates('0002-01-01T00:00:00Z', '9998-12-31T00:00:00Z')
+  const range =
+    mode === 'portable'
+      ? dates('2020-01-01T00:00:00Z', '2031-01-01T00:00:00Z')
+      : dates('0002-01-01T00:00:00Z', '9998-12-31T00:00:00Z')
   return fc.tuple(range, fc.constantFrom('iso', 'seconds', 'offset', 'local', 'date', 'space')).map(([date, form]) => {
     const iso = date.toISOString()
     switch (form) {
@@ -87,38 +129,67 @@ function scalarFor(type: ColumnType, path: ColumnPath, mode: ValidCaseMode): fc.
   switch (type) {
     case 'string': {
       const texts = fromData.map(String)
-      const data = fc.tuple(fc.constantFrom(...(texts.length === 0 ? ['x'] : texts)), fc.array(fc.boolean(), { maxLength: 4 })).map(([text, flips]) => flipCase(text, flips))
-      if (mode === 'portable') return fc.oneof(data, fc.string({ maxLength: 8 }).filter((text) => !text.includes(NUL) && text !== 'null'))
-      return fc.oneof(
-        data,
-        fc.string({ unit: 'grapheme', maxLength: 30 }),
-        fc.string({ unit: 'binary', maxLength: 10 }),
-        fc.string({ minLength: 900, maxLength: 1000 }),
-        fc.constantFrom('', ' ', "'", '"', '\\', '%', '_', "O'Brien", '\u{1F600}', 'Ⅻ', '\u202E', 'é', 'e\u0301'),
-      ).filter((text) => !text.includes(NUL) && text !== 'null')
+      const data = fc
+        .tuple(fc.constantFrom(...(texts.length === 0 ? ['x'] : texts)), fc.array(fc.boolean(), { maxLength: 4 }))
+        .map(([text, flips]) => flipCase(text, flips))
+      if (mode === 'portable')
+        return fc.oneof(
+          data,
+          fc.string({ maxLength: 8 }).filter((text) => !text.includes(NUL) && text !== 'null'),
+        )
+      return fc
+        .oneof(
+          data,
+          fc.string({ unit: 'grapheme', maxLength: 30 }),
+          fc.string({ unit: 'binary', maxLength: 10 }),
+          fc.string({ minLength: 900, maxLength: 1000 }),
+          fc.constantFrom('', ' ', "'", '"', '\\', '%', '_', "O'Brien", '\u{1F600}', 'Ⅻ', '\u202E', 'é', 'e\u0301'),
+        )
+        .filter((text) => !text.includes(NUL) && text !== 'null')
     }
     case 'integer': {
       const small = fc.integer({ min: -5, max: 2000 })
-      const edges = fc.constantFrom(2147483647, -2147483647, 2147483648, -2147483648, 3000000000, 9007199254740991, -9007199254740991, 0)
-      return fc.tuple(mode === 'portable' ? fc.oneof(small, fc.constantFrom(...(fromData as number[]))) : fc.oneof(small, edges), fc.constantFrom('text', 'number', 'plus')).map(([n, form]) =>
-        form === 'number' ? n : form === 'plus' && n >= 0 ? `+${n}` : String(n),
+      const edges = fc.constantFrom(
+        2147483647,
+        -2147483647,
+        2147483648,
+        -2147483648,
+        3000000000,
+        9007199254740991,
+        -9007199254740991,
+        0,
       )
+      return fc
+        .tuple(
+          mode === 'portable' ? fc.oneof(small, fc.constantFrom(...(fromData as number[]))) : fc.oneof(small, edges),
+          fc.constantFrom('text', 'number', 'plus'),
+        )
+        .map(([n, form]) => (form === 'number' ? n : form === 'plus' && n >= 0 ? `+${n}` : String(n)))
     }
     case 'number': {
       const data = fc.constantFrom(...(fromData.length === 0 ? [0] : (fromData as number[])))
       const anyNumber = fc.double({ noNaN: true, noDefaultInfinity: true })
-      const arbitrary = mode === 'portable' ? fc.oneof(data, fc.integer({ min: -10, max: 2000 }), fc.double({ min: -100, max: 100, noNaN: true })) : fc.oneof(data, anyNumber, fc.constantFrom(5e-324, 1.7976931348623157e308, -0, 1e21))
+      const arbitrary =
+        mode === 'portable'
+          ? fc.oneof(data, fc.integer({ min: -10, max: 2000 }), fc.double({ min: -100, max: 100, noNaN: true }))
+          : fc.oneof(data, anyNumber, fc.constantFrom(5e-324, 1.7976931348623157e308, -0, 1e21))
       return fc.tuple(arbitrary, fc.boolean()).map(([n, asText]) => (asText ? String(n) : n))
     }
     case 'boolean':
       return fc.constantFrom<ClientScalar>(true, false, 'true', 'false', '1', '0', 'TRUE', 'False', 1, 0)
     case 'date':
       return mode === 'portable'
-        ? fc.oneof(fc.constantFrom(...(fromData as string[])), dates('1900-01-01T00:00:00Z', '2030-01-01T00:00:00Z').map(isoDate))
+        ? fc.oneof(
+            fc.constantFrom(...(fromData as string[])),
+            dates('1900-01-01T00:00:00Z', '2030-01-01T00:00:00Z').map(isoDate),
+          )
         : fc.oneof(dates('0001-01-01T00:00:00Z', '9999-12-31T00:00:00Z').map(isoDate), datetimeText(mode))
     case 'datetime':
       return mode === 'portable'
-        ? fc.oneof(fc.constantFrom(...(fromData as string[]).map((text) => `${text.replace(' ', 'T')}Z`)), datetimeText(mode))
+        ? fc.oneof(
+            fc.constantFrom(...(fromData as string[]).map((text) => `${text.replace(' ', 'T')}Z`)),
+            datetimeText(mode),
+          )
         : datetimeText(mode)
     case 'bigint':
     case 'decimal':
@@ -135,26 +206,39 @@ function whereFor(path: ColumnPath, mode: ValidCaseMode): fc.Arbitrary<WhereCase
   const operators = path.type === 'string' ? TEXT_OPERATORS : OTHER_OPERATORS
   const scalar = scalarFor(path.type, path, mode)
   const texts = dataValues(path.table, path.column).map(String)
-  const pattern = mode === 'portable' ? dataPattern(texts) : fc.oneof(dataPattern(texts), scalar.map(String).filter((text) => text !== 'null'))
+  const pattern =
+    mode === 'portable'
+      ? dataPattern(texts)
+      : fc.oneof(
+          dataPattern(texts),
+          scalar.map(String).filter((text) => text !== 'null'),
+        )
   // Comparing text depends on the collation, so portable cases mostly match text with `like`, to keep MySQL in the comparison.
   const operator =
     mode === 'portable' && path.type === 'string'
-      ? fc.oneof({ weight: 4, arbitrary: fc.constant<Operator>('like') }, { weight: 1, arbitrary: fc.constantFrom(...operators) })
+      ? fc.oneof(
+          { weight: 4, arbitrary: fc.constant<Operator>('like') },
+          { weight: 1, arbitrary: fc.constantFrom(...operators) },
+        )
       : fc.constantFrom(...operators)
-  return fc.tuple(operator, fc.constantFrom<'and' | 'or'>('and', 'or'), fc.nat({ max: 9 })).chain(([operator, boolean, nullChance]) => {
-    const base = { column: path.path, operator, boolean }
-    const text = path.type === 'string'
-    let value: fc.Arbitrary<ClientScalar | ClientScalar[]>
-    if (operator === 'like') value = pattern
-    else if (operator === '=' || operator === '!=') value = nullChance === 0 ? fc.constantFrom<ClientScalar>(null, 'null') : scalar
-    else if (operator === 'in' || operator === 'notIn') value = fc.array(nullChance === 0 ? fc.option(scalar, { nil: null }) : scalar, { maxLength: 5 })
-    else if (operator === 'between' || operator === 'notBetween') value = fc.tuple(scalar, scalar)
-    else value = scalar
-    return value.map((v) => {
-      const isNullTest = v === null || v === 'null' || (Array.isArray(v) && v.every((item) => item === null))
-      return { where: { ...base, value: v }, sensitive: text && operator !== 'like' && !isNullTest }
+  return fc
+    .tuple(operator, fc.constantFrom<'and' | 'or'>('and', 'or'), fc.nat({ max: 9 }))
+    .chain(([operator, boolean, nullChance]) => {
+      const base = { column: path.path, operator, boolean }
+      const text = path.type === 'string'
+      let value: fc.Arbitrary<ClientScalar | ClientScalar[]>
+      if (operator === 'like') value = pattern
+      else if (operator === '=' || operator === '!=')
+        value = nullChance === 0 ? fc.constantFrom<ClientScalar>(null, 'null') : scalar
+      else if (operator === 'in' || operator === 'notIn')
+        value = fc.array(nullChance === 0 ? fc.option(scalar, { nil: null }) : scalar, { maxLength: 5 })
+      else if (operator === 'between' || operator === 'notBetween') value = fc.tuple(scalar, scalar)
+      else value = scalar
+      return value.map((v) => {
+        const isNullTest = v === null || v === 'null' || (Array.isArray(v) && v.every((item) => item === null))
+        return { where: { ...base, value: v }, sensitive: text && operator !== 'like' && !isNullTest }
+      })
     })
-  })
 }
 
 function tableCase(table: string, mode: ValidCaseMode): fc.Arbitrary<ValidCase> {
@@ -168,12 +252,21 @@ function tableCase(table: string, mode: ValidCaseMode): fc.Arbitrary<ValidCase> 
   const portableOrders = [...orderPaths, ...orderPaths.filter((path) => path.type !== 'string')]
   return fc
     .record({
-      wheres: fc.array(fc.constantFrom(...filterPaths).chain((path) => whereFor(path, mode)), { maxLength: 4 }),
+      wheres: fc.array(
+        fc.constantFrom(...filterPaths).chain((path) => whereFor(path, mode)),
+        { maxLength: 4 },
+      ),
       relationsExists: fc.subarray(existsPaths(table, DEPTH), { maxLength: 2 }),
       scopes: fc.subarray(scopeNames(table)),
       columns: fc.option(fc.shuffledSubarray(names, { minLength: 1 }), { nil: undefined, freq: 3 }),
       distinct: fc.option(fc.shuffledSubarray(names, { minLength: 1, maxLength: 3 }), { nil: undefined, freq: 5 }),
-      orders: fc.array(fc.tuple(fc.constantFrom(...(mode === 'portable' ? portableOrders : orderPaths)), fc.constantFrom<'asc' | 'desc'>('asc', 'desc')), { maxLength: 3 }),
+      orders: fc.array(
+        fc.tuple(
+          fc.constantFrom(...(mode === 'portable' ? portableOrders : orderPaths)),
+          fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+        ),
+        { maxLength: 3 },
+      ),
       with: fc.subarray(withPaths(table, DEPTH), { maxLength: 3 }),
       limit: fc.option(fc.integer({ min: 1, max: 30 }), { nil: undefined }),
       page: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined, freq: 4 }),

@@ -19,9 +19,14 @@ export async function checkValidCases(databases: readonly TestDatabase[], settin
     tally.cases++
     for (const db of databases) {
       const what = `${db.name}: ${table} ${JSON.stringify(params).slice(0, 600)} ${JSON.stringify(options)}`
-      const outcome = await outcomeOf(() => applyQueryParams(db.knex(table), params, relationMap, options), CASE_LIMIT_MS, what)
+      const outcome = await outcomeOf(
+        () => applyQueryParams(db.knex(table), params, relationMap, options),
+        CASE_LIMIT_MS,
+        what,
+      )
       tally.executions++
-      if (outcome.kind === 'rejected') throw new Error(`${what} was rejected: ${outcome.error.code} ${outcome.error.message}`)
+      if (outcome.kind === 'rejected')
+        throw new Error(`${what} was rejected: ${outcome.error.code} ${outcome.error.message}`)
       if (outcome.rows.length > 0) tally.withRows++
     }
   })

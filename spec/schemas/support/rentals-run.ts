@@ -26,31 +26,63 @@ async function answer(db: Knex, map: RelationMap, request: RentalRequest): Promi
   try {
     return { rows: await applyQueryParams(db(request.table), parseQueryParams(request.query), map) }
   } catch (error) {
-    if (error instanceof QueryParamsError) return { status: 400, code: error.code, param: error.param, ...(error.allowed === undefined ? {} : { allowed: error.allowed }) }
+    if (error instanceof QueryParamsError)
+      return {
+        status: 400,
+        code: error.code,
+        param: error.param,
+        ...(error.allowed === undefined ? {} : { allowed: error.allowed }),
+      }
     return { status: 500, message: error instanceof Error ? error.message : String(error) }
   }
 }
 
 const databases: Array<[string, () => Promise<Knex>]> = [
-  ['sqlite', async () => {
-    const db = knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true, pool: { min: 1, max: 1 } })
-    await createRentals(db)
-    await seedRentals(db)
-    return db
-  }],
-  ['postgres', async () => {
-    const url = targets.postgres
-    if (url !== undefined) return knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } })
-    const pglite = new PGlite()
-    const db = knex({ client: ClientPgLite, connection: (() => ({ pglite })) as unknown as Knex.ConnectionConfigProvider })
-    await createRentals(db)
-    await seedRentals(db)
-    return db
-  }],
-  ...(targets.mysql === undefined ? [] : [['mysql', async () => knex({ client: 'mysql2', connection: targets.mysql ?? '', pool: { min: 0, max: 2 } })] as [string, () => Promise<Knex>]]),
+  [
+    'sqlite',
+    async () => {
+      const db = knex({
+        client: 'better-sqlite3',
+        connection: { filename: ':memory:' },
+        useNullAsDefault: true,
+        pool: { min: 1, max: 1 },
+      })
+      await createRentals(db)
+      await seedRentals(db)
+      return db
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const url = targets.postgres
+      if (url !== undefined) return knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } })
+      const pglite = new PGlite()
+      const db = knex({
+        client: ClientPgLite,
+        connection: (() => ({ pglite })) as unknown as Knex.ConnectionConfigProvider,
+      })
+      await createRentals(db)
+      await seedRentals(db)
+      return db
+    },
+  ],
+  ...(targets.mysql === undefined
+    ? []
+    : [
+        [
+          'mysql',
+          async () => knex({ client: 'mysql2', connection: targets.mysql ?? '', pool: { min: 0, max: 2 } }),
+        ] as [string, () => Promise<Knex>],
+      ]),
 ]
 
-const output = { maps: {} as Record<string, unknown>, notices: {} as Record<string, unknown>, problems: {} as Record<string, unknown>, answers: {} as Record<string, unknown[]> }
+const output = {
+  maps: {} as Record<string, unknown>,
+  notices: {} as Record<string, unknown>,
+  problems: {} as Record<string, unknown>,
+  answers: {} as Record<string, unknown[]>,
+}
 let requests: RentalRequest[] | undefined
 for (const [name, open] of databases) {
   const db = await open()

@@ -9,7 +9,12 @@ function postTexts(hiddenUsers: ReadonlySet<number>): Map<number, string[][]> {
     const tags = demoData.post_tag
       .filter((link) => link.post_id === post.id)
       .flatMap((link) => demoData.tags.filter((tag) => tag.id === link.tag_id).map((tag) => tag.name))
-    texts.set(post.id, [[post.title], post.body === null ? [] : [post.body], author === undefined ? [] : [author.name], tags])
+    texts.set(post.id, [
+      [post.title],
+      post.body === null ? [] : [post.body],
+      author === undefined ? [] : [author.name],
+      tags,
+    ])
   }
   return texts
 }

@@ -2,7 +2,12 @@ import { FULLTEXT_SQL } from '../../../lib/dialect/fulltext-sql.ts'
 import type { TestDatabase } from '../../support/databases.ts'
 
 /** The full-text declaration of posts that {@link createFulltextIndex} creates the index for. */
-export const POSTS_FULLTEXT = { columns: ['title', 'body'], mode: 'fulltext', language: 'english', fts: 'posts_fts' } as const
+export const POSTS_FULLTEXT = {
+  columns: ['title', 'body'],
+  mode: 'fulltext',
+  language: 'english',
+  fts: 'posts_fts',
+} as const
 
 /**
  * Creates the index of {@link POSTS_FULLTEXT} on the test database's posts, with the statement the docs and

@@ -16,7 +16,9 @@ export async function dataChecksum(knex: Knex): Promise<string> {
   for (const table of DEMO_TABLES) {
     const query = knex(table).select('*')
     const rows = await (table === 'post_tag' ? query.orderBy(['post_id', 'tag_id']) : query.orderBy('id'))
-    const digest = createHash('sha256').update(JSON.stringify(normalizeRows(rows as Array<Record<string, unknown>>))).digest('hex')
+    const digest = createHash('sha256')
+      .update(JSON.stringify(normalizeRows(rows as Array<Record<string, unknown>>)))
+      .digest('hex')
     parts.push(`${table}:${rows.length}:${digest}`)
   }
   return parts.join(' ')

@@ -10,7 +10,7 @@ export const INJECTION_CORPUS: readonly string[] = [
   "' OR '1'='1",
   "' OR 1=1 --",
   "'; DROP TABLE users; --",
-  "1; DELETE FROM users",
+  '1; DELETE FROM users',
   '1 OR 1=1',
   "') OR ('1'='1",
   '1) OR (1=1',

@@ -15,10 +15,14 @@ const isStatement = (value: unknown): value is { sql: string; bindings?: unknown
  * @example
  * const { statements, error } = await statementsOf(db.knex, () => applyQuery(db, 'users', query))
  */
-export async function statementsOf(knex: Knex, run: () => unknown): Promise<{ result?: unknown; error?: unknown; statements: Statement[] }> {
+export async function statementsOf(
+  knex: Knex,
+  run: () => unknown,
+): Promise<{ result?: unknown; error?: unknown; statements: Statement[] }> {
   const statements: Statement[] = []
   const listener = (event: unknown): void => {
-    if (isStatement(event)) statements.push({ sql: event.sql, bindings: Array.isArray(event.bindings) ? (event.bindings as unknown[]) : [] })
+    if (isStatement(event))
+      statements.push({ sql: event.sql, bindings: Array.isArray(event.bindings) ? (event.bindings as unknown[]) : [] })
   }
   knex.on('query', listener)
   try {

@@ -25,11 +25,18 @@ export interface RunningMariadb {
 
 /** Starts a new, empty MariaDB server (a few seconds: install the system tables, then start). */
 export async function startMariadb(): Promise<RunningMariadb> {
-  if (MARIADB_BINARIES === undefined) throw new Error('the MariaDB server is not installed (Debian: apt-get install -y mariadb-server)')
+  if (MARIADB_BINARIES === undefined)
+    throw new Error('the MariaDB server is not installed (Debian: apt-get install -y mariadb-server)')
   const dir = await mkdtemp(join(tmpdir(), 'kqp-mariadb-'))
   const data = join(dir, 'data')
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : []
-  await run(MARIADB_BINARIES.install, ['--no-defaults', `--datadir=${data}`, ...asRoot, '--auth-root-authentication-method=normal', '--skip-test-db'])
+  await run(MARIADB_BINARIES.install, [
+    '--no-defaults',
+    `--datadir=${data}`,
+    ...asRoot,
+    '--auth-root-authentication-method=normal',
+    '--skip-test-db',
+  ])
   const port = await freePort()
   const log = join(dir, 'server.log')
   const child: ChildProcess = spawn(

@@ -65,7 +65,8 @@ export async function accepting(port: number, within: number, describe: () => Pr
       socket.once('error', () => resolve(false))
     })
     if (ok) return
-    if (Date.now() - start > within) throw new Error(`nothing listened on ${port} within ${within} ms:\n${await describe()}`)
+    if (Date.now() - start > within)
+      throw new Error(`nothing listened on ${port} within ${within} ms:\n${await describe()}`)
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
 }
