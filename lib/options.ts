@@ -19,7 +19,10 @@ export interface ParseOptions {
    * default 2000: room for one `in` list at `maxInValues` plus every other list at its cap.
    */
   parameterLimit?: number
-  /** Most entries in each of `orders`, `columns`, `distinct` and `scopes`; default 50 (`with` and `relationsExists` have caps of their own). */
+  /**
+   * Most entries in each of `orders`, `columns`, `distinct` and `scopes`; default 50 (`with` and `relationsExists` have
+   * caps of their own).
+   */
   maxListItems?: number
   /** Most wildcards (`%` and `_` not escaped by a backslash) in one `like` value; default 10. */
   maxLikeWildcards?: number
@@ -50,7 +53,9 @@ export interface ApplyOptions<Context = unknown> extends BoundOptions, DialectOp
   maxWith?: number
   /** Most relations in one path of a `wheres` column, a `relationsExists` entry or an `orders` column; default 5. */
   maxRelationDepth?: number
-  /** Most relation conditions in one query: `wheres` on a `relation.column` plus `relationsExists` entries; default 10. */
+  /**
+   * Most relation conditions in one query: `wheres` on a `relation.column` plus `relationsExists` entries; default 10.
+   */
   maxRelationFilters?: number
   /** Most `orders` entries through a relation (`team.name`, `avatar.url`); default 3. */
   maxRelationOrders?: number
@@ -71,7 +76,8 @@ export interface ApplyOptions<Context = unknown> extends BoundOptions, DialectOp
    * How long, in ms, the form of a frequency-guarded page is remembered for the same filter value, per knex
    * instance (1,000 values at most); default 60,000. Such a page (an ordered, limited page with one relation filter
    * by equality on a `unique` column) is read in two statements: a probe of how many rows the value has (an index
-   * read of at most 1,000 entries, 5,000 on PostgreSQL), then the page in the form that is fast for that many. Within this time the
+   * read of at most 1,000 entries, 5,000 on PostgreSQL), then the page in the form that is fast for that many. Within
+   * this time the
    * same value sends only the page. Reads the rows of the plain query either way; `0` probes on every read.
    */
   frequencyMemoMs?: number

@@ -35,7 +35,10 @@ export interface ColumnDefinition {
   nullable?: boolean
   /** Whether the column's values are unique on their own; default `false` (a one-column primary key always is). */
   unique?: boolean
-  /** The database column, when the client's name for it (the key in `columns`) differs: `artistId: { type: 'integer', column: 'ArtistId' }`. */
+  /**
+   * The database column, when the client's name for it (the key in `columns`) differs: `artistId: { type: 'integer',
+   * column: 'ArtistId' }`.
+   */
   column?: string
   /** On SQLite, how a `datetime` column stores its values (see {@link DatetimeStorage}); default `'text'`. */
   storage?: DatetimeStorage
@@ -53,7 +56,10 @@ export interface ColumnDefinition {
    * request (`not_sortable` otherwise); default `true`. Say `false` for a column no index serves as an order.
    */
   sortable?: boolean
-  /** Whether a client may filter on the column, directly or as `relation.column` (`not_filterable` otherwise); default `true`. */
+  /**
+   * Whether a client may filter on the column, directly or as `relation.column` (`not_filterable` otherwise); default
+   * `true`.
+   */
   filterable?: boolean
   /**
    * The only operators a client may filter the column with (`operator_not_allowed` otherwise); default every
@@ -89,7 +95,9 @@ export interface BelongsToRelation {
   required?: boolean
 }
 
-/** One order of a relation's related rows: a column of the related table's allow-list (its client name) and a direction. */
+/**
+ * One order of a relation's related rows: a column of the related table's allow-list (its client name) and a direction.
+ */
 export interface RelationOrder {
   column: string
   direction: 'asc' | 'desc'
@@ -108,7 +116,9 @@ export interface RelationOrder {
 export interface RelationTopN {
   /** Most related rows each parent gets when eager-loaded (a positive integer); default every row. */
   limit?: number
-  /** The order of each parent's related rows when eager-loaded; only with `limit`. Default: by the related primary key. */
+  /**
+   * The order of each parent's related rows when eager-loaded; only with `limit`. Default: by the related primary key.
+   */
   orders?: readonly RelationOrder[]
 }
 
@@ -191,13 +201,17 @@ export interface AggregateDefinition {
   fn: AggregateFunction
   /** A column of the related table; required for `sum`, `avg`, `min` and `max` (`sum` and `avg` need a numeric one). */
   column?: string
-  /** A scope of the related table (its `scopes`) that restricts the rows aggregated; it may add only where conditions. */
+  /**
+   * A scope of the related table (its `scopes`) that restricts the rows aggregated; it may add only where conditions.
+   */
   scope?: string
 }
 
 /** What a {@link Guard} is told about where it applies. */
 export interface GuardInfo<Context = unknown> {
-  /** The name or alias this table's columns must be qualified with at this position (`users_2` when a table repeats). */
+  /**
+   * The name or alias this table's columns must be qualified with at this position (`users_2` when a table repeats).
+   */
   table: string
   /** The value passed as `options.context` to `applyQueryParams` or `loadRelations`. */
   context: Context
@@ -233,14 +247,22 @@ export type SearchMode = 'contains' | 'fulltext'
  * search: { columns: ['title', 'body'], mode: 'fulltext', language: 'english', fts: 'posts_fts' }
  */
 export interface SearchDefinition {
-  /** The searched columns: own columns and `relation.column` paths (`contains` only), in the map's client names; string columns. */
+  /**
+   * The searched columns: own columns and `relation.column` paths (`contains` only), in the map's client names; string
+   * columns.
+   */
   columns: readonly string[]
   mode: SearchMode
   /** `fulltext` on PostgreSQL: the text search configuration of the index (`'english'`); default `'simple'`. */
   language?: string
-  /** `fulltext` on PostgreSQL: a stored `tsvector` column (database name) to match instead of the expression over `columns`. */
+  /**
+   * `fulltext` on PostgreSQL: a stored `tsvector` column (database name) to match instead of the expression over
+   * `columns`.
+   */
   vector?: string
-  /** `fulltext` on SQLite: the FTS5 table indexing `columns` with `content='<table>'` and the primary key as its rowid. */
+  /**
+   * `fulltext` on SQLite: the FTS5 table indexing `columns` with `content='<table>'` and the primary key as its rowid.
+   */
   fts?: string
 }
 
@@ -254,7 +276,8 @@ export interface TableDefinition<Context = unknown> {
   relations?: Record<string, RelationDefinition>
   /**
    * Named aggregates over related rows, asked for with `with[i]=<name>` (see {@link AggregateDefinition}).
-   * Every to-many relation also has `<relation>Count`, and every direct relation `<relation>Exists`, without declaring them.
+   * Every to-many relation also has `<relation>Count`, and every direct relation `<relation>Exists`, without
+   * declaring them.
    */
   aggregates?: Record<string, AggregateDefinition>
   /** Named scopes a client may apply with `scopes[i]`. */

@@ -34,7 +34,10 @@ import { writeSearch } from '../sql/write-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
 import { planHoldsKeyFirstFilter } from '../sql/holds-key-first-filter.ts'
 
-/** The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too long. */
+/**
+ * The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too
+ * long.
+ */
 const MAX_MEMO_MS = 86_400_000
 
 /**

@@ -21,13 +21,19 @@ export interface EagerLoading {
   maxEagerRows: number
   /** The time bound of each read (a `timeout` from the first statement, a `signal`). */
   bound: BoundOptions
-  /** `'json'`: the allow-listed columns as the JSON values of their declared types; `'driver'`: as the driver gives them. */
+  /**
+   * `'json'`: the allow-listed columns as the JSON values of their declared types; `'driver'`: as the driver gives
+   * them.
+   */
   values: RowValues
   /** The aggregates the rows carry, which get their JSON types whatever `values` says (see `convertAggregates`). */
   aggregates: readonly PlannedAggregate[]
   /** Each read's statement (see `attachRowReading`). */
   readAs: ReadAs | undefined
-  /** How long a guarded page's form is remembered (see `chooseGuardedForm`); `undefined` when the builder guards no page. */
+  /**
+   * How long a guarded page's form is remembered (see `chooseGuardedForm`); `undefined` when the builder guards no
+   * page.
+   */
   frequencyMemoMs: number | undefined
 }
 

@@ -30,7 +30,8 @@ export interface RowReadingOptions {
 /**
  * Makes every way of reading `builder` go through the read pipeline (`read-pipeline.ts`), its rows through the
  * steps `rows`: awaiting it (`await`, `.then`), `.stream()` and every `.clone()` of it, which keeps these three
- * methods (not a page rewrite's own `toSQL`: a clone compiles as the plain query, which reads the same rows, and which `countQuery` builds on; see `replaceRowReading`). Works for
+ * methods (not a page rewrite's own `toSQL`: a clone compiles as the plain query, which reads the same rows, and
+ * which `countQuery` builds on; see `replaceRowReading`). Works for
  * `select` and `.first()`; other methods (`count`, `pluck`, `del`…) resolve as knex would.
  *
  * A stream finishes each row as it comes, unless `whole` (eager loading): then it finishes all rows once the

@@ -21,7 +21,8 @@ const KEY_COLUMN = 'kqp_key_'
  *
  * ```sql
  * select posts.id, posts.title
- * from (select posts.id as kqp_key_0 from posts where … order by posts.created_at desc, posts.id desc limit ? offset ?) as kqp_page
+ * from (select posts.id as kqp_key_0 from posts where … order by posts.created_at desc, posts.id desc limit ? offset
+ * ?) as kqp_page
  * cross join posts on posts.id = kqp_page.kqp_key_0
  * order by posts.created_at desc, posts.id desc
  * ```

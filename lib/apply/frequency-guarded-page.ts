@@ -9,7 +9,10 @@ import type { PageWindow } from './page-rewrite.ts'
 export interface GuardedForms {
   /** The conditions as the query holds them: the listing form (the key's related rows found first, then sorted). */
   list: Knex.Raw
-  /** The same conditions with every relation filter a correlated test, for a walk of the page's order (the walking form). */
+  /**
+   * The same conditions with every relation filter a correlated test, for a walk of the page's order (the walking
+   * form).
+   */
   walk: Knex.Raw
   /**
    * The listing form to read once the probe has chosen it, when it differs from `list`: every relation filter key
@@ -45,9 +48,11 @@ const WALK = 'kqp_walk'
  *
  * ```sql
  * select posts.* from (
- *   select * from (select posts.id as kqp_key_0 from posts where posts.id in (select …) order by … limit case when (…) is null then ? else 0 end) as kqp_list
+ *   select * from (select posts.id as kqp_key_0 from posts where posts.id in (select …) order by … limit case when
+ *   (…) is null then ? else 0 end) as kqp_list
  *   union all
- *   select * from (select posts.id as kqp_key_0 from posts where exists (select …) order by … limit case when (…) is not null then ? else 0 end) as kqp_walk
+ *   select * from (select posts.id as kqp_key_0 from posts where exists (select …) order by … limit case when (…) is
+ *   not null then ? else 0 end) as kqp_walk
  * ) as kqp_page cross join posts on posts.id = kqp_page.kqp_key_0 order by …
  * ```
  */

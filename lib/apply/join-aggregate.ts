@@ -11,7 +11,8 @@ const joined = new WeakMap<OrderJoins, Map<string, string>>()
  * by it) and returns the value to order by:
  *
  * ```sql
- * left join (select "comments"."post_id" as "kqp_key", count(*) as "kqp_value" from "comments" group by "comments"."post_id")
+ * left join (select "comments"."post_id" as "kqp_key", count(*) as "kqp_value" from "comments" group by
+ * "comments"."post_id")
  *   as "kqp_aggregate" on "kqp_aggregate"."kqp_key" = "posts"."id"
  * -- order by coalesce("kqp_aggregate"."kqp_value", ?) desc
  * ```

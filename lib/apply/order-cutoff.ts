@@ -11,7 +11,10 @@ export interface OrderCutoff {
   /** The ordered value as the query reads it: `"users"."name"`. */
   value: string
   direction: 'asc' | 'desc'
-  /** The hops walked from the ordered table back to the base table: `users straight_join posts on …` (`Dialect.orderedJoin`). */
+  /**
+   * The hops walked from the ordered table back to the base table: `users straight_join posts on …`
+   * (`Dialect.orderedJoin`).
+   */
   walk: string
   /** The ordered table alone (`users`), where the largest (or smallest) value is read. */
   orderedTable: string

@@ -22,7 +22,10 @@ export interface PageWindow {
   offset: number
 }
 
-/** The form a guarded page is read in once its probe has run: the listing form or the walking form (see {@link guardedPage}). */
+/**
+ * The form a guarded page is read in once its probe has run: the listing form or the walking form (see
+ * {@link guardedPage}).
+ */
 export type GuardedForm = 'list' | 'walk'
 
 /**

@@ -1,4 +1,7 @@
-/** How long a request's statements may run, and when to give up on them; options of `applyQueryParams`, `loadRelations` and `paginate`. */
+/**
+ * How long a request's statements may run, and when to give up on them; options of `applyQueryParams`, `loadRelations`
+ * and `paginate`.
+ */
 export interface BoundOptions {
   /**
    * Milliseconds the request's statements (page, count, every eager-load batch) may take together, from the

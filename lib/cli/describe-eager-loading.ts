@@ -3,7 +3,8 @@ import type { PlannedAggregate, WithNode } from '../validate/query-plan.ts'
 /**
  * One line per relation of a `with` tree, indented by level, saying which query would load it:
  * `posts (hasMany): from posts where posts.user_id in (users.id of the rows)`, and under it the aggregates its
- * rows get (`posts.commentsCount`): `comments_count (count of comments): one query on posts for the keys of the loaded rows`.
+ * rows get (`posts.commentsCount`): `comments_count (count of comments): one query on posts for the keys of the
+ * loaded rows`.
  *
  * @example
  * describeEagerLoading(plan.with) // ['posts (hasMany): from posts where posts.user_id in (users.id of the rows)']

@@ -13,7 +13,8 @@ import { oneLine, UsageError, type CliIo } from './cli-io.ts'
 const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|rollback)\b/i
 
 /**
- * Runs `params` on `table` of `db` (the guards receive `context`) and prints its SQL, the queries that really ran (the main query, then
+ * Runs `params` on `table` of `db` (the guards receive `context`) and prints its SQL, the queries that really ran
+ * (the main query, then
  * the eager-loading ones), the rows, and the plan of the main query. Everything runs in one transaction
  * that is rolled back, `READ ONLY` where the database has it (`Dialect.explainTransaction`; open a SQLite file
  * read-only): a scope or anything else that tries to write fails.

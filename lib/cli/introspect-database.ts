@@ -30,7 +30,8 @@ async function knexConfig(args: IntrospectArguments, cwd: string): Promise<Knex.
  * map, and writes the module to `args.out` (relative to `cwd`; a summary line on `io.out`) or, without
  * `out`, to `io.out`. Only reads the database.
  *
- * @throws {UsageError} when `tables`/`exclude`/`noInverse` name a table the database lacks, or the file cannot be written.
+ * @throws {UsageError} when `tables`/`exclude`/`noInverse` name a table the database lacks, or the file cannot be
+ * written.
  * @example
  * await introspectDatabase(db, { source: { connection: 'app.db' }, naming: 'camel', exposePivots: false }, io, process.cwd())
  */

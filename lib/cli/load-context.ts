@@ -5,7 +5,10 @@ import { oneLine, UsageError } from './cli-io.ts'
 export interface ContextSource {
   /** `--context '<json>'`. */
   json?: string
-  /** `--context-module <file>`: its default export, else `context`, else its only export; a function is called (and awaited). */
+  /**
+   * `--context-module <file>`: its default export, else `context`, else its only export; a function is called (and
+   * awaited).
+   */
   module?: string
 }
 

@@ -119,7 +119,8 @@ export interface Dialect<Name extends DialectName = DialectName> {
    *   as `key in (select pivot.parent from pivot where pivot.related = (select …) offset 0)`: PostgreSQL plans
    *   such a subquery on its own and lists its rows first, whatever its estimate (unfenced, keys first, it plans
    *   the average key and walks the order's index: 1.2 s for `tag 1000`); 0.97 against 1.14 ms for the join
-   *   form, whose three-table join costs planning time. Only there: a fenced filter through a belongsTo (`author.team.name`)
+   *   form, whose three-table join costs planning time. Only there: a fenced filter through a belongsTo
+   *   (`author.team.name`)
    *   became a hashed filter over a walk of the base table (0.5 s). SQLite and MariaDB have no such fence
    *   (`offset` needs a `limit` there).
    */

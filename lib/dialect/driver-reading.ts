@@ -47,7 +47,10 @@ function mysqlTimezone(connection: unknown): unknown {
   return timezone ?? (typeof uri === 'string' ? mysqlTimezone(uri) : undefined)
 }
 
-/** mysql2's `timezone` as minutes east of UTC, or `'local'` (its default, and for anything it does not read as an offset). */
+/**
+ * mysql2's `timezone` as minutes east of UTC, or `'local'` (its default, and for anything it does not read as an
+ * offset).
+ */
 function zoneOf(timezone: unknown): 'local' | number {
   if (timezone === 'Z' || timezone === 'z') return 0
   const match = typeof timezone === 'string' ? /^([+-])(\d{2}):?(\d{2})$/.exec(timezone) : null

@@ -17,7 +17,10 @@ const DATE_OID = 1082
 const TIMESTAMPTZ_OID = 1184
 const TIMESTAMP_OID = 1114
 
-/** `'YYYY-MM-DD'` text of a PostgreSQL `date` as it comes over the wire, or `undefined` (BC, infinity, another DateStyle). */
+/**
+ * `'YYYY-MM-DD'` text of a PostgreSQL `date` as it comes over the wire, or `undefined` (BC, infinity, another
+ * DateStyle).
+ */
 export function dayOfPostgresText(text: string): string | undefined {
   if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return undefined
   return isDigits(text, 0, 4) && isDigits(text, 5, 7) && isDigits(text, 8, 10) ? text : undefined

@@ -22,7 +22,10 @@ function planLines(result: unknown): string[] {
   })
 }
 
-/** PostgreSQL: `ILIKE` for case-insensitive matching, ISO 8601 instants for `timestamptz`, `bigint` casts for wide integers. */
+/**
+ * PostgreSQL: `ILIKE` for case-insensitive matching, ISO 8601 instants for `timestamptz`, `bigint` casts for wide
+ * integers.
+ */
 export const postgres: Dialect<'postgres'> = {
   name: 'postgres',
   maxInBindings: 30000,

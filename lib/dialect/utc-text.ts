@@ -1,6 +1,9 @@
 const { fromCharCode } = String
 
-/** Whether `text` has `-`, `-`, a `T` or space, `:` and `:` where `YYYY-MM-DD HH:MM:SS` has them, and digits elsewhere (to position 19). */
+/**
+ * Whether `text` has `-`, `-`, a `T` or space, `:` and `:` where `YYYY-MM-DD HH:MM:SS` has them, and digits elsewhere
+ * (to position 19).
+ */
 export function isDatetimeShape(text: string): boolean {
   for (let i = 0; i < 19; i++) {
     const code = text.charCodeAt(i)

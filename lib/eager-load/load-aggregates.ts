@@ -27,7 +27,8 @@ const KEY = 'kqp_key'
  * `with[i]=posts.commentsCount` and by `loadRelations`.
  *
  * ```sql
- * select "posts"."id" as "kqp_key", (select count(*) from "comments" where "comments"."post_id" = "posts"."id") as "comments_count"
+ * select "posts"."id" as "kqp_key", (select count(*) from "comments" where "comments"."post_id" = "posts"."id") as
+ * "comments_count"
  * from "posts" where "posts"."id" in (?, ?, …)
  * ```
  */

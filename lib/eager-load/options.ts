@@ -8,7 +8,10 @@ import type { DialectOptions } from '../dialect/dialect-options.ts'
 import type { RowValues } from '../normalize/row-values.ts'
 import type { WithLimits } from '../validate/build-with-tree.ts'
 
-/** What every eager-load query of one request shares: its chunk size, guards, row budget, and the dialect's NULL ordering and top-N form. */
+/**
+ * What every eager-load query of one request shares: its chunk size, guards, row budget, and the dialect's NULL
+ * ordering and top-N form.
+ */
 export interface EagerBatchSettings {
   /** Most key values in one `IN (…)` list. */
   chunkSize: number
@@ -21,7 +24,10 @@ export interface EagerBatchSettings {
   topForm: TopPerParentForm
   /** The request's time and signal; every batch runs within it (see `runBounded`). */
   bound?: StatementBound
-  /** Whether the rows are normalized afterwards, so their statements may ask the driver for JSON-ready values (see `jsonReadOptions`). */
+  /**
+   * Whether the rows are normalized afterwards, so their statements may ask the driver for JSON-ready values (see
+   * `jsonReadOptions`).
+   */
   json?: boolean
 }
 
@@ -31,7 +37,9 @@ export interface EagerLoadOptions {
   chunkSize?: number
   /** The row guards each loaded table must meet (see {@link RowGuards}). */
   guards?: RowGuards
-  /** Rewrites each loaded batch of rows of a table into JSON values, once nested loading is done (see `rowNormalizer`). */
+  /**
+   * Rewrites each loaded batch of rows of a table into JSON values, once nested loading is done (see `rowNormalizer`).
+   */
   normalize?: (table: string, rows: Row[]) => void
   /**
    * The rows the whole tree may load, over every relation and level; shared by the nested calls.

@@ -3,7 +3,10 @@ import type { RelationMap } from '../relation-map.ts'
 
 /** What to select from a related table: every column, and those to delete once matching is done. */
 export interface RelatedSelection {
-  /** Qualified columns to select: the allow-list first (an aliased one as `albums.ArtistId as artistId`), then the extra ones. */
+  /**
+   * Qualified columns to select: the allow-list first (an aliased one as `albums.ArtistId as artistId`), then the extra
+   * ones.
+   */
   columns: string[]
   /** Columns selected only for matching or nested loading; not on the allow-list. */
   extra: string[]

@@ -41,7 +41,10 @@ export function isFormRequest(
   return method !== undefined && !BODYLESS_METHODS.has(method.toUpperCase()) && isFormContentType(contentType)
 }
 
-/** @deprecated Renamed {@link isFormRequest} (it was easy to confuse with `readFormBody`); this name goes in the next minor version. */
+/**
+ * @deprecated Renamed {@link isFormRequest} (it was easy to confuse with `readFormBody`); this name goes in the next
+ * minor version.
+ */
 export const readsFormBody = isFormRequest
 
 /**

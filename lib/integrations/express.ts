@@ -46,7 +46,8 @@ export interface QueryParamsErrorHandlerOptions extends ErrorResponseOptions {
 /**
  * Express middleware that parses the request's query params onto `req.queryParams` and
  * `res.locals.queryParams`, and gives the route `req.querySignal` (also `res.locals.querySignal`), which
- * aborts when the client disconnects before the response is sent or `timeout` has passed: the URL on every method, plus an `application/x-www-form-urlencoded` body
+ * aborts when the client disconnects before the response is sent or `timeout` has passed: the URL on every method,
+ * plus an `application/x-www-form-urlencoded` body
  * (the client's comma `Content-Type` included) on every method but GET, HEAD and TRACE. A body that
  * `express.urlencoded()`/`express.text()` already parsed is used; otherwise the middleware reads it
  * itself, up to `bodyLimit`. A bad query goes to `next(error)` as a `QueryParamsError` (Express 4 and 5).

@@ -30,10 +30,13 @@ function tablesOf(map: RelationMap): Set<string> {
  * also the default `id`; relation, pivot and morph keys), a NOT NULL or unique claim the database does not
  * keep, a `required` belongsTo whose foreign key is nullable or not enforced, a declared type the column
  * cannot hold, on SQLite sampled `datetime` values that do not have the declared `storage`, and with
- * `options.indexes` each sortable column no index leads (`sortable_without_index`) and each declared search whose plan reads every row (`search_without_index`), and in a map where some tables
- * have a guard each reachable table without one (`unguarded_table`, unless listed in `options.unguarded`). Each problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
+ * `options.indexes` each sortable column no index leads (`sortable_without_index`) and each declared search whose
+ * plan reads every row (`search_without_index`), and in a map where some tables
+ * have a guard each reachable table without one (`unguarded_table`, unless listed in `options.unguarded`). Each
+ * problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
  * `warning`: slower, or not checkable) and the map `path`. An empty list means the map fits the database.
- * Reads the catalog (and, on SQLite, up to 1,000 values of each `datetime` column). A map that is itself broken throws the plain `Error` `defineRelationMap` would.
+ * Reads the catalog (and, on SQLite, up to 1,000 values of each `datetime` column). A map that is itself broken
+ * throws the plain `Error` `defineRelationMap` would.
  *
  * @example
  * const problems = await checkRelationMap(db, relationMap)

@@ -1,6 +1,9 @@
 import type { DialectOptions } from '../dialect/dialect-options.ts'
 
-/** Which tables {@link readSchema} reads, and where; `dialect` declares the database of a knex client the library does not list. */
+/**
+ * Which tables {@link readSchema} reads, and where; `dialect` declares the database of a knex client the library does
+ * not list.
+ */
 export interface ReadSchemaOptions extends DialectOptions {
   /** Read only these tables (the names as the database spells them). Default: every table. */
   tables?: readonly string[]
@@ -17,9 +20,15 @@ export interface ReadSchemaOptions extends DialectOptions {
   views?: boolean
 }
 
-/** Where {@link checkRelationMap} reads the schema, and which optional checks it runs; `dialect` declares the database of a knex client the library does not list. */
+/**
+ * Where {@link checkRelationMap} reads the schema, and which optional checks it runs; `dialect` declares the database
+ * of a knex client the library does not list.
+ */
 export interface CheckRelationMapOptions extends DialectOptions {
-  /** The PostgreSQL schema, MySQL/MariaDB database or SQLite schema holding the map's tables; default: the connection's own. */
+  /**
+   * The PostgreSQL schema, MySQL/MariaDB database or SQLite schema holding the map's tables; default: the connection's
+   * own.
+   */
   schema?: string
   /**
    * Also warn (`sortable_without_index`) about each sortable column (not declared `sortable: false`) that no

@@ -302,7 +302,10 @@ function pivotRelations(
   return relations
 }
 
-/** Whether a foreign key's stem only repeats its table's name (`category_id` on `categories`): no name for a self-reference. */
+/**
+ * Whether a foreign key's stem only repeats its table's name (`category_id` on `categories`): no name for a
+ * self-reference.
+ */
 function namesTheTable(stem: readonly string[] | undefined, singular: readonly string[]): boolean {
   return (
     stem === undefined ||
@@ -310,7 +313,9 @@ function namesTheTable(stem: readonly string[] | undefined, singular: readonly s
   )
 }
 
-/** `parent`/`children`/`child` for a self-reference, capitalised when the table's words are (`Parent` on `Employee`). */
+/**
+ * `parent`/`children`/`child` for a self-reference, capitalised when the table's words are (`Parent` on `Employee`).
+ */
 function selfWords(word: string, tableWords: readonly string[]): string[] {
   return [/^[A-Z]/.test(tableWords[0] ?? '') ? `${word[0]?.toUpperCase() ?? ''}${word.slice(1)}` : word]
 }

@@ -11,9 +11,14 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   missing_table: 'error',
   /** A declared column (its database column, when aliased) is not in the table. */
   missing_column: 'error',
-  /** A key the map names or implies is not a column: `primaryKey` (default `id`), a relation's keys, a pivot's keys, a morph pair. */
+  /**
+   * A key the map names or implies is not a column: `primaryKey` (default `id`), a relation's keys, a pivot's keys, a
+   * morph pair.
+   */
   missing_key: 'error',
-  /** The map's `primaryKey` columns exist, but no primary key or unique constraint of the database makes them unique. */
+  /**
+   * The map's `primaryKey` columns exist, but no primary key or unique constraint of the database makes them unique.
+   */
   key_not_unique: 'error',
   /** A column declared `nullable: false` may hold NULL in the database. */
   not_null_not_enforced: 'error',
@@ -27,7 +32,10 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   type_mismatch: 'error',
   /** A `number` column declared `precision: 'single'` that the database stores as a double: values would be rounded. */
   single_precision_not_stored: 'error',
-  /** The column is NOT NULL in the database but declared nullable: orders on it get a NULL-ordering clause they do not need. */
+  /**
+   * The column is NOT NULL in the database but declared nullable: orders on it get a NULL-ordering clause they do not
+   * need.
+   */
   not_null_undeclared: 'warning',
   /** The database column's type has no map type (json, arrays, binary…), so the declared type cannot be checked. */
   type_unknown: 'warning',
@@ -35,11 +43,20 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   single_precision_undeclared: 'warning',
   /** On SQLite, sampled values of a `datetime` column do not have the form its `storage` declares. */
   datetime_storage_mismatch: 'warning',
-  /** Some tables of the map have a guard and this one, reachable through a relation, has none (and is not listed in `unguarded`). */
+  /**
+   * Some tables of the map have a guard and this one, reachable through a relation, has none (and is not listed in
+   * `unguarded`).
+   */
   unguarded_table: 'warning',
-  /** Only with the `indexes` option: a sortable column that leads no index nor the primary key, so an order on it sorts every matching row. */
+  /**
+   * Only with the `indexes` option: a sortable column that leads no index nor the primary key, so an order on it sorts
+   * every matching row.
+   */
   sortable_without_index: 'warning',
-  /** Only with the `indexes` option: the plan of a table's declared `search` reads every row; the message names the index to create. */
+  /**
+   * Only with the `indexes` option: the plan of a table's declared `search` reads every row; the message names the
+   * index to create.
+   */
   search_without_index: 'warning',
   /**
    * Only with the `indexes` option, on a partitioned MySQL/MariaDB table: a sortable column whose indexes do not go

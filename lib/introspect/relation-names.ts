@@ -22,7 +22,10 @@ export function foreignKeyStem(column: string): string[] | undefined {
   return words.length > 1 && words.at(-1)?.toLowerCase() === 'id' ? words.slice(0, -1) : undefined
 }
 
-/** `words` + `by`/`via` + the words of `identifier`, the connector capitalised when the words are (`Albums`, `By`, `Artist`, `Id`). */
+/**
+ * `words` + `by`/`via` + the words of `identifier`, the connector capitalised when the words are (`Albums`, `By`,
+ * `Artist`, `Id`).
+ */
 export function qualifiedWords(words: readonly string[], connector: 'by' | 'via', identifier: string): string[] {
   const capital = /^[A-Z]/.test(words[0] ?? '')
   return [

@@ -107,7 +107,9 @@ export function shapesRows(builder: Knex.QueryBuilder): boolean {
   )
 }
 
-/** The kind of the first clause of `builder` that is not a where condition (`'columns'`, `'join'`, `'order'`…), if any. */
+/**
+ * The kind of the first clause of `builder` that is not a where condition (`'columns'`, `'join'`, `'order'`…), if any.
+ */
 export function clauseOtherThanWhere(builder: Knex.QueryBuilder): string | undefined {
   return statementsOf(builder).find((statement) => statement.grouping !== 'where')?.grouping
 }

@@ -96,7 +96,10 @@ export function runInTransaction<T>(
   return Promise.resolve(internals(client).transaction(handler, config, null) as PromiseLike<T>)
 }
 
-/** A connection of the client's pool (or the transaction's connection), for `builder.connection(…)`; give it back with {@link releaseConnection}. */
+/**
+ * A connection of the client's pool (or the transaction's connection), for `builder.connection(…)`; give it back with
+ * {@link releaseConnection}.
+ */
 export function acquireConnection(client: Knex.Client): Promise<unknown> {
   return internals(client).acquireConnection()
 }
@@ -106,7 +109,9 @@ export async function releaseConnection(client: Knex.Client, connection: unknown
   await internals(client).releaseConnection(connection)
 }
 
-/** A new driver connection outside the pool, configured as the pool's are; close it with {@link destroyRawConnection}. */
+/**
+ * A new driver connection outside the pool, configured as the pool's are; close it with {@link destroyRawConnection}.
+ */
 export function acquireRawConnection(client: Knex.Client): Promise<unknown> {
   return internals(client).acquireRawConnection()
 }

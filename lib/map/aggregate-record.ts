@@ -40,7 +40,8 @@ type DeclaredValue<Map extends RelationMap, Table, Aggregate> = Aggregate extend
  * For a map typed only as `RelationMap`, it adds nothing.
  *
  * @example
- * type UserAggregates = AggregateRecord<typeof relationMap, 'users'>  // { posts_count?: number; team_exists?: boolean; posts_views_sum?: number | null; … }
+ // { posts_count?: number; team_exists?: boolean; posts_views_sum?: number | null; … }
+ * type UserAggregates = AggregateRecord<typeof relationMap, 'users'>
  */
 export type AggregateRecord<Map extends RelationMap, Table extends keyof Map> = string extends keyof Map
   ? {}

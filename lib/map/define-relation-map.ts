@@ -7,7 +7,8 @@ import { ensureValidRelationMap } from './validate-relation-map.ts'
  * plain `Error` naming the path and the fix; a map passed through here is not checked again by
  * `applyQueryParams` or `loadRelations`.
  *
- * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of belongsTo, hasOne, …`
+ * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one
+ * of belongsTo, hasOne, …`
  * @example
  * export const relationMap = defineRelationMap({
  *   users: {

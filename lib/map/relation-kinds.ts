@@ -21,7 +21,8 @@ export type DefinitionOf<Type extends RelationType> = RelationDefinition extends
 /**
  * How a relation links a parent row to its related rows, as its definition says (a key left `undefined`
  * defaults to the primary key of its table):
- * - `direct`: rows of `table` where `related.<relatedKey> = parent.<parentKey>`, through a pivot table or restricted to a morph type
+ * - `direct`: rows of `table` where `related.<relatedKey> = parent.<parentKey>`, through a pivot table or restricted
+ *   to a morph type
  *   where the definition says so. Filtered with a subquery on the related table (`exists`, `in`, key first),
  *   eager-loaded with one `where in` query per batch;
  * - `morphTo`: the parent's `typeColumn` names the related table among `types`, its `idColumn` the row. Filtered
@@ -197,7 +198,10 @@ export function loadsOf(type: RelationType): RelationKind<RelationDefinition>['l
 /** Whether eager loading gives each parent an array of related rows. */
 export const isToMany = (type: RelationType): boolean => loadsOf(type) === 'all'
 
-/** The tables a relation reaches, in the order a reader meets them: the related table (each `morphTo` target), then the pivot. */
+/**
+ * The tables a relation reaches, in the order a reader meets them: the related table (each `morphTo` target), then the
+ * pivot.
+ */
 export function linkedTables(link: RelationLink): string[] {
   switch (link.kind) {
     case 'direct':

@@ -85,7 +85,10 @@ export function validateColumn(path: string, spec: unknown): void {
   checkTextOnly(path, spec)
 }
 
-/** `operators`: a non-empty list of operators from the client's list, `like` only on a `string` column, not with `filterable: false`. */
+/**
+ * `operators`: a non-empty list of operators from the client's list, `like` only on a `string` column, not with
+ * `filterable: false`.
+ */
 function checkOperators(path: string, operators: unknown, type: unknown, filterable: unknown): void {
   const known: readonly string[] = OPERATORS
   if (!Array.isArray(operators))

@@ -11,13 +11,17 @@ const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'aggregates', 'scopes'
 
 /**
  * Checks a whole relation map, table by table: known keys only, `columns` with valid column types,
- * distinct database columns and no two names of one spelling (`createdAt`, `created_at`), a `primaryKey` (default `id`; a list of distinct columns for a composite key)
+ * distinct database columns and no two names of one spelling (`createdAt`, `created_at`), a `primaryKey` (default
+ * `id`; a list of distinct columns for a composite key)
  * among the columns, valid relations whose tables the map defines and whose keys do not default to a
- * composite primary key, to-many `limit`/`orders` on columns of the related table, scopes and `guard` that are functions,
- * and `aggregates` over those relations (see `checkAggregates`). Found mistakes are bugs in the server's code, so they are plain
+ * composite primary key, to-many `limit`/`orders` on columns of the related table, scopes and `guard` that are
+ * functions,
+ * and `aggregates` over those relations (see `checkAggregates`). Found mistakes are bugs in the server's code, so
+ * they are plain
  * `Error`s naming the path and the fix, never a `QueryParamsError`.
  *
- * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one of …`
+ * @throws {Error} e.g. `knex-query-params: users.relations.posts.type: 'hasmany' is not a relation type; expected one
+ * of …`
  */
 export function validateRelationMap(map: unknown): asserts map is RelationMap {
   if (!isObject(map)) {

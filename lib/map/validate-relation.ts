@@ -99,7 +99,10 @@ function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables:
 
 const DIRECTIONS = ['asc', 'desc']
 
-/** `orders` of a to-many relation: a list of `{ column, direction }` (the columns are checked against the related table later). */
+/**
+ * `orders` of a to-many relation: a list of `{ column, direction }` (the columns are checked against the related table
+ * later).
+ */
 function checkOrders(path: string, value: unknown): void {
   if (!Array.isArray(value) || value.length === 0) {
     throw relationMapError(

@@ -27,7 +27,9 @@ function wallClockAsUtc(date: Date, zone: 'local' | number): Date {
   return utc
 }
 
-/** An ISO 8601 instant of date-time text: SQLite's `YYYY-MM-DD HH:MM:SS[.sss]` (UTC), ISO 8601, or text with an offset. */
+/**
+ * An ISO 8601 instant of date-time text: SQLite's `YYYY-MM-DD HH:MM:SS[.sss]` (UTC), ISO 8601, or text with an offset.
+ */
 function instantOfText(text: string): string | null {
   const { length } = text
   // ISO 8601 with milliseconds in UTC, the JSON value already: checked by its marks only, since text of this length
@@ -48,7 +50,10 @@ function instantOfText(text: string): string | null {
   return Number.isNaN(time) ? null : new Date(time).toISOString()
 }
 
-/** Decimal text without an exponent, trailing fractional zeros or a negative zero: `'4.10'` → `'4.1'`, `'-0.00'` → `'0'`. */
+/**
+ * Decimal text without an exponent, trailing fractional zeros or a negative zero: `'4.10'` → `'4.1'`, `'-0.00'` →
+ * `'0'`.
+ */
 function canonicalDecimal(text: string): string {
   if (text.includes('e') || text.includes('E')) {
     const number = Number(text)

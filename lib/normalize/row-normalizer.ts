@@ -8,7 +8,10 @@ import { isPadded, toUnpadded } from './unpadded-text.ts'
 /** Rewrites, in place, the values of the known columns of rows of one table into their JSON values. */
 export type NormalizeRows = (rows: readonly Row[]) => void
 
-/** The `typeof` of a value that is already the JSON value of a type, where one tells (`date`, `datetime` and `decimal` text may still need rewriting). */
+/**
+ * The `typeof` of a value that is already the JSON value of a type, where one tells (`date`, `datetime` and `decimal`
+ * text may still need rewriting).
+ */
 const FINAL: Readonly<Record<ColumnType, string | undefined>> = {
   string: 'string',
   integer: 'number',

@@ -19,7 +19,9 @@ export interface KeyInfo {
   /** Segments for `depth` (see {@link splitKey}); `null` when the pair is dropped; `undefined` until split. */
   segments: readonly string[] | null | undefined
   depth: number
-  /** The key up to its last bracket segment (`wheres[0]` for `wheres[0][column]`), once split; `''` for a plain name. */
+  /**
+   * The key up to its last bracket segment (`wheres[0]` for `wheres[0][column]`), once split; `''` for a plain name.
+   */
   parent: string
 }
 

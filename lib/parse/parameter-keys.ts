@@ -17,7 +17,10 @@ export const PARAMETER_KEYS: ReadonlyMap<string, QueryParamKey> = new Map<string
   ['cursor', 'cursor'],
 ])
 
-/** The name before the first bracket of a key: `wheres` for `wheres[0][column]`, `with` for `[with][0]` (as qs reads it). */
+/**
+ * The name before the first bracket of a key: `wheres` for `wheres[0][column]`, `with` for `[with][0]` (as qs reads
+ * it).
+ */
 export function topLevelName(key: string): string {
   if (key.charCodeAt(0) === 91) {
     const close = key.indexOf(']')

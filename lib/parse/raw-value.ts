@@ -1,4 +1,6 @@
-/** A value decoded from a query string before validation: text, `null` (a key without `=`), a list, or a nested object. */
+/**
+ * A value decoded from a query string before validation: text, `null` (a key without `=`), a list, or a nested object.
+ */
 export type RawValue = string | number | boolean | null | undefined | RawObject | readonly RawValue[]
 
 /** A nested object decoded from bracket keys. */

@@ -49,7 +49,9 @@ export interface CountResult {
  *
  * @example
  * const { total, estimated } = await estimatedCount(applyQueryParams(db('events'), params, relationMap))
- * // { total: 2004113, estimated: true } on a 2M-row PostgreSQL table; { total: 37, estimated: false } for a narrow filter
+ // { total: 2004113, estimated: true } on a 2M-row PostgreSQL table; { total: 37, estimated: false } for a narrow
+ // filter
+ *
  *
  * `options.timeout` and `options.signal` bound the `EXPLAIN` and the count together (see `BoundOptions`);
  * `options.dialect` declares the database of a knex client the library does not list (see `DialectOptions`).

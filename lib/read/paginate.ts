@@ -49,7 +49,10 @@ export interface Paginated<T> {
  */
 export type PaginateQueries = 'parallel' | 'sequential' | 'transaction'
 
-/** Options of `paginate`; `timeout` and `signal` bound page, count and eager loading together (see {@link BoundOptions}). */
+/**
+ * Options of `paginate`; `timeout` and `signal` bound page, count and eager loading together (see
+ * {@link BoundOptions}).
+ */
 export interface PaginateOptions extends BoundOptions, DialectOptions {
   /**
    * Run the count query for `total` and `last_page`; default `true`. `'estimated'` takes PostgreSQL's
@@ -85,7 +88,9 @@ export interface PaginateOptions extends BoundOptions, DialectOptions {
  * @example
  * const params = queryParamsFromRequest(request)               // page=2&limit=10&with[0]=author
  * const page = await paginate(applyQueryParams(db('posts'), params, relationMap), params)
- * // { data: [… 10 posts with author …], meta: { current_page: 2, per_page: 10, total: 24, last_page: 3, from: 11, to: 20 } }
+ // { data: [… 10 posts with author …], meta: { current_page: 2, per_page: 10, total: 24, last_page: 3, from: 11, to: 20
+ // } }
+ *
  */
 export async function paginate<T = Record<string, unknown>>(
   builder: Knex.QueryBuilder & PromiseLike<readonly T[]>,

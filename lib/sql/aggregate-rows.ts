@@ -13,7 +13,10 @@ export interface AggregateRows {
   key: string
   /** The aggregated value: `count(*)`, `sum("posts"."views")`, `1` for exists. */
   value: string
-  /** The conditions on the related rows (morph type, guards, scope), each already parenthesised or simple, with their bindings. */
+  /**
+   * The conditions on the related rows (morph type, guards, scope), each already parenthesised or simple, with their
+   * bindings.
+   */
   conditions: SqlWriter
 }
 

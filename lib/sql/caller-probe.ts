@@ -1,6 +1,9 @@
 import type { SqlWriter } from './sql-writer.ts'
 
-/** How many of the caller's own rows, at most, make a caller small: walked whole, whatever the key (see {@link callerProbe}). */
+/**
+ * How many of the caller's own rows, at most, make a caller small: walked whole, whatever the key (see
+ * {@link callerProbe}).
+ */
 export const SMALL_CALLER_CAP_FACTOR = 4
 
 /**

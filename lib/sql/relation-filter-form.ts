@@ -71,7 +71,8 @@ export function keyFirstTest(
  * index on the referencing column serves the page (`'where-it-orders'`): a filter on the base table itself,
  * directly (`posts.user_id = (select …)` reads `posts(user_id, created_at)` in order) or through a pivot when
  * the page is ordered by the key the pivot references (its `(tag_id, post_id)` index yields the page in order).
- * `always` writes every such filter key first, whatever the dialect says (the walking form of `Dialect.frequencyGuard`).
+ * `always` writes every such filter key first, whatever the dialect says (the walking form of
+ * `Dialect.frequencyGuard`).
  */
 export function chooseKeyFirst(
   map: RelationMap,

@@ -19,7 +19,9 @@ export class SqlWriter {
   readonly like: 'insensitive' | 'sensitive'
   /** The row guards every table this fragment reaches must meet; `undefined` when the map has none. */
   readonly guards: RowGuards | undefined
-  /** Picks each relation filter's form where the dialect decides per condition (`filteredRelation: 'by-selectivity'`). */
+  /**
+   * Picks each relation filter's form where the dialect decides per condition (`filteredRelation: 'by-selectivity'`).
+   */
   readonly chooseFilterForm: RelationFilterChooser | undefined
   /** Whether a relation filter is written key first (`write-key-first.ts`); `undefined` writes none so. */
   readonly keyFirst: KeyFirstChooser | undefined

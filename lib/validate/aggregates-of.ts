@@ -16,7 +16,9 @@ export function aggregateKey(name: string): string {
 /** The aggregates a client may ask for on one table, by the snake_case of their name, in the order they are listed. */
 export interface TableAggregates {
   bySnakeName: ReadonlyMap<string, PlannedAggregate>
-  /** The names a client may use, for `allowed` in errors: declared ones, then `<relation>Count` and `<relation>Exists`. */
+  /**
+   * The names a client may use, for `allowed` in errors: declared ones, then `<relation>Count` and `<relation>Exists`.
+   */
   names: readonly string[]
 }
 

@@ -151,7 +151,10 @@ function parseDatetime(text: string): Date | undefined {
   return fromFields(Number(y), Number(mo), Number(d), Number(h), Number(mi), Number(s), millisecond, offset)
 }
 
-/** The instant of local date-time fields at `offset` minutes east of UTC; `undefined` for impossible fields or a UTC year outside 1–9999. */
+/**
+ * The instant of local date-time fields at `offset` minutes east of UTC; `undefined` for impossible fields or a UTC
+ * year outside 1–9999.
+ */
 function fromFields(
   year: number,
   month: number,

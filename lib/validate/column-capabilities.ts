@@ -2,7 +2,9 @@ import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { Operator } from '../query-params.ts'
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
 
-/** The error codes of a column's declared capabilities: they hold on every path, so a `morphTo` branch never drops them. */
+/**
+ * The error codes of a column's declared capabilities: they hold on every path, so a `morphTo` branch never drops them.
+ */
 export const CAPABILITY_CODES: ReadonlySet<string> = new Set(['not_sortable', 'not_filterable', 'operator_not_allowed'])
 
 function specOf(map: RelationMap, table: string, name: string): ColumnSpec | undefined {

@@ -10,7 +10,10 @@ export interface ColumnFacts {
   unique: boolean
 }
 
-/** The declared nullability and uniqueness of the database column `table.column` (`'datetime'` alone means nullable, not unique). */
+/**
+ * The declared nullability and uniqueness of the database column `table.column` (`'datetime'` alone means nullable, not
+ * unique).
+ */
 export function columnFacts(map: RelationMap, table: string, column: string): ColumnFacts {
   const key = primaryKeyColumns(map, table)
   if (key.includes(column)) return { nullable: false, unique: key.length === 1 }

@@ -22,7 +22,9 @@ export interface PlannedAggregate {
   column?: string
   /** The name of a scope of the related table restricting the rows aggregated. */
   scope?: string
-  /** The type of the value: `integer` for a count, `boolean` for exists, `number` for avg, the column's for the others. */
+  /**
+   * The type of the value: `integer` for a count, `boolean` for exists, `number` for avg, the column's for the others.
+   */
   type: ColumnType
   /** Whether the value can be NULL: a sum, avg, min or max over no rows. */
   nullable: boolean
@@ -63,7 +65,10 @@ export interface WithNode {
   children: Record<string, WithNode[]>
   /** Aggregates to add to the loaded rows (`posts.commentsCount`), keyed by the related table as `children` is. */
   aggregates?: Record<string, PlannedAggregate[]>
-  /** The `with` entry that first asked for this node (`with[0]`), named when its rows cross `maxEagerRows`; default `with`. */
+  /**
+   * The `with` entry that first asked for this node (`with[0]`), named when its rows cross `maxEagerRows`; default
+   * `with`.
+   */
   param?: string
 }
 

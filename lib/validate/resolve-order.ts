@@ -9,7 +9,10 @@ import type { PlannedAggregate } from './query-plan.ts'
 import type { DirectRelation } from './resolved-relation.ts'
 import type { PlannedSearch } from './planned-search.ts'
 
-/** An order by a column of the base table (`via` empty) or of a to-one related table, or by an aggregate of the base row. */
+/**
+ * An order by a column of the base table (`via` empty) or of a to-one related table, or by an aggregate of the base
+ * row.
+ */
 export interface PlannedOrder {
   /** An order by this aggregate of the base row (`postsCount`); `via` is then empty and `column` is `''`. */
   aggregate?: PlannedAggregate
@@ -20,7 +23,10 @@ export interface PlannedOrder {
   nullable: boolean
   /** Whether no two rows can share the value (a NOT NULL unique column of the base table), so the order is total. */
   total: boolean
-  /** An order by the relevance of this `fulltext` search (`orders[i][column]=relevance`); `via` is then empty and `column` is `''`. */
+  /**
+   * An order by the relevance of this `fulltext` search (`orders[i][column]=relevance`); `via` is then empty and
+   * `column` is `''`.
+   */
   relevance?: PlannedSearch
 }
 

@@ -16,7 +16,10 @@ export interface ResolvedOrder {
   nullable: boolean
 }
 
-/** A to-many relation's declared `limit` and `orders`: eager loading gives each parent at most `limit` rows, in that order. */
+/**
+ * A to-many relation's declared `limit` and `orders`: eager loading gives each parent at most `limit` rows, in that
+ * order.
+ */
 export interface RelationTop {
   limit: number
   orders: ResolvedOrder[]

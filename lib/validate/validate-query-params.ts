@@ -266,7 +266,10 @@ function addTieBreaker(plan: QueryPlan, map: RelationMap): void {
   }
 }
 
-/** The selected columns, or only the primary key when all its columns are selected: the whole key alone identifies a row. */
+/**
+ * The selected columns, or only the primary key when all its columns are selected: the whole key alone identifies a
+ * row.
+ */
 function distinctTieBreakers(plan: QueryPlan, map: RelationMap, key: readonly string[]): readonly string[] {
   const selected = selectedByDistinct(plan).map((name) => databaseColumn(map, plan.table, name))
   return key.every((column) => selected.includes(column)) ? key : selected

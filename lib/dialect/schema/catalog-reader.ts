@@ -3,7 +3,9 @@ import type { SchemaTable } from './schema-snapshot.ts'
 
 /** Which tables a {@link CatalogReader} reads. */
 export interface CatalogScope {
-  /** The PostgreSQL schema, MySQL database or SQLite schema (`main`, an attached name); default: the connection's own. */
+  /**
+   * The PostgreSQL schema, MySQL database or SQLite schema (`main`, an attached name); default: the connection's own.
+   */
   schema: string | undefined
   /** Whether to read the table of this name. */
   includes(table: string): boolean

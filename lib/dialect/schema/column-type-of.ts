@@ -18,7 +18,8 @@ const TYPES: ReadonlyArray<readonly [ColumnType, RegExp]> = [
  * The map's column type that holds values of a database type (lower case, without length or precision),
  * or `undefined` when none does (json, binary, arrays, time of day…).
  *
- * `bigint`/`int8` and `numeric`/`decimal` give the exact `bigint` and `decimal` types (see `RelationMapFromSchemaOptions.exactNumbers`).
+ * `bigint`/`int8` and `numeric`/`decimal` give the exact `bigint` and `decimal` types (see
+ * `RelationMapFromSchemaOptions.exactNumbers`).
  *
  * @example
  * columnTypeOf('character varying') // 'string'

@@ -53,7 +53,10 @@ const INDEXES = `select table_name as table_name, index_name as index_name, non_
   from information_schema.statistics where ${IN_SCHEMA}
   order by table_name, index_name, seq_in_index`
 
-/** A B-tree index's columns up to its first prefix part (a prefix orders rows by the prefix alone); empty for other indexes. */
+/**
+ * A B-tree index's columns up to its first prefix part (a prefix orders rows by the prefix alone); empty for other
+ * indexes.
+ */
 function orderColumns(rows: readonly IndexRow[]): string[] {
   if (rows[0]?.index_type.toUpperCase() !== 'BTREE') return []
   const end = rows.findIndex((row) => row.sub_part !== null)

@@ -63,7 +63,8 @@ const COLUMNS = `select c.relname as table_name, a.attname as name,
   where n.nspname = ? and c.relkind in ('r', 'p', 'v', 'm') and a.attnum > 0 and not a.attisdropped
   order by c.relname, a.attnum`
 
-// Unique indexes back both unique constraints and the primary key; partial and invalid ones guarantee nothing per column.
+// Unique indexes back both unique constraints and the primary key; partial and invalid ones guarantee nothing per
+// column.
 // `can_order`: a B-tree (not hash, GIN, GiST, BRIN), which can give rows in its columns' order.
 const INDEXES = `select c.relname as table_name, ic.relname as index_name, i.indisprimary as is_primary, i.indisunique as is_unique,
     pg_indexam_has_property(ic.relam, 'can_order') as can_order, a.attname as column_name

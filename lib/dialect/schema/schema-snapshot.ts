@@ -4,9 +4,14 @@ import type { ColumnType } from '../../relation-map.ts'
 export interface SchemaColumn {
   /** The column's name in the database, exactly as it is spelled there (`ArtistId`, `created_at`). */
   name: string
-  /** The database's own type name, lower case, without length or precision (`varchar`, `int4`, `timestamp with time zone`). */
+  /**
+   * The database's own type name, lower case, without length or precision (`varchar`, `int4`, `timestamp with time
+   * zone`).
+   */
   dataType: string
-  /** The map's column type that holds this column's values, or `undefined` when no map type does (json, bytea, arrays…). */
+  /**
+   * The map's column type that holds this column's values, or `undefined` when no map type does (json, bytea, arrays…).
+   */
   type: ColumnType | undefined
   /** Whether the column may hold NULL. */
   nullable: boolean
@@ -49,7 +54,10 @@ export interface SchemaTable {
   columns: SchemaColumn[]
   /** The primary key's columns in key order; empty when the table has none. */
   primaryKey: string[]
-  /** Each unique constraint or unique index (not partial, not on expressions) other than the primary key, as its columns. */
+  /**
+   * Each unique constraint or unique index (not partial, not on expressions) other than the primary key, as its
+   * columns.
+   */
   uniques: string[][]
   /**
    * Each index that can serve an order (a B-tree: not hash, GIN, full-text or spatial; not partial, not on

@@ -58,7 +58,8 @@ function columnOf(
   checked: ReadonlyMap<string, string[]>,
 ): SchemaColumn {
   const dataType = bareTypeName(row.type)
-  // An INTEGER PRIMARY KEY is the rowid, and a WITHOUT ROWID table's key is NOT NULL; other keys of a rowid table may hold NULL.
+  // An INTEGER PRIMARY KEY is the rowid, and a WITHOUT ROWID table's key is NOT NULL; other keys of a rowid table may
+  // hold NULL.
   const keyNotNull = row.pk > 0 && (rowidAlias || withoutRowid)
   const type = columnTypeOf(dataType)
   const values = type === 'string' ? (checked.get(row.name) ?? null) : null
@@ -72,7 +73,10 @@ async function checkedValues(db: Knex, table: string, schema: string): Promise<M
   return sqliteCheckedValues(row?.sql ?? '')
 }
 
-/** Every index (all SQLite indexes are B-trees) and the unique ones but the primary key's, not partial, not on expressions. */
+/**
+ * Every index (all SQLite indexes are B-trees) and the unique ones but the primary key's, not partial, not on
+ * expressions.
+ */
 async function indexesOf(
   db: Knex,
   table: string,
