@@ -1,7 +1,10 @@
+import { serve } from '@hono/node-server'
 import { expect } from 'chai'
 import express from 'express'
 import Fastify from 'fastify'
+import { Hono } from 'hono'
 import knex, { type Knex } from 'knex'
+import Koa from 'koa'
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -16,6 +19,8 @@ import {
 } from '../../lib/index.ts'
 import { queryParams as expressQueryParams, queryParamsErrorHandler } from '../../lib/integrations/express.ts'
 import { queryParamsPlugin } from '../../lib/integrations/fastify.ts'
+import { errorToResponse, queryParamsFromFetchRequest } from '../../lib/integrations/fetch.ts'
+import { queryParams as koaQueryParams, type QueryParamsState } from '../../lib/integrations/koa.ts'
 import { startTcpProxy } from './support/tcp-proxy.ts'
 import { POSTGRES_BIN, startPrimaryAndStandby, type PostgresPair } from './support/postgres-cluster.ts'
 
@@ -62,6 +67,19 @@ interface App {
   close(): Promise<void>
 }
 
+/** A logged error with its database code, as an app's log line would carry it. */
+const logLine = (error: unknown): string => `${(error as { code?: string }).code ?? ''} ${String(error)}`
+
+async function listening(server: Server, logged: string[]): Promise<App> {
+  if (!server.listening) await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    logged,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
 const APPS: Record<string, (db: Knex) => Promise<App>> = {
   express: async (db) => {
     const logged: string[] = []
@@ -92,6 +110,27 @@ const APPS: Record<string, (db: Knex) => Promise<App>> = {
     app.get('/items', (request) => page(db, request.queryParams))
     const url = await app.listen({ port: 0, host: '127.0.0.1' })
     return { url, logged, close: () => app.close() }
+  },
+  koa: async (db) => {
+    const logged: string[] = []
+    const app = new Koa<QueryParamsState>()
+    app.on('error', (error: unknown) => void logged.push(logLine(error)))
+    app.use(koaQueryParams())
+    app.use(async (ctx) => {
+      ctx.body = await page(db, ctx.state.queryParams)
+    })
+    return listening(app.listen(0, '127.0.0.1'), logged)
+  },
+  'fetch (Hono)': async (db) => {
+    const logged: string[] = []
+    const app = new Hono()
+    app.get('/items', async (c) => c.json(await page(db, await queryParamsFromFetchRequest(c.req.raw))))
+    app.onError(
+      (error) =>
+        errorToResponse(error, { log: (failure) => void logged.push(logLine(failure)) }) ??
+        new Response('', { status: 400 }),
+    )
+    return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server, logged)
   },
 }
 
