@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { randomBytes } from 'node:crypto'
 import { connectDatabase } from '../demo/database.ts'
 import { prepareDatabase } from '../demo/prepare-database.ts'
 import { ForeignDatabaseError } from '../fixtures/foreign-database-error.ts'
@@ -39,3 +40,9 @@ export function closeOnSignal(close: () => Promise<unknown>): void {
  * statements are cancelled on the server and the client gets a 503 `query_timeout`.
  */
 export const QUERY_TIMEOUT = Number(process.env.QUERY_TIMEOUT_MS ?? 5000)
+
+/**
+ * The key keyset pages' cursors are signed with (`CURSOR_SECRET`). Keep it in your secret store; a random one per
+ * process makes cursors end with the process.
+ */
+export const CURSOR_SECRET = process.env.CURSOR_SECRET ?? randomBytes(32).toString('base64url')

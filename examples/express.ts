@@ -1,11 +1,11 @@
 import express from 'express'
-import { applyQueryParams, paginate, type QueryParams } from 'knex-query-params'
+import { applyQueryParams, cursorLinks, cursorPaginate, paginate, type QueryParams } from 'knex-query-params'
 import { handleClientError } from 'knex-query-params/http'
 import { queryParams, queryParamsErrorHandler } from 'knex-query-params/express'
 import { maxHeaderSize } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
-import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { CURSOR_SECRET, closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
 import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:express
@@ -23,6 +23,12 @@ for (const table of ['users', 'posts'] as const) {
   // The URL's query on GET; a query too long for a URL goes in a form body, e.g. POST /posts/search.
   app.get(`/${table}`, queryParams({ timeout: QUERY_TIMEOUT }), list)
   app.post(`/${table}/search`, queryParams({ timeout: QUERY_TIMEOUT }), list)
+  // Keyset pages (GET /posts/feed?limit=20, then the links): as fast at any depth; cursors signed with the secret.
+  app.get(`/${table}/feed`, queryParams({ timeout: QUERY_TIMEOUT }), async (req, res) => {
+    const query = applyQueryParams(db(table), req.queryParams, relationMap, { signal: req.querySignal })
+    const page = await cursorPaginate(query, req.queryParams, { secret: CURSOR_SECRET })
+    res.json({ ...page, links: cursorLinks(req.originalUrl, page.meta) })
+  })
 }
 
 app.get('/openapi.json', (_req, res) => {

@@ -1,16 +1,13 @@
-import { randomBytes } from 'node:crypto'
 import Fastify, { type FastifyRequest } from 'fastify'
 import { applyQueryParams, cursorLinks, cursorPaginate, paginate } from 'knex-query-params'
 import { queryParamsPlugin } from 'knex-query-params/fastify'
 import { relationMap } from '../fixtures/relation-map.ts'
-import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { CURSOR_SECRET, closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
 import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:fastify
 // curl -g 'http://localhost:3000/posts?wheres[0][column]=user_id&wheres[0][operator]=%3D&wheres[0][value]=1&with[0]=author&orders[0][column]=id&orders[0][direction]=desc&page=1&limit=2'
 const db = await openDatabase()
-// Keep it in your secret store; a random one per process makes cursors end with the process.
-const CURSOR_SECRET = process.env.CURSOR_SECRET ?? randomBytes(32).toString('base64url')
 const app = Fastify({ logger: { level: 'warn' } })
 // request.queryParams and request.querySignal (aborts when the client disconnects, or after `timeout` ms);
 // problem+json for a bad query (400), a body over 1 MiB (413), a URL over Node's header limit (431, logged

@@ -1,11 +1,11 @@
 import { serve } from '@hono/node-server'
 import { Hono, type Context } from 'hono'
-import { applyQueryParams, paginate } from 'knex-query-params'
+import { applyQueryParams, cursorLinks, cursorPaginate, paginate } from 'knex-query-params'
 import { handleClientError } from 'knex-query-params/http'
 import { errorToResponse, queryParamsFromFetchRequest, querySignal } from 'knex-query-params/fetch'
 import { maxHeaderSize, type Server } from 'node:http'
 import { relationMap } from '../fixtures/relation-map.ts'
-import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { CURSOR_SECRET, closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
 import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:hono
@@ -23,6 +23,15 @@ for (const table of ['users', 'posts'] as const) {
   }
   app.get(`/${table}`, list)
   app.post(`/${table}/search`, list)
+  // Keyset pages (GET /posts/feed?limit=20, then the links): as fast at any depth; cursors signed with the secret.
+  app.get(`/${table}/feed`, async (c) => {
+    const params = await queryParamsFromFetchRequest(c.req.raw)
+    const signal = querySignal(c.req.raw, { timeout: QUERY_TIMEOUT })
+    const page = await cursorPaginate(applyQueryParams(db(table), params, relationMap, { signal }), params, {
+      secret: CURSOR_SECRET,
+    })
+    return c.json({ ...page, links: cursorLinks(c.req.url, page.meta) })
+  })
 }
 
 app.get('/openapi.json', (c) => c.json(apiDocument))

@@ -1,4 +1,4 @@
-import { applyQueryParams, paginate } from 'knex-query-params'
+import { applyQueryParams, cursorLinks, cursorPaginate, paginate } from 'knex-query-params'
 import {
   handleClientError,
   problemResponse,
@@ -11,7 +11,7 @@ import {
 import { createServer, maxHeaderSize, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { relationMap } from '../fixtures/relation-map.ts'
-import { closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
+import { CURSOR_SECRET, closeOnSignal, openDatabase, QUERY_TIMEOUT } from './database.ts'
 import { apiDocument } from './openapi.ts'
 
 // PORT=3000 npm run example:node-http
@@ -25,6 +25,11 @@ const ROUTES = new Map<string, 'users' | 'posts'>([
   ['POST /users/search', 'users'],
   ['POST /posts/search', 'posts'],
 ])
+/** Keyset pages (`GET /posts/feed?limit=20`, then the links): as fast at any depth; cursors signed with the secret. */
+const FEEDS = new Map<string, 'users' | 'posts'>([
+  ['GET /users/feed', 'users'],
+  ['GET /posts/feed', 'posts'],
+])
 
 const sendJson = (res: ServerResponse, status: number, body: unknown, type = 'application/json'): void => {
   res.writeHead(status, { 'content-type': type }).end(JSON.stringify(body))
@@ -34,6 +39,14 @@ const server = createServer(async (req, res) => {
   try {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname
     if (req.method === 'GET' && path === '/openapi.json') return sendJson(res, 200, apiDocument)
+    const feed = FEEDS.get(`${req.method ?? 'GET'} ${path}`)
+    if (feed !== undefined) {
+      const params = queryParamsFromRequest(req)
+      const signal = requestSignal(res, { timeout: QUERY_TIMEOUT })
+      const query = applyQueryParams(db(feed), params, relationMap, { signal })
+      const page = await cursorPaginate(query, params, { secret: CURSOR_SECRET })
+      return sendJson(res, 200, { ...page, links: cursorLinks(req.url ?? path, page.meta) })
+    }
     const table = ROUTES.get(`${req.method ?? 'GET'} ${path}`)
     if (table === undefined) return sendJson(res, 404, { message: `No route ${req.method ?? 'GET'} ${path}.` })
     // node:http leaves the body in the stream: read a form body (on any method but GET, HEAD, TRACE) yourself.

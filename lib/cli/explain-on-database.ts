@@ -9,6 +9,7 @@ import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { printSql } from './print-sql.ts'
 import { oneLine, UsageError, type CliIo } from './cli-io.ts'
+import { explainCursorOnDatabase } from './explain-cursor-on-database.ts'
 
 const TRANSACTION_CONTROL = /^(begin|set transaction|start transaction|commit|rollback)\b/i
 
@@ -40,6 +41,8 @@ export async function explainOnDatabase(
   const trx = await db.transaction(dialect.explainTransaction).catch(databaseError)
   try {
     const builder = applyQueryParams(trx(table), params, map, { context })
+    if (params.cursor !== undefined)
+      return await explainCursorOnDatabase(trx, builder, params, DIALECT_LABELS[dialect.name], io, ran, databaseError)
     let main = printSql(DIALECT_LABELS[dialect.name], builder, io)
     const forms = guardedFormStatements(builder)
     if (forms !== undefined)

@@ -94,22 +94,37 @@ describe('examples (each started as a child process)', function () {
     expect(failure).not.to.match(/\n\s+at /)
   })
 
-  it('example fastify serves keyset pages: /posts/feed?limit=3, then links.next to the end', async () => {
-    const ids: number[] = []
-    let next: string | null =
-      `/posts/feed?${encodeClientQuery({ orders: [{ column: 'id', direction: 'desc' }], limit: 3 })}`
-    for (let pages = 0; next !== null && pages < 100; pages++) {
-      const body: {
+  for (const name of EXAMPLES)
+    it(`example ${name} serves keyset pages: /posts/feed?limit=3, then links.next to the end and links.prev back`, async () => {
+      interface FeedPage {
         data: Array<{ id: number }>
-        meta: { prev_cursor: string | null }
-        links: { next: string | null }
-      } = json(await send(`${example('fastify').url}${next}`, { headers: { ...CLIENT_HEADERS } }))
-      if (pages === 0) expect(body.meta.prev_cursor).to.equal(null)
-      ids.push(...body.data.map((post) => post.id))
-      next = body.links.next
-    }
-    expect(ids).to.deep.equal(demoData.posts.map((post) => post.id).sort((a, b) => b - a))
-  })
+        meta: { prev_cursor: string | null; next_cursor: string | null }
+        links: { next: string | null; prev: string | null }
+      }
+      const read = async (link: string): Promise<FeedPage> =>
+        json<FeedPage>(await send(new URL(link, example(name).url).href, { headers: { ...CLIENT_HEADERS } }))
+      const newestFirst = demoData.posts.map((post) => post.id).sort((a, b) => b - a)
+      const forward: number[][] = []
+      let page = await read(
+        `/posts/feed?${encodeClientQuery({ orders: [{ column: 'id', direction: 'desc' }], limit: 3 })}`,
+      )
+      expect(page.meta.prev_cursor).to.equal(null)
+      expect(page.links.prev).to.equal(null)
+      forward.push(page.data.map((post) => post.id))
+      while (page.links.next !== null && forward.length < 100) {
+        expect(page.links.next).to.include(`cursor=${page.meta.next_cursor}`)
+        page = await read(page.links.next)
+        forward.push(page.data.map((post) => post.id))
+      }
+      expect(forward.flat()).to.deep.equal(newestFirst)
+      expect(forward).to.have.length(Math.ceil(newestFirst.length / 3))
+      const backward: number[][] = [forward.at(-1) ?? []]
+      while (page.links.prev !== null && backward.length < 100) {
+        page = await read(page.links.prev)
+        backward.unshift(page.data.map((post) => post.id))
+      }
+      expect(backward).to.deep.equal(forward)
+    })
 
   for (const name of EXAMPLES) {
     describe(`example ${name}`, () => {
