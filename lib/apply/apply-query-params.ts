@@ -74,7 +74,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const plan = validateQueryParams(params, table, relationMap, settings)
   if (!(settings.frequencyMemoMs >= 0 && settings.frequencyMemoMs <= MAX_MEMO_MS))
     throw new RangeError(
-      `knex-query-params: frequencyMemoMs must be a number of milliseconds from 0 to ${MAX_MEMO_MS}, got ${settings.frequencyMemoMs}`,
+      `knex-query-params: frequencyMemoMs must be a number of milliseconds from 0 to ${MAX_MEMO_MS}, got ` +
+        `${settings.frequencyMemoMs}`,
     )
   const builder = query.clone()
   const names = Identifiers.for(builder)

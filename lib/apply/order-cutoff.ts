@@ -45,7 +45,9 @@ export function orderCutoffOf(
     if (relation === undefined || alias === undefined) return undefined
     const parent = index === 0 ? ref : (aliases[index - 1] ?? '')
     const parentTable = index === 0 ? names.table(table, ref) : names.table(order.via[index - 1]?.table ?? '', parent)
-    walk += ` ${join} ${parentTable} on ${names.column(parent, relation.parentKey)} = ${names.column(alias, relation.relatedKey)}`
+    walk +=
+      ` ${join} ${parentTable} on ${names.column(parent, relation.parentKey)} = ` +
+      `${names.column(alias, relation.relatedKey)}`
   }
   return {
     value: names.column(aliases[last] ?? '', order.column),

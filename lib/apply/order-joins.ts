@@ -129,7 +129,8 @@ export function writeJoinHop(
   const { names } = out
   if (out.sql !== '') out.text(' ')
   out.text(
-    `${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ${names.column(parentRef, relation.parentKey)}`,
+    `${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ` +
+      `${names.column(parentRef, relation.parentKey)}`,
   )
   // A guarded table is always left-joined: its guard goes in the ON clause, so a hidden row reads as NULL.
   out.guards?.writeAnd(out, relation.table, alias)

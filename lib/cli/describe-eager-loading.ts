@@ -17,7 +17,8 @@ export function describeEagerLoading(nodes: readonly WithNode[], depth = 0): str
     if (relation.kind === 'morphTo') {
       const targets = relation.targets.map(
         (target) =>
-          `${target.table} where ${target.table}.${target.key} in (${relation.parentTable}.${relation.idColumn} of rows with ${relation.typeColumn} = '${target.typeValue}')`,
+          `${target.table} where ${target.table}.${target.key} in (${relation.parentTable}.${relation.idColumn} of ` +
+          `rows with ${relation.typeColumn} = '${target.typeValue}')`,
       )
       lines.push(`${indent}${relation.name} (morphTo): one query per type found: ${targets.join('; ')}`)
     } else {
@@ -25,13 +26,15 @@ export function describeEagerLoading(nodes: readonly WithNode[], depth = 0): str
       const match =
         relation.pivot === undefined
           ? `${relation.table}.${relation.relatedKey} in (${parentKeys})`
-          : `join ${relation.pivot.table} on ${relation.pivot.table}.${relation.pivot.relatedColumn} = ${relation.table}.${relation.relatedKey} where ${relation.pivot.table}.${relation.pivot.parentColumn} in (${parentKeys})`
+          : `join ${relation.pivot.table} on ${relation.pivot.table}.${relation.pivot.relatedColumn} = ` +
+            `${relation.table}.${relation.relatedKey} where ${relation.pivot.table}.${relation.pivot.parentColumn} in (${parentKeys})`
       const morph =
         relation.morph === undefined
           ? ''
           : ` and ${relation.table}.${relation.morph.column} = '${relation.morph.value}'`
       lines.push(
-        `${indent}${relation.name} (${relation.type}): from ${relation.table} ${relation.pivot === undefined ? 'where ' : ''}${match}${morph}`,
+        `${indent}${relation.name} (${relation.type}): from ${relation.table} ` +
+          `${relation.pivot === undefined ? 'where ' : ''}${match}${morph}`,
       )
     }
     for (const children of Object.values(node.children)) lines.push(...describeEagerLoading(children, depth + 1))

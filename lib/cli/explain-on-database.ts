@@ -47,7 +47,8 @@ export async function explainOnDatabase(
     const forms = guardedFormStatements(builder)
     if (forms !== undefined)
       io.out(
-        '  (a frequency-guarded page: this one statement holds both forms, as .stream() reads it; awaited, a probe runs first, then the page in the one form it chose)',
+        '  (a frequency-guarded page: this one statement holds both forms, as .stream() reads it; awaited, a probe ' +
+          'runs first, then the page in the one form it chose)',
       )
     const rows = (await builder.catch(databaseError)) as unknown[]
     const form =
@@ -59,7 +60,8 @@ export async function explainOnDatabase(
     else {
       main = forms[form]
       io.out(
-        `Queries that ran (${ran.length}: the probe of the guarded page, then the page in its ${form === 'walk' ? 'walking' : 'listing'} form, then those that load 'with'):`,
+        `Queries that ran (${ran.length}: the probe of the guarded page, then the page in its ` +
+          `${form === 'walk' ? 'walking' : 'listing'} form, then those that load 'with'):`,
       )
     }
     for (const [index, query] of ran.entries())

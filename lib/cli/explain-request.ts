@@ -100,7 +100,8 @@ export async function explainRequest(request: string, settings: ExplainSettings,
   }
   if (plan.with.length > 0) {
     io.out(
-      'Eager loading (with): after the main query, one query per relation and level, for the keys of the rows found (run with --db to see them):',
+      'Eager loading (with): after the main query, one query per relation and level, for the keys of the rows found ' +
+        '(run with --db to see them):',
     )
     for (const line of describeEagerLoading(plan.with)) io.out(`  ${line}`)
   }
@@ -118,7 +119,8 @@ async function explainOnUrl(
   const name = clientOfUrl(url)
   if (name === undefined)
     throw new UsageError(
-      `Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`,
+      `Unknown database URL '${url}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, ` +
+        `*.db).`,
     )
   if (settings.client !== undefined && settings.client !== name)
     throw new UsageError(`--client ${settings.client} does not match --db, a ${CLIENT_LABELS[name]} database.`)

@@ -18,7 +18,8 @@ async function knexConfig(args: IntrospectArguments, cwd: string): Promise<Knex.
   const name = clientOfUrl(source.connection)
   if (name === undefined)
     throw new UsageError(
-      `Unknown database URL '${hidePassword(source.connection)}': expected postgres://…, mysql://…, or a SQLite file (sqlite:path, *.sqlite, *.db).`,
+      `Unknown database URL '${hidePassword(source.connection)}': expected postgres://…, mysql://…, or a SQLite ` +
+        `file (sqlite:path, *.sqlite, *.db).`,
     )
   if (source.client !== undefined && source.client !== name)
     throw new UsageError(`--client ${source.client} does not match --connection, a ${CLIENT_LABELS[name]} database.`)
@@ -64,7 +65,8 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
   }
   const relations = Object.values(map).reduce((count, table) => count + Object.keys(table.relations ?? {}).length, 0)
   io.out(
-    `Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices (listed in its header).`,
+    `Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices ` +
+      `(listed in its header).`,
   )
 }
 

@@ -23,7 +23,8 @@ export async function knexfileConfig(file: string, cwd: string, env?: string): P
   if (!isRecord(config) || !('client' in config)) {
     const environments = Object.keys(exported).filter((key) => isRecord(exported[key]))
     throw new UsageError(
-      `The knexfile ${file} has no environment '${name}' (environments: ${environments.join(', ') || 'none'}); pick one with --env.`,
+      `The knexfile ${file} has no environment '${name}' (environments: ${environments.join(', ') || 'none'}); pick ` +
+        `one with --env.`,
     )
   }
   return config as Knex.Config

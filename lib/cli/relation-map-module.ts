@@ -11,7 +11,8 @@ export interface ModuleSource {
 }
 
 const TO_ADD_BY_HAND = [
-  'morph relations (morphTo, morphOne, morphMany): no schema states them; a `<name>_type` + `<name>_id` pair is the usual sign',
+  'morph relations (morphTo, morphOne, morphMany): no schema states them; a `<name>_type` + `<name>_id` pair is the ' +
+    'usual sign',
   'row guards (`guard`): tenancy, soft deletes (`deleted_at`), permissions',
   'named scopes (`scopes`)',
   'relations through columns without a foreign-key constraint',
@@ -59,5 +60,8 @@ export function relationMapModule(
   ]
   const comment = ['/**', ...header.map((line) => (line === '' ? ' *' : ` * ${commentSafe(line)}`)), ' */'].join('\n')
   const literal = typescriptLiteral(map as unknown as LiteralValue)
-  return `${comment}\nimport { defineRelationMap } from 'knex-query-params'\n\nexport const relationMap = defineRelationMap(${literal})\n`
+  return (
+    `${comment}\nimport { defineRelationMap } from 'knex-query-params'\n\nexport const relationMap = ` +
+    `defineRelationMap(${literal})\n`
+  )
 }

@@ -83,6 +83,7 @@ function guardProblem(error: GuardError, given: boolean): UsageError {
   const property = /reading '([^']+)'/.exec(cause)?.[1]
   const example = property === undefined ? `'{"tenantId":1}'` : `'${JSON.stringify({ [property]: 1 })}'`
   return new UsageError(
-    `${error.table}.guard threw without a context (${cause}): the map's guards read one; pass it with --context ${example} or --context-module <file> (exporting it as default or 'context').`,
+    `${error.table}.guard threw without a context (${cause}): the map's guards read one; pass it with --context ` +
+      `${example} or --context-module <file> (exporting it as default or 'context').`,
   )
 }

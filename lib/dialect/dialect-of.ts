@@ -95,7 +95,8 @@ function declare(client: Knex.Client, name: DialectName): Dialect {
   const listed = listedDialect(client)
   if (listed !== undefined && listed.name !== name) {
     throw new Error(
-      `knex-query-params: dialect '${name}' declared for the knex client '${knexClientName(client)}', which is ${listed.name}`,
+      `knex-query-params: dialect '${name}' declared for the knex client '${knexClientName(client)}', which is ` +
+        `${listed.name}`,
     )
   }
   declared.set(key, dialect)

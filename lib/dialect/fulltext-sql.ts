@@ -64,7 +64,10 @@ export const FULLTEXT_SQL: Readonly<Record<DialectName, FulltextSql>> = {
       `ts_rank(${postgresDocument(target)}, websearch_to_tsquery('${target.language}'::regconfig, ?))`,
     index: (table, columns, { language, vector }) => {
       if (vector !== undefined) return `create index ${table}_${vector} on ${table} using gin (${vector})`
-      return `create index ${table}_search on ${table} using gin (${postgresDocument({ columns: [...columns], language })})`
+      return (
+        `create index ${table}_search on ${table} using gin ` +
+        `(${postgresDocument({ columns: [...columns], language })})`
+      )
     },
     containsIndex: (table, column) =>
       `create extension pg_trgm; create index ${table}_${column}_trgm on ${table} using gin (${column} gin_trgm_ops)`,

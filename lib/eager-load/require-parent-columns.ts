@@ -11,7 +11,8 @@ export function requireParentColumns(
     for (const column of columns) {
       if (!(column in row)) {
         throw new Error(
-          `knex-query-params: eager-loading '${relation}' needs column ${table}.${column} on the parent rows; select it`,
+          `knex-query-params: eager-loading '${relation}' needs column ${table}.${column} on the parent rows; ` +
+            `select it`,
         )
       }
     }

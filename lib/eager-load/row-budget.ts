@@ -30,7 +30,8 @@ export class RowBudget {
   spend(rows: number, param: string): void {
     if (rows > this.#remaining) {
       throw new QueryParamsError(
-        `Parameter '${param}' loads more than ${this.max} related rows in total, the most one request may eager-load; ask for fewer rows or relations (the server's maxEagerRows option sets this budget).`,
+        `Parameter '${param}' loads more than ${this.max} related rows in total, the most one request may ` +
+          `eager-load; ask for fewer rows or relations (the server's maxEagerRows option sets this budget).`,
         { code: 'limit_exceeded', param },
       )
     }

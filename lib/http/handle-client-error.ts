@@ -45,5 +45,8 @@ export function handleClientError(error: Error & { code?: string }, socket: Clie
 }
 
 function rawResponse(status: number, reason: string, type: string, body: string): string {
-  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${type}\r\nContent-Length: ${new TextEncoder().encode(body).byteLength}\r\nConnection: close\r\n\r\n${body}`
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${type}\r\nContent-Length: ` +
+    `${new TextEncoder().encode(body).byteLength}\r\nConnection: close\r\n\r\n${body}`
+  )
 }

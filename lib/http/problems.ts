@@ -49,7 +49,8 @@ export interface ServerProblemResponse {
 }
 
 const TIMEOUT_DETAIL =
-  'The query took too long and was cancelled. Ask for less (fewer filters, orders or relations, a smaller page) or try again later.'
+  'The query took too long and was cancelled. Ask for less (fewer filters, orders or relations, a smaller page) or ' +
+  'try again later.'
 const UNAVAILABLE_DETAIL = 'The database is briefly unavailable. Try again shortly.'
 const INTERNAL_DETAIL = 'The server could not answer this request.'
 
@@ -136,7 +137,8 @@ const DETAILS = {
   431: [
     'Request Header Fields Too Large',
     'headers_too_large',
-    'The URL or the headers are too long. Send a long query as an application/x-www-form-urlencoded body on a method that allows one.',
+    'The URL or the headers are too long. Send a long query as an application/x-www-form-urlencoded body on a ' +
+      'method that allows one.',
   ],
 } as const
 

@@ -62,7 +62,8 @@ function checkColumn(
       relationMapProblem(
         'type_mismatch',
         path,
-        `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would be a database error or compare wrongly`,
+        `declared '${type}', but ${where} is ${column.dataType} (a '${column.type}' column): a client's value would ` +
+          `be a database error or compare wrongly`,
       ),
     )
   }
@@ -137,7 +138,8 @@ export function checkColumns(map: RelationMap, name: string, table: SchemaTable)
       relationMapProblem(
         'key_not_unique',
         path,
-        `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading would mix rows up`,
+        `no primary key or unique constraint of ${name} makes (${key.join(', ')}) unique: pages and eager loading ` +
+          `would mix rows up`,
       ),
     )
   }

@@ -26,7 +26,8 @@ export function checkGuardCoverage(map: RelationMap, unguarded: readonly string[
       relationMapProblem(
         'unguarded_table',
         `${table}.guard`,
-        `other tables have a guard but '${table}' has none, and ${path} reaches it: every caller reads all its rows (give it a guard, or list it in the 'unguarded' option if it is shared)`,
+        `other tables have a guard but '${table}' has none, and ${path} reaches it: every caller reads all its rows ` +
+          `(give it a guard, or list it in the 'unguarded' option if it is shared)`,
       ),
     )
   }

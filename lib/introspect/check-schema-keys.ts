@@ -62,7 +62,8 @@ function checkRequired(
     relationMapProblem(
       'required_foreign_key_not_enforced',
       `${path}.required`,
-      `${where} → ${relation.table}.${ownerKey} has ${state}, so a row may point at no ${relation.table} row: orders through it would drop it`,
+      `${where} → ${relation.table}.${ownerKey} has ${state}, so a row may point at no ${relation.table} row: ` +
+        `orders through it would drop it`,
     ),
   ]
 }

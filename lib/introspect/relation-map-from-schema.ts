@@ -81,7 +81,9 @@ export function relationMapFromSchema(
       table,
       keys: [first, second],
     } of pivots.values()) {
-      const message = `${table.name}: not exposed, a pivot table linking ${first.referencedTable} and ${second.referencedTable} (belongsToMany); set exposePivots to expose it`
+      const message =
+        `${table.name}: not exposed, a pivot table linking ${first.referencedTable} and ` +
+        `${second.referencedTable} (belongsToMany); set exposePivots to expose it`
       notices.push({ kind: 'pivot-table', table: table.name, message })
     }
   }
@@ -159,7 +161,9 @@ function foreignKeyLinks(
         notices.push({
           kind: 'multi-column-foreign-key',
           table: table.name,
-          message: `${at}: the foreign key to ${key.referencedTable} spans ${key.columns.length} columns; a map relation has one key column, so it is left out`,
+          message:
+            `${at}: the foreign key to ${key.referencedTable} spans ${key.columns.length} columns; a map ` +
+            `relation has one key column, so it is left out`,
         })
         continue
       }
@@ -196,7 +200,9 @@ function belongsToRelations(
     const nullable = from.columns.find((candidate) => candidate.name === column)?.nullable ?? true
     if (!nullable && key.enforced) definition.required = true
     if (!nullable && !key.enforced) {
-      const message = `${from.name}.${column}: NOT NULL, but the database does not enforce its foreign key to ${key.referencedTable}: the belongsTo is not required`
+      const message =
+        `${from.name}.${column}: NOT NULL, but the database does not enforce its foreign key to ` +
+        `${key.referencedTable}: the belongsTo is not required`
       notices.push({ kind: 'unenforced-foreign-key', table: from.name, column, message })
     }
     // A self-reference whose key only repeats the table (`category_id` on categories) is its `parent`.
@@ -252,7 +258,8 @@ function inverseRelations(
           owner: key.referencedTable,
           candidates: [qualified],
           definition,
-          ambiguous: `named by its key, since ${siblings} foreign keys of ${from.name} reference ${key.referencedTable}`,
+          ambiguous:
+            `named by its key, since ${siblings} foreign keys of ${from.name} reference ` + `${key.referencedTable}`,
         }
       if (from.name === key.referencedTable)
         return {

@@ -31,7 +31,9 @@ export function checkSortIndexes(map: RelationMap, name: string, table: SchemaTa
     if (typeof spec !== 'string' && spec.sortable === false) continue
     const column = databaseColumn(map, name, clientName)
     if (served.has(column) || !table.columns.some((each) => each.name === column)) continue
-    const message = `${name}.${column} is sortable, but no index of ${name} starts with it: an order on it sorts every matching row; add an index or declare sortable: false`
+    const message =
+      `${name}.${column} is sortable, but no index of ${name} starts with it: an order on it sorts ` +
+      `every matching row; add an index or declare sortable: false`
     problems.push(relationMapProblem('sortable_without_index', `${name}.columns.${clientName}`, message))
   }
   if (table.partitionLocalIndexes === true) problems.push(...checkPartitionedOrders(map, name, table, served))
@@ -89,6 +91,8 @@ export function unsortUnindexed(
     unsorted.push(column)
   }
   if (unsorted.length === 0) return
-  const message = `${table.name}: sortable: false on ${unsorted.join(', ')}, since no index starts with ${unsorted.length === 1 ? 'it' : 'them'} (sortableIndexedOnly)`
+  const message =
+    `${table.name}: sortable: false on ${unsorted.join(', ')}, since no index starts with ` +
+    `${unsorted.length === 1 ? 'it' : 'them'} (sortableIndexedOnly)`
   notices.push({ kind: 'unindexed-sort', table: table.name, message })
 }

@@ -18,7 +18,9 @@ export function tableKey(table: SchemaTable, notices: IntrospectionNotice[]): re
     notices.push({
       kind: 'no-primary-key',
       table: table.name,
-      message: `${table.name}: no primary key; the unique NOT NULL ${unique.length > 1 ? 'columns' : 'column'} ${unique.join(', ')} ${unique.length > 1 ? 'serve' : 'serves'} as its key`,
+      message:
+        `${table.name}: no primary key; the unique NOT NULL ${unique.length > 1 ? 'columns' : 'column'} ` +
+        `${unique.join(', ')} ${unique.length > 1 ? 'serve' : 'serves'} as its key`,
     })
     return unique
   }

@@ -22,7 +22,8 @@ export function checkAggregates(map: RelationMap): void {
     if (!isObject(aggregates))
       throw relationMapError(
         `${table}.aggregates`,
-        `expected an object of aggregate definitions ({ postsViewsSum: { relation, fn, column } }), got ${describeValue(aggregates)}`,
+        `expected an object of aggregate definitions ({ postsViewsSum: { relation, fn, column } }), got ` +
+          `${describeValue(aggregates)}`,
       )
     for (const [name, aggregate] of Object.entries(aggregates)) checkAggregate(map, table, name, aggregate)
   }
@@ -60,7 +61,8 @@ function checkAggregate(map: RelationMap, table: string, name: string, aggregate
     const named = typeof relation === 'string' ? `'${relation}'` : describeValue(relation)
     throw relationMapError(
       `${path}.relation`,
-      `${named} is not a relation of ${table}${typeof relation === 'string' ? didYouMean(relation, Object.keys(relations)) : ''}; expected one of ${Object.keys(relations).join(', ') || '(none declared)'}`,
+      `${named} is not a relation of ` +
+        `${table}${typeof relation === 'string' ? didYouMean(relation, Object.keys(relations)) : ''}; expected one of ${Object.keys(relations).join(', ') || '(none declared)'}`,
     )
   }
   const target = relations[relation]
@@ -81,7 +83,8 @@ function checkAggregate(map: RelationMap, table: string, name: string, aggregate
       const named = typeof column === 'string' ? `'${column}'` : describeValue(column)
       throw relationMapError(
         `${path}.column`,
-        `${named} is not a column of ${target.table}${typeof column === 'string' ? didYouMean(column, Object.keys(related.columns)) : ''}`,
+        `${named} is not a column of ` +
+          `${target.table}${typeof column === 'string' ? didYouMean(column, Object.keys(related.columns)) : ''}`,
       )
     }
     const type = columnType(related.columns[column] as ColumnSpec)
@@ -100,7 +103,8 @@ function checkAggregate(map: RelationMap, table: string, name: string, aggregate
     const named = typeof scope === 'string' ? `'${scope}'` : describeValue(scope)
     throw relationMapError(
       `${path}.scope`,
-      `${named} is not a scope of ${target.table}; expected one of ${Object.keys(related.scopes ?? {}).join(', ') || '(none declared)'}`,
+      `${named} is not a scope of ${target.table}; expected one of ` +
+        `${Object.keys(related.scopes ?? {}).join(', ') || '(none declared)'}`,
     )
   }
 }

@@ -25,7 +25,8 @@ export function checkRelationKeys(map: RelationMap): void {
         if (columns.length > 1)
           throw relationMapError(
             `${path}.types.${typeValue}`,
-            `table '${target}' has a composite primary key (${columns.join(', ')}); a morphTo target is found by one key column`,
+            `table '${target}' has a composite primary key (${columns.join(', ')}); a morphTo target is found by ` +
+              `one key column`,
           )
       }
     }
@@ -46,6 +47,7 @@ function checkDefault(map: RelationMap, path: string, table: string): void {
   if (columns.length === 1) return
   throw relationMapError(
     path,
-    `missing; it would default to the composite primary key of ${table} (${columns.join(', ')}), and a relation links through one column: name it`,
+    `missing; it would default to the composite primary key of ${table} (${columns.join(', ')}), and a relation ` +
+      `links through one column: name it`,
   )
 }

@@ -43,7 +43,8 @@ export function validateColumn(path: string, spec: unknown): void {
   if (!isObject(spec)) {
     throw relationMapError(
       path,
-      `expected a column type (${COLUMN_TYPES.join(', ')}) or { type, nullable?, unique?, column? }, got ${describeValue(spec)}`,
+      `expected a column type (${COLUMN_TYPES.join(', ')}) or { type, nullable?, unique?, column? }, got ` +
+        `${describeValue(spec)}`,
     )
   }
   for (const key of Object.keys(spec)) {
@@ -105,7 +106,8 @@ function checkOperators(path: string, operators: unknown, type: unknown, filtera
       const name = typeof operator === 'string' ? `'${operator}'` : describeValue(operator)
       throw relationMapError(
         `${path}.${index}`,
-        `${name} is not an operator; expected one of ${known.join(', ')}${typeof operator === 'string' ? didYouMean(operator, known) : ''}`,
+        `${name} is not an operator; expected one of ` +
+          `${known.join(', ')}${typeof operator === 'string' ? didYouMean(operator, known) : ''}`,
       )
     }
     if (operator === 'like' && type !== 'string')
@@ -121,6 +123,7 @@ function checkType(path: string, type: unknown): void {
   const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
   throw relationMapError(
     path,
-    `${name} is not a column type; expected one of ${COLUMN_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, COLUMN_TYPES) : ''}`,
+    `${name} is not a column type; expected one of ` +
+      `${COLUMN_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, COLUMN_TYPES) : ''}`,
   )
 }

@@ -26,7 +26,8 @@ const TABLE_KEYS = ['primaryKey', 'columns', 'relations', 'aggregates', 'scopes'
 export function validateRelationMap(map: unknown): asserts map is RelationMap {
   if (!isObject(map)) {
     throw new Error(
-      `knex-query-params: the relation map must be an object of table definitions ({ users: { columns: { … } } }), got ${describeValue(map)}`,
+      `knex-query-params: the relation map must be an object of table definitions ({ users: { columns: { … } } }), ` +
+        `got ${describeValue(map)}`,
     )
   }
   const tables = new Set(Object.keys(map))
@@ -41,7 +42,8 @@ function validateTable(table: string, definition: unknown, tables: ReadonlySet<s
   if (!isObject(definition)) {
     throw relationMapError(
       table,
-      `expected a table definition ({ columns, relations?, scopes?, primaryKey?, guard? }), got ${describeValue(definition)}`,
+      `expected a table definition ({ columns, relations?, scopes?, primaryKey?, guard? }), got ` +
+        `${describeValue(definition)}`,
     )
   }
   for (const key of Object.keys(definition)) {
@@ -106,7 +108,8 @@ function checkSpellings(table: string, names: readonly string[]): void {
   spellingsOf(names, (name, other) => {
     throw relationMapError(
       `${table}.columns.${name}`,
-      `'${name}' and '${other}' are one name to a client, which may send either spelling (snake_case or camelCase); declare one of them, or give one another client name with { column: '${name}' }`,
+      `'${name}' and '${other}' are one name to a client, which may send either spelling (snake_case or camelCase); ` +
+        `declare one of them, or give one another client name with { column: '${name}' }`,
     )
   })
 }
@@ -133,7 +136,8 @@ function checkDatabaseColumns(table: string, columns: RelationMap[string]['colum
     if (column !== name && owner !== undefined) {
       throw relationMapError(
         `${table}.columns.${name}`,
-        `the client name '${name}' is the database column of '${owner}'; keys and guards name database columns, so pick another client name`,
+        `the client name '${name}' is the database column of '${owner}'; keys and guards name database columns, so ` +
+          `pick another client name`,
       )
     }
   }
@@ -199,7 +203,8 @@ export function checkRelationOrders(map: RelationMap): void {
         if (columns.includes(order.column)) return
         throw relationMapError(
           `${table}.relations.${name}.orders[${index}].column`,
-          `'${order.column}' is not a column of ${relation.table}${didYouMean(order.column, columns)}; orders name columns of the related table's allow-list`,
+          `'${order.column}' is not a column of ${relation.table}${didYouMean(order.column, columns)}; orders name ` +
+            `columns of the related table's allow-list`,
         )
       })
     }

@@ -23,7 +23,8 @@ export function validateRelation(path: string, definition: unknown, tables: Read
     const name = typeof type === 'string' ? `'${type}'` : describeValue(type)
     throw relationMapError(
       `${path}.type`,
-      `${name} is not a relation type; expected one of ${RELATION_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, RELATION_TYPES) : ''}`,
+      `${name} is not a relation type; expected one of ` +
+        `${RELATION_TYPES.join(', ')}${typeof type === 'string' ? didYouMean(type, RELATION_TYPES) : ''}`,
     )
   }
   const { keys } = RELATION_KINDS[type as keyof typeof RELATION_KINDS]
@@ -79,7 +80,8 @@ function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables:
       if (!isObject(value) || Object.keys(value).length === 0) {
         throw relationMapError(
           path,
-          `expected an object mapping each value of the type column to a table of the map (e.g. { User: 'users' }), got ${describeValue(value)}`,
+          `expected an object mapping each value of the type column to a table of the map (e.g. { User: 'users' }), ` +
+            `got ${describeValue(value)}`,
         )
       }
       for (const [typeValue, table] of Object.entries(value)) checkTable(`${path}.${typeValue}`, table, tables)
@@ -107,7 +109,8 @@ function checkOrders(path: string, value: unknown): void {
   if (!Array.isArray(value) || value.length === 0) {
     throw relationMapError(
       path,
-      `expected a non-empty list of { column, direction } (e.g. [{ column: 'created_at', direction: 'desc' }]), got ${describeValue(value)}`,
+      `expected a non-empty list of { column, direction } (e.g. [{ column: 'created_at', direction: 'desc' }]), got ` +
+        `${describeValue(value)}`,
     )
   }
   value.forEach((order: unknown, index) => {
@@ -134,7 +137,8 @@ function checkTable(path: string, value: unknown, tables: ReadonlySet<string>): 
   if (!tables.has(value)) {
     throw relationMapError(
       path,
-      `table '${value}' is not in the relation map${didYouMean(value, tables)}; add it with its columns, or fix the name`,
+      `table '${value}' is not in the relation map${didYouMean(value, tables)}; add it with its columns, or fix the ` +
+        `name`,
     )
   }
 }

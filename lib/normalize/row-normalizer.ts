@@ -79,12 +79,15 @@ function unrolled(columns: readonly Typed[], converts: readonly Convert[]): Norm
     const key = JSON.stringify(name)
     const final = type === 'padded' ? undefined : FINAL[type]
     const skip = final === undefined ? '' : ` && typeof value !== '${final}'`
-    body += `value = row[${key}]; if (value !== null && value !== undefined${skip}) { json = convert[${index}](value); if (json !== value) row[${key}] = json }\n`
+    body +=
+      `value = row[${key}]; if (value !== null && value !== undefined${skip}) { json = ` +
+      `convert[${index}](value); if (json !== value) row[${key}] = json }\n`
   })
   try {
     const build = new Function(
       'convert',
-      `return function normalizeRows(rows) {\nfor (let r = 0; r < rows.length; r++) {\nconst row = rows[r]; let value, json\n${body}}\n}`,
+      `return function normalizeRows(rows) {\nfor (let r = 0; r < rows.length; r++) {\nconst row = rows[r]; let ` +
+        `value, json\n${body}}\n}`,
     ) as (convert: readonly Convert[]) => NormalizeRows
     return build(converts)
   } catch {

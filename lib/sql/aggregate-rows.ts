@@ -76,7 +76,9 @@ export function aggregateRows(
   let pivotAlias = ''
   if (pivot !== undefined) {
     pivotAlias = aliasFor(pivot.table, new Set([...scope, alias]))
-    from += ` inner join ${names.table(pivot.table, pivotAlias)} on ${names.column(pivotAlias, pivot.relatedColumn)} = ${key}`
+    from +=
+      ` inner join ${names.table(pivot.table, pivotAlias)} on ` +
+      `${names.column(pivotAlias, pivot.relatedColumn)} = ${key}`
     key = names.column(pivotAlias, pivot.parentColumn)
   }
   if (relation.morph !== undefined)
@@ -107,7 +109,8 @@ function compileScope(
   const other = clauseOtherThanWhere(query)
   if (other !== undefined)
     throw new Error(
-      `knex-query-params: ${table}.scopes.${name}: the scope of an aggregate may only add where conditions, not '${other}'`,
+      `knex-query-params: ${table}.scopes.${name}: the scope of an aggregate may only add where conditions, not ` +
+        `'${other}'`,
     )
   const { sql, bindings } = compileWhere(query)
   return sql.startsWith(WHERE) ? { sql: `(${sql.slice(WHERE.length)})`, bindings } : { sql: '1 = 1', bindings: [] }

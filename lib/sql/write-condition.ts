@@ -110,7 +110,8 @@ function writeExistsSubquery(
     pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)
     out.text(
-      ` inner join ${names.table(pivot.table, pivotAlias)} on ${names.column(pivotAlias, pivot.relatedColumn)} = ${names.column(alias, relation.relatedKey)}` +
+      ` inner join ${names.table(pivot.table, pivotAlias)} on ${names.column(pivotAlias, pivot.relatedColumn)} = ` +
+        `${names.column(alias, relation.relatedKey)}` +
         ` where ${names.column(pivotAlias, pivot.parentColumn)} = ${parentKey}`,
     )
   }
@@ -149,7 +150,8 @@ function writeInSubquery(
     visible.add(pivotAlias)
     out.text(
       `select ${names.column(pivotAlias, pivot.parentColumn)} from ${names.table(pivot.table, pivotAlias)}` +
-        ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ${names.column(pivotAlias, pivot.relatedColumn)} where `,
+        ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ` +
+        `${names.column(pivotAlias, pivot.relatedColumn)} where `,
     )
   }
   if (relation.morph !== undefined)

@@ -57,7 +57,8 @@ export function resolveOrder(
     }
     if (relation.kind !== 'direct' || relation.many) {
       throw new QueryParamsError(
-        `Parameter '${param}': cannot order by '${segment}', a ${relation.type} relation: ordering needs one related row per row (belongsTo, hasOne or morphOne).`,
+        `Parameter '${param}': cannot order by '${segment}', a ${relation.type} relation: ordering needs one ` +
+          `related row per row (belongsTo, hasOne or morphOne).`,
         { code: 'invalid_order', param },
       )
     }

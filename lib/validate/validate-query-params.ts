@@ -127,7 +127,8 @@ export function validateQueryParams(
   }
   if (plan.distinct !== undefined && plan.aggregates.length > 0) {
     throw new QueryParamsError(
-      `Parameter 'with': aggregates (${plan.aggregates.map((each) => each.name).join(', ')}) cannot be combined with distinct.`,
+      `Parameter 'with': aggregates (${plan.aggregates.map((each) => each.name).join(', ')}) cannot be combined ` +
+        `with distinct.`,
       {
         code: 'invalid_distinct',
         param: 'distinct',
