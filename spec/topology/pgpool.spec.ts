@@ -1,15 +1,8 @@
 import { expect } from 'chai'
-import knex, { type Knex } from 'knex'
-import { pgTypes } from '../../fixtures/driver-settings.ts'
-import {
-  applyQueryParams,
-  defineRelationMap,
-  paginate,
-  parseQueryParams,
-  QueryTimeoutError,
-  type QueryParams,
-} from '../../lib/index.ts'
+import type { Knex } from 'knex'
+import { applyQueryParams, parseQueryParams, QueryTimeoutError } from '../../lib/index.ts'
 import { PGPOOL_BIN, startPgpool, type RunningPgpool } from './support/pgpool.ts'
+import { connect, map, page, sleeping, until } from './support/standby-reads.ts'
 import { POSTGRES_BIN, startPrimaryAndStandby, type PostgresPair } from './support/postgres-cluster.ts'
 
 /** With servers required in CI (.ci/run installs pgpool2 and postgresql-15), a missing binary fails the run. */
@@ -30,37 +23,6 @@ const missing =
  * CancelRequest late: measured 1008–1017 ms in 5 runs (docs/production-topologies.md).
  */
 const PGPOOL_CANCEL_BOUND_MS = 1500
-
-const map = defineRelationMap({
-  people: { columns: { id: 'integer', name: 'string' } },
-  items: {
-    columns: { id: 'integer', title: 'string', person_id: 'integer' },
-    relations: { person: { type: 'belongsTo', table: 'people', foreignKey: 'person_id' } },
-    scopes: { slow: (query: Knex.QueryBuilder) => void query.whereRaw('pg_sleep(3) is not null') },
-  },
-})
-
-const connect = (url: string): Knex =>
-  knex({ client: 'pg', connection: { connectionString: url, types: pgTypes }, pool: { min: 0, max: 4 } })
-
-const page = (db: Knex, params: QueryParams) => paginate(applyQueryParams(db('items'), params, map), params)
-
-/** Statements running a sleep on `db`'s server, other than the asking one. */
-async function sleeping(db: Knex): Promise<number> {
-  const { rows } = (await db.raw(
-    "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()",
-  )) as { rows: Array<{ n: number }> }
-  return rows[0]?.n ?? 0
-}
-
-async function until(what: string, within: number, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now()
-  while (!(await check())) {
-    if (Date.now() - start > within) throw new Error(`${what}: not within ${within} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return Date.now() - start
-}
 
 if (missing !== undefined && !required) {
   describe(`pgpool-II in front of a primary and its standby (skipped: ${missing})`, () => {

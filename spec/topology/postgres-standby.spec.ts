@@ -3,25 +3,18 @@ import { expect } from 'chai'
 import express from 'express'
 import Fastify from 'fastify'
 import { Hono } from 'hono'
-import knex, { type Knex } from 'knex'
+import type { Knex } from 'knex'
 import Koa from 'koa'
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { pgTypes } from '../../fixtures/driver-settings.ts'
-import {
-  applyQueryParams,
-  defineRelationMap,
-  paginate,
-  parseQueryParams,
-  QueryTimeoutError,
-  type QueryParams,
-} from '../../lib/index.ts'
+import { applyQueryParams, parseQueryParams, QueryTimeoutError } from '../../lib/index.ts'
 import { queryParams as expressQueryParams, queryParamsErrorHandler } from '../../lib/integrations/express.ts'
 import { queryParamsPlugin } from '../../lib/integrations/fastify.ts'
 import { errorToResponse, queryParamsFromFetchRequest } from '../../lib/integrations/fetch.ts'
 import { queryParams as koaQueryParams, type QueryParamsState } from '../../lib/integrations/koa.ts'
 import { startTcpProxy } from './support/tcp-proxy.ts'
+import { connect, map, page, sleeping, until } from './support/standby-reads.ts'
 import { POSTGRES_BIN, startPrimaryAndStandby, type PostgresPair } from './support/postgres-cluster.ts'
 
 const required = (process.env['REQUIRE_DATABASES'] ?? '')
@@ -29,37 +22,6 @@ const required = (process.env['REQUIRE_DATABASES'] ?? '')
   .some((name) => ['postgres-server', 'postgres'].includes(name.trim()))
 const reason =
   'the PostgreSQL 15 server binaries (/usr/lib/postgresql/15/bin: initdb, pg_basebackup, pg_ctl) are not installed'
-
-const map = defineRelationMap({
-  people: { columns: { id: 'integer', name: 'string' } },
-  items: {
-    columns: { id: 'integer', title: 'string', person_id: 'integer' },
-    relations: { person: { type: 'belongsTo', table: 'people', foreignKey: 'person_id' } },
-    scopes: { slow: (query: Knex.QueryBuilder) => void query.whereRaw('pg_sleep(3) is not null') },
-  },
-})
-
-const connect = (url: string): Knex =>
-  knex({ client: 'pg', connection: { connectionString: url, types: pgTypes }, pool: { min: 0, max: 4 } })
-
-const page = (db: Knex, params: QueryParams) => paginate(applyQueryParams(db('items'), params, map), params)
-
-/** Statements running a sleep on `db`'s server, other than the asking one. */
-async function sleeping(db: Knex): Promise<number> {
-  const { rows } = (await db.raw(
-    "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()",
-  )) as { rows: Array<{ n: number }> }
-  return rows[0]?.n ?? 0
-}
-
-async function until(what: string, within: number, check: () => Promise<boolean>): Promise<number> {
-  const start = Date.now()
-  while (!(await check())) {
-    if (Date.now() - start > within) throw new Error(`${what}: not within ${within} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  return Date.now() - start
-}
 
 interface App {
   url: string
