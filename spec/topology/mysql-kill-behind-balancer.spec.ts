@@ -64,14 +64,17 @@ if (MARIADB_BINARIES === undefined && !required) {
     this.timeout(60_000)
     let a: RunningMariadb
     let b: RunningMariadb
+    const servers: RunningMariadb[] = []
     let proxy: TcpProxy | undefined
     let db: Knex | undefined
 
     before(async () => {
       if (MARIADB_BINARIES === undefined)
         throw new Error(`REQUIRE_DATABASES names mysql, and ${reason} (.ci/run installs them)`)
-      ;[a, b] = await Promise.all([startMariadb(), startMariadb()])
-      for (const server of [a, b]) {
+      // One after the other, so that a server started before a failure is stopped by after().
+      for (let n = 0; n < 2; n += 1) servers.push(await startMariadb())
+      ;[a, b] = servers as [RunningMariadb, RunningMariadb]
+      for (const server of servers) {
         const connection = await createConnection(server.url)
         await connection.query('create database kqp_topology')
         await connection.query('create table kqp_topology.items (id int primary key)')
@@ -81,7 +84,7 @@ if (MARIADB_BINARIES === undefined && !required) {
     })
 
     after(async () => {
-      await Promise.all([a?.stop(), b?.stop()])
+      await Promise.all(servers.map((server) => server.stop()))
     })
 
     afterEach(async () => {

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -23,48 +23,76 @@ export interface RunningMariadb {
   stop(): Promise<void>
 }
 
-/** Starts a new, empty MariaDB server (a few seconds: install the system tables, then start). */
+/**
+ * Installs the system tables into `data`. Each server has a temporary folder of its own (`--tmpdir`): with the shared
+ * `/tmp`, a bootstrap once lost its temporary table ("Unknown table 'mysql.tmp_user_sys'"); a failed install is tried
+ * once more on an empty folder.
+ */
+async function installSystemTables(data: string, temporary: string, asRoot: string[]): Promise<void> {
+  if (MARIADB_BINARIES === undefined) return
+  const args = [
+    '--no-defaults',
+    `--datadir=${data}`,
+    `--tmpdir=${temporary}`,
+    ...asRoot,
+    '--auth-root-authentication-method=normal',
+    '--skip-test-db',
+  ]
+  try {
+    await run(MARIADB_BINARIES.install, args)
+  } catch {
+    await rm(data, { recursive: true, force: true })
+    await run(MARIADB_BINARIES.install, args)
+  }
+}
+
+/**
+ * Starts a new, empty MariaDB server (a few seconds: install the system tables, then start). When it cannot start,
+ * nothing of it is left behind: no process, no folder.
+ */
 export async function startMariadb(): Promise<RunningMariadb> {
   if (MARIADB_BINARIES === undefined)
     throw new Error('the MariaDB server is not installed (Debian: apt-get install -y mariadb-server)')
   const dir = await mkdtemp(join(tmpdir(), 'kqp-mariadb-'))
   const data = join(dir, 'data')
+  const temporary = join(dir, 'tmp')
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : []
-  await run(MARIADB_BINARIES.install, [
-    '--no-defaults',
-    `--datadir=${data}`,
-    ...asRoot,
-    '--auth-root-authentication-method=normal',
-    '--skip-test-db',
-  ])
-  const port = await freePort()
-  const log = join(dir, 'server.log')
-  const child: ChildProcess = spawn(
-    MARIADB_BINARIES.server,
-    [
-      '--no-defaults',
-      `--datadir=${data}`,
-      ...asRoot,
-      `--port=${port}`,
-      '--bind-address=127.0.0.1',
-      `--socket=${join(dir, 'mysqld.sock')}`,
-      `--pid-file=${join(dir, 'mysqld.pid')}`,
-      `--log-error=${log}`,
-      '--skip-log-bin',
-      '--innodb-buffer-pool-size=16M',
-      '--performance-schema=off',
-    ],
-    { stdio: 'ignore' },
-  )
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  await accepting(port, 20_000, () => readFile(log, 'utf8').catch(() => ''))
-  return {
-    port,
-    url: `mysql://root@127.0.0.1:${port}`,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM')
-      await exited
-      await rm(dir, { recursive: true, force: true })
-    },
+  let child: ChildProcess | undefined
+  let exited: Promise<void> = Promise.resolve()
+  const stop = async (): Promise<void> => {
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+    await exited
+    await rm(dir, { recursive: true, force: true })
+  }
+  try {
+    await mkdir(temporary)
+    await installSystemTables(data, temporary, asRoot)
+    const port = await freePort()
+    const log = join(dir, 'server.log')
+    const server: ChildProcess = spawn(
+      MARIADB_BINARIES.server,
+      [
+        '--no-defaults',
+        `--datadir=${data}`,
+        `--tmpdir=${temporary}`,
+        ...asRoot,
+        `--port=${port}`,
+        '--bind-address=127.0.0.1',
+        `--socket=${join(dir, 'mysqld.sock')}`,
+        `--pid-file=${join(dir, 'mysqld.pid')}`,
+        `--log-error=${log}`,
+        '--skip-log-bin',
+        '--innodb-buffer-pool-size=16M',
+        '--performance-schema=off',
+      ],
+      { stdio: 'ignore' },
+    )
+    child = server
+    exited = new Promise<void>((resolve) => server.once('exit', () => resolve()))
+    await accepting(port, 20_000, () => readFile(log, 'utf8').catch(() => ''))
+    return { port, url: `mysql://root@127.0.0.1:${port}`, stop }
+  } catch (error) {
+    await stop()
+    throw error
   }
 }
