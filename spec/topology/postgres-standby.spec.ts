@@ -1,18 +1,7 @@
-import { serve } from '@hono/node-server'
 import { expect } from 'chai'
-import express from 'express'
-import Fastify from 'fastify'
-import { Hono } from 'hono'
 import type { Knex } from 'knex'
-import Koa from 'koa'
-import { once } from 'node:events'
-import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { applyQueryParams, parseQueryParams, QueryTimeoutError } from '../../lib/index.ts'
-import { queryParams as expressQueryParams, queryParamsErrorHandler } from '../../lib/integrations/express.ts'
-import { queryParamsPlugin } from '../../lib/integrations/fastify.ts'
-import { errorToResponse, queryParamsFromFetchRequest } from '../../lib/integrations/fetch.ts'
-import { queryParams as koaQueryParams, type QueryParamsState } from '../../lib/integrations/koa.ts'
+import { integrationApps } from '../support/integration-apps.ts'
 import { startTcpProxy } from './support/tcp-proxy.ts'
 import { connect, map, page, sleeping, until } from './support/standby-reads.ts'
 import { POSTGRES_BIN, startPrimaryAndStandby, type PostgresPair } from './support/postgres-cluster.ts'
@@ -23,78 +12,10 @@ const required = (process.env['REQUIRE_DATABASES'] ?? '')
 const reason =
   'the PostgreSQL 15 server binaries (/usr/lib/postgresql/15/bin: initdb, pg_basebackup, pg_ctl) are not installed'
 
-interface App {
-  url: string
-  logged: string[]
-  close(): Promise<void>
-}
-
 /** A logged error with its database code, as an app's log line would carry it. */
 const logLine = (error: unknown): string => `${(error as { code?: string }).code ?? ''} ${String(error)}`
 
-async function listening(server: Server, logged: string[]): Promise<App> {
-  if (!server.listening) await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    logged,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
-
-const APPS: Record<string, (db: Knex) => Promise<App>> = {
-  express: async (db) => {
-    const logged: string[] = []
-    const app = express()
-    app.get(
-      '/items',
-      expressQueryParams(),
-      (req, res, next) => void page(db, req.queryParams).then((result) => res.json(result), next),
-    )
-    app.use(
-      queryParamsErrorHandler({
-        log: (error) => void logged.push(`${(error as { code?: string }).code ?? ''} ${String(error)}`),
-      }),
-    )
-    const server: Server = app.listen(0, '127.0.0.1')
-    await once(server, 'listening')
-    const { port } = server.address() as AddressInfo
-    return {
-      url: `http://127.0.0.1:${port}`,
-      logged,
-      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-    }
-  },
-  fastify: async (db) => {
-    const logged: string[] = []
-    const app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => void logged.push(line) } } })
-    await app.register(queryParamsPlugin)
-    app.get('/items', (request) => page(db, request.queryParams))
-    const url = await app.listen({ port: 0, host: '127.0.0.1' })
-    return { url, logged, close: () => app.close() }
-  },
-  koa: async (db) => {
-    const logged: string[] = []
-    const app = new Koa<QueryParamsState>()
-    app.on('error', (error: unknown) => void logged.push(logLine(error)))
-    app.use(koaQueryParams())
-    app.use(async (ctx) => {
-      ctx.body = await page(db, ctx.state.queryParams)
-    })
-    return listening(app.listen(0, '127.0.0.1'), logged)
-  },
-  'fetch (Hono)': async (db) => {
-    const logged: string[] = []
-    const app = new Hono()
-    app.get('/items', async (c) => c.json(await page(db, await queryParamsFromFetchRequest(c.req.raw))))
-    app.onError(
-      (error) =>
-        errorToResponse(error, { log: (failure) => void logged.push(logLine(failure)) }) ??
-        new Response('', { status: 400 }),
-    )
-    return listening(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server, logged)
-  },
-}
+const APPS = integrationApps('/items', page, logLine)
 
 if (POSTGRES_BIN === undefined && !required) {
   describe(`a PostgreSQL hot standby (skipped: ${reason})`, () => {

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { createServer, connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { accepting, freePort } from '../../support/local-ports.ts'
 
 /** Where Debian's `pgbouncer` package installs the binary (`.ci/run` installs it). */
 export const PGBOUNCER_BINARY = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((path) => existsSync(path))
@@ -14,35 +14,6 @@ export interface RunningPgBouncer {
   /** The URL of `database` through the bouncer. */
   urlOf(database: string): string
   stop(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const address = server.address()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  if (typeof address !== 'object' || address === null) throw new Error('no free port')
-  return address.port
-}
-
-async function accepting(port: number, within: number, log: string): Promise<void> {
-  const start = Date.now()
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1')
-      socket.once('connect', () => {
-        socket.destroy()
-        resolve(true)
-      })
-      socket.once('error', () => resolve(false))
-    })
-    if (ok) return
-    if (Date.now() - start > within)
-      throw new Error(
-        `pgbouncer did not listen on ${port} within ${within} ms:\n${await readFile(log, 'utf8').catch(() => '')}`,
-      )
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
 }
 
 /**
@@ -85,7 +56,7 @@ export async function startPgBouncer(serverUrl: string): Promise<RunningPgBounce
   const runAs = asRoot ? ['-u', existsSync('/var/lib/postgresql') ? 'postgres' : 'nobody'] : []
   const child: ChildProcess = spawn(PGBOUNCER_BINARY, [...runAs, ini], { stdio: 'ignore' })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  await accepting(port, 5000, log)
+  await accepting(port, 5000, () => readFile(log, 'utf8').catch(() => ''))
   return {
     port,
     urlOf: (database) => `postgres://${encodeURIComponent(user)}@127.0.0.1:${port}/${database}`,

@@ -1,22 +1,9 @@
 import { expect } from 'chai'
 import type { QueryParamsError, QueryParamsErrorCode } from '../../../lib/errors/query-params-error.ts'
+import { QUERY_PARAMS_ERROR_CODES } from '../../../lib/openapi.ts'
 import { PARAMETER_KEYS, topLevelName } from '../../../lib/parse/parameter-keys.ts'
 
-const CODES: ReadonlySet<QueryParamsErrorCode> = new Set<QueryParamsErrorCode>([
-  'invalid_syntax',
-  'unknown_parameter',
-  'unknown_column',
-  'unknown_relation',
-  'unknown_scope',
-  'invalid_operator',
-  'invalid_value',
-  'invalid_boolean',
-  'invalid_direction',
-  'invalid_number',
-  'invalid_order',
-  'invalid_distinct',
-  'limit_exceeded',
-])
+const CODES: ReadonlySet<QueryParamsErrorCode> = new Set<QueryParamsErrorCode>(QUERY_PARAMS_ERROR_CODES)
 
 /**
  * Asserts what every rejection must be, whatever the input: status 400, a documented `code`, a `param`

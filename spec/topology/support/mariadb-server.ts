@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { accepting, freePort } from './tcp-proxy.ts'
+import { accepting, freePort } from '../../support/local-ports.ts'
 
 const run = promisify(execFile)
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { accepting, freePort } from './tcp-proxy.ts'
+import { accepting, freePort } from '../../support/local-ports.ts'
 
 /** Debian's pgpool-II (package pgpool2), when installed. */
 export const PGPOOL_BIN = ['/usr/sbin/pgpool'].find((file) => existsSync(file))

@@ -4,7 +4,7 @@ import { appendFile, chmod, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { freePort } from './tcp-proxy.ts'
+import { freePort } from '../../support/local-ports.ts'
 
 const exec = promisify(execFile)
 
