@@ -8,6 +8,6 @@
  */
 export { openApiDocument } from './openapi/openapi-document.ts'
 export type { OpenApiDocument } from './openapi/openapi-document.ts'
-export type { OpenApiOptions, OpenApiResource, OpenApiRouteOptions } from './openapi/options.ts'
+export type { OpenApiOptions, OpenApiPagination, OpenApiResource, OpenApiRouteOptions } from './openapi/options.ts'
 export type { JsonObject, JsonSchema, JsonValue } from './openapi/json-schema.ts'
 export { QUERY_PARAMS_ERROR_CODES } from './openapi/error-codes.ts'

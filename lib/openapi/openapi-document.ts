@@ -51,6 +51,15 @@ const CURSOR_META: JsonSchema = {
   additionalProperties: false,
 }
 
+const CURSOR_LINKS: JsonSchema = {
+  type: 'object',
+  description:
+    "cursorLinks' URLs of the next and previous pages (path and query), `null` where the page has no cursor.",
+  properties: { next: { type: ['string', 'null'] }, prev: { type: ['string', 'null'] } },
+  required: ['next', 'prev'],
+  additionalProperties: false,
+}
+
 const pascal = (name: string): string =>
   name.replace(/(^|[_-])([a-z0-9])/gi, (_, __: string, letter: string) => letter.toUpperCase())
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
@@ -140,7 +149,15 @@ function querySchema(name: string, keys: readonly string[], settings: RouteSetti
       'relationsExists is the same as relations_exists; ' +
       (settings.strict ? 'no other key is accepted.' : "other keys are the application's own and are ignored."),
     properties: { ...properties, relationsExists: ref(`${name}.query.relations_exists`) },
-    not: { required: ['relations_exists', 'relationsExists'] },
+    ...(settings.pagination === 'page-or-cursor'
+      ? {
+          allOf: [
+            { not: { required: ['relations_exists', 'relationsExists'] } },
+            { not: { required: ['cursor', 'page'] } },
+            { not: { required: ['cursor', 'offset'] } },
+          ],
+        }
+      : { not: { required: ['relations_exists', 'relationsExists'] } }),
     ...(settings.strict ? { additionalProperties: false } : {}),
   }
 }
@@ -153,20 +170,34 @@ function listSchema(
   const data = { type: 'array', items: ref(rowSchemaName(resource.table)) }
   if (settings.pagination === 'none')
     return { type: 'object', properties: { data }, required: ['data'], additionalProperties: false }
-  if (settings.pagination === 'cursor') {
+  const cursorMeta = (): JsonSchema => {
     schemas['CursorMeta'] = CURSOR_META
+    schemas['CursorLinks'] = CURSOR_LINKS
+    return ref('CursorMeta')
+  }
+  if (settings.pagination === 'cursor')
     return {
       type: 'object',
-      properties: { data, meta: ref('CursorMeta') },
+      description: '`links` when the route adds `cursorLinks(url, meta)`.',
+      properties: { data, meta: cursorMeta(), links: ref('CursorLinks') },
       required: ['data', 'meta'],
       additionalProperties: false,
     }
-  }
   const counted = settings.count !== false
   const metaName = counted ? 'PageMeta' : 'PageMetaUncounted'
   schemas[metaName] = counted
     ? { ...PAGE_META, required: [...(PAGE_META['required'] as string[]), 'total', 'last_page'] }
     : PAGE_META
+  if (settings.pagination === 'page-or-cursor')
+    return {
+      type: 'object',
+      description:
+        "`meta` comes with `page` (paginate's) or `cursor` (cursorPaginate's); `links` with a cursor page when the " +
+        'route adds `cursorLinks(url, meta)`.',
+      properties: { data, meta: { anyOf: [ref(metaName), cursorMeta()] }, links: ref('CursorLinks') },
+      required: ['data'],
+      additionalProperties: false,
+    }
   return {
     type: 'object',
     description: '`meta` comes with `page`.',
@@ -206,6 +237,9 @@ const CONSTRAINTS = [
     '(wheres, relations_exists, orders) and maxWithDepth (with).',
 ]
 
+const CURSOR_CONSTRAINT =
+  'A cursor comes from the page before, for the same query; not with page or offset (invalid_cursor).'
+
 function listOperation(
   resource: OpenApiResource,
   name: string,
@@ -229,7 +263,10 @@ function listOperation(
     'x-kqp-query-schema': ref(`${name}.query`),
     'x-kqp-encoding': QUERY_ENCODING,
     'x-kqp-caps': caps(settings),
-    'x-kqp-constraints': CONSTRAINTS,
+    'x-kqp-constraints':
+      settings.pagination === 'cursor' || settings.pagination === 'page-or-cursor'
+        ? [...CONSTRAINTS, CURSOR_CONSTRAINT]
+        : CONSTRAINTS,
   }
 }
 

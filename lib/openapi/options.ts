@@ -10,6 +10,9 @@ export type OpenApiRouteOptions = Omit<ApplyOptions, 'context' | 'timeout' | 'si
     count?: boolean | 'estimated'
   }
 
+/** How a list route pages: see {@link OpenApiResource.pagination}. */
+export type OpenApiPagination = 'page' | 'cursor' | 'page-or-cursor' | 'none'
+
 /**
  * One resource of the document: a list route (`GET path`) over `table` of the relation map.
  *
@@ -28,9 +31,11 @@ export interface OpenApiResource {
   /**
    * How the route answers: `'page'` (default) `{ data }`, or `{ data, meta }` when `page` is given (`paginate`);
    * `'cursor'` `{ data, meta: { per_page, next_cursor, prev_cursor } }` with the `cursor` parameter (`cursorPaginate`);
-   * `'none'` `{ data }` with `limit` and `offset` only.
+   * `'page-or-cursor'` both: `page` and `offset` answered by `paginate`, `cursor` by `cursorPaginate` (as the demo
+   * does); `'none'` `{ data }` with `limit` and `offset` only. With a cursor, the body may also carry `links`
+   * (`cursorLinks`).
    */
-  pagination?: 'page' | 'cursor' | 'none'
+  pagination?: OpenApiPagination
   /** Also describe `GET <path>/{id}` (`with`, `columns`, `wheres`, `scopes`); `true` for `<path>/{id}`, or its path. */
   item?: boolean | string
   /** Also describe `POST <formPath>` taking the same query as an `application/x-www-form-urlencoded` body. */

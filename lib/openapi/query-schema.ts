@@ -179,21 +179,20 @@ export function queryProperties(map: RelationMap, table: string, settings: Route
     distinct: nameList(ownNames(isSortable), settings.maxListItems, 'Select distinct rows of these columns.'),
     limit: { type: 'integer', minimum: 1, maximum: settings.maxLimit },
   }
-  if (settings.pagination === 'cursor') {
+  if (settings.pagination !== 'cursor') properties['offset'] = { type: 'integer', minimum: 0, maximum: MAX_WHOLE }
+  if (settings.pagination === 'page' || settings.pagination === 'page-or-cursor')
+    properties['page'] = {
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_WHOLE,
+      description: `Answer one page (\`{ data, meta }\`) of \`limit\` rows (default ${settings.defaultLimit}).`,
+    }
+  if (settings.pagination === 'cursor' || settings.pagination === 'page-or-cursor')
     properties['cursor'] = {
       type: 'string',
-      description: 'The opaque `next_cursor` or `prev_cursor` of the page before.',
+      description:
+        'The opaque `next_cursor` or `prev_cursor` of the page before; not with `page` or `offset` (invalid_cursor).',
     }
-  } else {
-    properties['offset'] = { type: 'integer', minimum: 0, maximum: MAX_WHOLE }
-    if (settings.pagination === 'page')
-      properties['page'] = {
-        type: 'integer',
-        minimum: 1,
-        maximum: MAX_WHOLE,
-        description: `Answer one page (\`{ data, meta }\`) of \`limit\` rows (default ${settings.defaultLimit}).`,
-      }
-  }
   const search = searchOf(definition)
   if (search !== undefined) {
     const word = '[^\\s"\\u0000]'

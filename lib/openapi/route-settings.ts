@@ -1,5 +1,5 @@
 import { APPLY_DEFAULTS, PARSE_DEFAULTS, withDefaults } from '../options.ts'
-import type { OpenApiOptions, OpenApiResource } from './options.ts'
+import type { OpenApiOptions, OpenApiPagination, OpenApiResource } from './options.ts'
 
 /** Every setting that shapes what one route accepts, its defaults filled in. */
 export interface RouteSettings {
@@ -19,7 +19,7 @@ export interface RouteSettings {
   readonly maxSearchLength: number
   readonly maxSearchWords: number
   readonly relationPathDepth: number
-  readonly pagination: 'page' | 'cursor' | 'none'
+  readonly pagination: OpenApiPagination
   readonly count: boolean | 'estimated'
 }
 

@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { demoData } from '../../fixtures/data.ts'
 import { CLIENT_HEADERS, encodeClientQuery } from '../e2e/support/demo-client.ts'
+import type { OpenApiDocument } from '../../lib/openapi.ts'
+import { componentValidators } from '../openapi/support/document-validator.ts'
 import { startExample, type RunningExample } from './support/example-process.ts'
 import { send, type SentResponse } from './support/send.ts'
 
@@ -95,14 +97,21 @@ describe('examples (each started as a child process)', function () {
   })
 
   for (const name of EXAMPLES)
-    it(`example ${name} serves keyset pages: /posts/feed?limit=3, then links.next to the end and links.prev back`, async () => {
+    it(`example ${name} serves keyset pages: /posts/feed?limit=3, then links.next to the end and links.prev back, each page as its OpenAPI document says`, async () => {
+      const document = json<OpenApiDocument>(await send(`${example(name).url}/openapi.json`))
+      const validate = componentValidators(document)('postsFeed.list')
       interface FeedPage {
         data: Array<{ id: number }>
         meta: { prev_cursor: string | null; next_cursor: string | null }
         links: { next: string | null; prev: string | null }
       }
-      const read = async (link: string): Promise<FeedPage> =>
-        json<FeedPage>(await send(new URL(link, example(name).url).href, { headers: { ...CLIENT_HEADERS } }))
+      const read = async (link: string): Promise<FeedPage> => {
+        const body = json<FeedPage>(
+          await send(new URL(link, example(name).url).href, { headers: { ...CLIENT_HEADERS } }),
+        )
+        expect(validate(body), `${link}: ${JSON.stringify(validate.errors)}`).to.equal(true)
+        return body
+      }
       const newestFirst = demoData.posts.map((post) => post.id).sort((a, b) => b - a)
       const forward: number[][] = []
       let page = await read(
@@ -195,7 +204,14 @@ describe('examples (each started as a child process)', function () {
         expect((await new Validator().validate(document)).valid).to.equal(true)
         expect(
           Object.entries(document.paths).map(([path, item]) => `${Object.keys(item).join(',')} ${path}`),
-        ).to.deep.equal(['get /users', 'post /users/search', 'get /posts', 'post /posts/search'])
+        ).to.deep.equal([
+          'get /users',
+          'post /users/search',
+          'get /users/feed',
+          'get /posts',
+          'post /posts/search',
+          'get /posts/feed',
+        ])
       })
 
       it('answers the same query in the URL with 431 problem+json', async () => {

@@ -21,12 +21,15 @@ type Query = { [key: string]: Generated }
  * A query object of the operation's `x-kqp-query-schema`, kept to what the document's `x-kqp-constraints` say:
  * lists of at most 3 items (so at most 6 relation conditions of the 10 allowed and 3 relation orders of 3), and
  * with `distinct` neither `orders` nor `with` (which may name an aggregate). Only values its validator accepts.
+ * No `cursor`: a cursor is opaque and comes from the page before (the cursor walk below follows them).
  */
 function queryArbitrary(name: string): fc.Arbitrary<Query> {
   const validate = validator(`${name}.query`)
   const schema = schemas[`${name}.query`] as JsonSchema
   const properties = { ...(schema['properties'] as Record<string, JsonSchema>) }
   delete properties['relationsExists']
+  expect(properties).to.have.property('cursor')
+  delete properties['cursor']
   return (arbitraryOf({ type: 'object', properties }, schemas) as fc.Arbitrary<Query>)
     .map((query) => {
       if (query['distinct'] === undefined) return query
@@ -166,6 +169,43 @@ for (const db of testDatabases()) {
         'posts_views_sum',
         'posts_rating_avg',
       )
+    })
+
+    it("cursor pages: the first keyset page, the next one through the Link header and the previous one through links validate against the list schema with CursorMeta and CursorLinks; a cursor with page is the document's 400", async () => {
+      const validate = validator('posts.list')
+      const query = { orders: [{ column: 'title', direction: 'desc' }], with: ['author'], limit: 2 }
+      const first = await demo.client.get<Record<string, unknown>>('/posts', query)
+      expect(first.status).to.equal(200)
+      expect(first.body).to.have.keys('data')
+      expect(validate(first.body), JSON.stringify(validate.errors)).to.equal(true)
+      const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1]
+      expect(next, 'the Link header names the next page').to.be.a('string')
+      const second = await send(`${demo.client.baseUrl}${next}`)
+      expect(second.status).to.equal(200)
+      const body = JSON.parse(second.text) as {
+        data: Array<{ id: number }>
+        meta: { next_cursor: string | null; prev_cursor: string | null }
+        links: { prev: string | null }
+      }
+      expect(body).to.have.keys('data', 'meta', 'links')
+      expect(validate(body), JSON.stringify(validate.errors)).to.equal(true)
+      expect(validate({ ...body, meta: { ...body.meta, total: 1 } }), 'CursorMeta takes no total').to.equal(false)
+      const back = await send(`${demo.client.baseUrl}${body.links.prev}`)
+      expect(back.status).to.equal(200)
+      const previous = JSON.parse(back.text) as { data: Array<{ id: number }> }
+      expect(validate(previous), JSON.stringify(validate.errors)).to.equal(true)
+      expect(previous.data.map((row) => row.id)).to.deep.equal(
+        (first.body['data'] as Array<{ id: number }>).map((row) => row.id),
+      )
+      const mixed = await demo.client.get('/posts', { ...query, page: 2, cursor: body.meta.prev_cursor ?? '' })
+      expect(mixed.status).to.equal(400)
+      expectQueryProblem(mixed.body, 'cursor with page')
+      expect((mixed.body as { code: string }).code).to.equal('invalid_cursor')
+      expect(validator('posts.query')({ ...query, page: 2, cursor: 'x' }), 'the query schema refuses both').to.equal(
+        false,
+      )
+      expect(validator('posts.query')({ ...query, offset: 2, cursor: 'x' })).to.equal(false)
+      expect(validator('posts.query')({ ...query, cursor: 'x' })).to.equal(true)
     })
 
     it('paginate: { data, meta } validates against the list schema with PageMeta; a row with a key the map does not declare would not', async () => {

@@ -103,6 +103,7 @@ describe('openApiDocument', () => {
       },
       { path: '/vendors', table: 'vendors', pagination: 'cursor' },
       { path: '/reviews', table: 'reviews', pagination: 'none', options: { count: false } },
+      { path: '/catalog', table: 'products', name: 'catalog', pagination: 'page-or-cursor' },
     ],
   })
 
@@ -118,6 +119,7 @@ describe('openApiDocument', () => {
 
   it('has one list operation per resource named, and the item route and the form POST when asked for', () => {
     expect(Object.keys(shop.paths).sort()).to.deep.equal([
+      '/catalog',
       '/products',
       '/products/search',
       '/products/{id}',
@@ -125,6 +127,7 @@ describe('openApiDocument', () => {
       '/vendors',
     ])
     expect(shop.paths['/products']?.['get']?.['operationId']).to.equal('listProducts')
+    expect(shop.paths['/catalog']?.['get']?.['operationId']).to.equal('listCatalog')
     expect(shop.paths['/products/{id}']?.['get']?.['operationId']).to.equal('getProducts')
     const form = shop.paths['/products/search']?.['post'] as {
       requestBody: { content: Record<string, { schema: JsonSchema }> }
@@ -270,9 +273,31 @@ describe('openApiDocument', () => {
     expect(keys('products')).to.include.members(['page', 'offset']).and.not.include('cursor')
     expect(keys('vendors')).to.include('cursor').and.not.include.members(['page', 'offset'])
     expect(keys('reviews')).to.include('offset').and.not.include.members(['page', 'cursor'])
-    expect((schemaOf(shop, 'vendors.list')['properties'] as Record<string, JsonSchema>)['meta']).to.deep.equal({
-      $ref: '#/components/schemas/CursorMeta',
+    expect(keys('catalog')).to.include.members(['page', 'offset', 'cursor'])
+    const list = (name: string): Record<string, JsonSchema> =>
+      schemaOf(shop, `${name}.list`)['properties'] as Record<string, JsonSchema>
+    expect(list('vendors')['meta']).to.deep.equal({ $ref: '#/components/schemas/CursorMeta' })
+    expect(list('vendors')['links']).to.deep.equal({ $ref: '#/components/schemas/CursorLinks' })
+    expect(schemaOf(shop, 'vendors.list')['required']).to.deep.equal(['data', 'meta'])
+    expect(list('products')).to.have.keys('data', 'meta')
+    expect(list('catalog')['meta']).to.deep.equal({
+      anyOf: [{ $ref: '#/components/schemas/PageMeta' }, { $ref: '#/components/schemas/CursorMeta' }],
     })
+    expect(schemaOf(shop, 'catalog.list')['required']).to.deep.equal(['data'])
+    expect(schemaOf(shop, 'CursorLinks')['required']).to.deep.equal(['next', 'prev'])
+    const constraints = (path: string): string[] =>
+      (shop.paths[path]?.['get']?.['x-kqp-constraints'] as string[] | undefined) ?? []
+    const cursorRule = constraints('/catalog').find((rule) => rule.includes('cursor'))
+    expect(cursorRule).to.equal(
+      'A cursor comes from the page before, for the same query; not with page or offset (invalid_cursor).',
+    )
+    expect(constraints('/vendors')).to.include(cursorRule)
+    expect(constraints('/products')).not.to.include(cursorRule)
+    expect(schemaOf(shop, 'catalog.query')['allOf']).to.deep.equal([
+      { not: { required: ['relations_exists', 'relationsExists'] } },
+      { not: { required: ['cursor', 'page'] } },
+      { not: { required: ['cursor', 'offset'] } },
+    ])
     expect(schemaOf(shop, 'PageMeta')['required']).to.deep.equal([
       'current_page',
       'per_page',
