@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { Transform } from 'node:stream'
 import type { BoundOptions } from '../bound/bound-options.ts'
-import { carryBoundedRun } from '../bound/carried-run.ts'
+import { carryBoundedRun } from './read-state.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import type { Row } from '../normalize/row-values.ts'
 import { replaceRowReading, streamAsKnex, type RowReading } from '../knex/builder-methods.ts'

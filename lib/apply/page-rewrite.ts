@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect/dialect.ts'
 import { deferredPage } from './deferred-page.ts'
 import { guardedPage, type GuardedForms } from './frequency-guarded-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
-import { attach, attachedTo, compileAs, statementCopy } from '../knex/builder-methods.ts'
+import { compileAs, statementCopy } from '../knex/builder-methods.ts'
 import {
   hasOrder,
   holdsWhereRaw,
@@ -15,6 +15,7 @@ import {
 } from '../knex/builder-state.ts'
 import { withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
 import { ORDER_JOINS } from './order-joins.ts'
+import { changeReadState, readStateOf } from './read-state.ts'
 
 /** The page a query reads: its limit and offset (0 when it has none). */
 export interface PageWindow {
@@ -40,9 +41,6 @@ export interface PageRewrite {
   probe?: (query: Knex.QueryBuilder, page: PageWindow) => Knex.Raw | undefined
 }
 
-const FORM = Symbol('kqp.guardedForm')
-const PROBE = Symbol('kqp.guardProbe')
-
 /**
  * The page `builder` reads when compiled as `method`, or `undefined` when it is not a plain page: a `select`
  * (or `first`) with a limit, of a plain row list (columns without `distinct`, `*` or aggregates, conditions,
@@ -63,13 +61,15 @@ function pageOf(builder: Knex.QueryBuilder, method: string | undefined, ref: str
 export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewrite: PageRewrite): void {
   compileAs(builder, (query, method) => {
     const page = pageOf(query, method ?? methodOf(query) ?? 'select', ref)
-    return page === undefined ? undefined : rewrite(query, page, attachedTo(query, FORM) as GuardedForm | undefined)
+    return page === undefined ? undefined : rewrite(query, page, readStateOf(query).form)
   })
   const { probe } = rewrite
   if (probe === undefined) return
-  attach(builder, PROBE, (query: Knex.QueryBuilder): Knex.Raw | undefined => {
-    const page = pageOf(query, methodOf(query) ?? 'select', ref)
-    return page === undefined ? undefined : probe(query, page)
+  changeReadState(builder, {
+    probe(query: Knex.QueryBuilder): Knex.Raw | undefined {
+      const page = pageOf(query, methodOf(query) ?? 'select', ref)
+      return page === undefined ? undefined : probe(query, page)
+    },
   })
 }
 
@@ -79,13 +79,12 @@ export function attachPageRewrite(builder: Knex.QueryBuilder, ref: string, rewri
  * Clones have none: they compile as the plain query.
  */
 export function guardProbeOf(builder: Knex.QueryBuilder): Knex.Raw | undefined {
-  const probe = attachedTo(builder, PROBE) as ((query: Knex.QueryBuilder) => Knex.Raw | undefined) | undefined
-  return probe?.(builder)
+  return readStateOf(builder).probe?.(builder)
 }
 
 /** Makes `copy` (a {@link statementCopy} of a builder with a guarded page) compile as the page in `form` only. */
 export function readInForm(copy: Knex.QueryBuilder, form: GuardedForm): void {
-  attach(copy, FORM, form)
+  changeReadState(copy, { form })
 }
 
 /**

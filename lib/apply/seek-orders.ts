@@ -1,6 +1,5 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
-import { attach, attachedTo } from '../knex/builder-methods.ts'
 import { clientColumn, columnType, databaseColumn, primaryKeyColumns } from '../map/columns.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { ColumnType, RelationMap } from '../relation-map.ts'
@@ -9,6 +8,7 @@ import type { QueryPlan } from '../validate/query-plan.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import { columnFacts } from '../validate/column-facts.ts'
 import type { OrderJoins } from './order-joins.ts'
+import { changeReadState, readStateOf } from './read-state.ts'
 import { writeOrders } from './write-orders.ts'
 
 /**
@@ -38,9 +38,6 @@ export interface Seek {
   orders(): readonly SeekOrder[]
 }
 
-const SEEK = Symbol('kqp.seek')
-const SEEK_COLUMNS = Symbol('kqp.seekColumns')
-
 /** Records on `builder` what {@link seekOf} returns; `fresh` gives writers of the query's quoting and guards. */
 export function recordSeek(
   builder: Knex.QueryBuilder,
@@ -63,29 +60,30 @@ export function recordSeek(
     ]
     return written
   }
-  attach(builder, SEEK, {
+  const seek: Seek = {
     table: plan.table,
     ref,
     dialect: fresh().dialect,
     params: source.params,
     context: source.context,
     orders,
-  } satisfies Seek)
+  }
+  changeReadState(builder, { seek })
 }
 
 /** What `applyQueryParams` recorded on `builder` for a keyset page, or `undefined` for a builder it did not return. */
 export function seekOf(builder: Knex.QueryBuilder): Seek | undefined {
-  return attachedTo(builder, SEEK) as Seek | undefined
+  return readStateOf(builder).seek
 }
 
 /** Marks `copy` as selecting one more entry than `applyQueryParams` did: the position values of a keyset page. */
 export function markSeekColumns(copy: Knex.QueryBuilder): void {
-  attach(copy, SEEK_COLUMNS, 1)
+  changeReadState(copy, { seekColumns: 1 })
 }
 
 /** The select entries {@link markSeekColumns} added to `builder` (0 or 1). */
 export function seekColumnsOf(builder: Knex.QueryBuilder): number {
-  return attachedTo(builder, SEEK_COLUMNS) === 1 ? 1 : 0
+  return readStateOf(builder).seekColumns ?? 0
 }
 
 const DIRECTION_SUFFIX = / (?:asc|desc)(?: nulls (?:first|last))?$/

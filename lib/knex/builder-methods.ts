@@ -120,13 +120,3 @@ export function builderBeside(builder: Knex.QueryBuilder): Knex.QueryBuilder {
   const { _connection: connection } = builder as unknown as { _connection?: unknown }
   return connection === undefined ? fresh : fresh.connection(connection)
 }
-
-/** Attaches `value` to `builder` under `key`, as an own property that no clone copies. */
-export function attach(builder: Knex.QueryBuilder, key: symbol, value: unknown): void {
-  replace(builder, key, value)
-}
-
-/** The value attached to `builder` under `key` by {@link attach}, if any. */
-export function attachedTo(builder: Knex.QueryBuilder, key: symbol): unknown {
-  return Object.getOwnPropertyDescriptor(builder, key)?.value
-}

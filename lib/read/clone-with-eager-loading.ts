@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { boundedRunOf, carryBoundedRun } from '../bound/carried-run.ts'
+import { boundedRunOf, carryBoundedRun } from '../apply/read-state.ts'
 import { statementCopy } from '../knex/builder-methods.ts'
 
 /**

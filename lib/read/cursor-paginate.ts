@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { markSeekColumns, seekOf } from '../apply/seek-orders.ts'
-import { boundedRunOf, carryBoundedRun } from '../bound/carried-run.ts'
+import { boundedRunOf, carryBoundedRun } from '../apply/read-state.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import { runBounded } from '../bound/run-within-bound.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
