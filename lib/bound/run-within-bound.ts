@@ -42,7 +42,7 @@ function shouldRetry(error: unknown, attempt: number, bound: StatementBound, cli
 async function runBoundedOnce(statement: Statement, bound: StatementBound): Promise<unknown> {
   bound.throwIfOver()
   const { client } = statement as { client: Knex.Client }
-  const { cancelStatement: cancel, prepareCancel } = dialectOf(client)
+  const { cancelStatement: cancel, prepareCancel, cancellableSession } = dialectOf(client)
   if (cancel === undefined) {
     const result = await runAsKnex(statement)
     bound.throwIfOver()
@@ -69,19 +69,38 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
       throw error
     }
   }
+  let restore: (() => Promise<void>) | undefined
+  if (cancellableSession !== undefined) {
+    const changing = cancellableSession(connection)
+    try {
+      restore = await bound.race(changing)
+    } catch (error) {
+      const release = async (): Promise<void> => {
+        const late = await changing.catch(() => undefined)
+        await late?.()
+        await releaseConnection(client, connection)
+      }
+      release().catch(() => undefined)
+      throw error
+    }
+  }
+  const release = async (): Promise<void> => {
+    await restore?.()
+    await releaseConnection(client, connection)
+  }
   const stop = bound.stop()
   const running = runAsKnex(statement.connection(connection))
   let result: unknown
   try {
     result = await Promise.race([running, stop.stopped])
   } catch (error) {
-    if (stop.fired) void cancelThenRelease(client, connection, running, cancel, error)
-    else await releaseConnection(client, connection)
+    if (stop.fired) void cancelThenRelease(running, cancel, error, client, connection, release)
+    else await release()
     throw error
   } finally {
     stop.clear()
   }
-  await releaseConnection(client, connection)
+  await release()
   return result
 }
 
@@ -91,11 +110,12 @@ const CANCEL_RETRY_MS = 50
 const CANCEL_ATTEMPTS = 100
 
 async function cancelThenRelease(
-  client: Knex.Client,
-  connection: unknown,
   running: Promise<unknown>,
   cancel: (client: Knex.Client, connection: unknown) => Promise<void>,
   reason: unknown,
+  client: Knex.Client,
+  connection: unknown,
+  release: () => Promise<void>,
 ): Promise<void> {
   let ended = false
   const settled = running.then(
@@ -116,5 +136,5 @@ async function cancelThenRelease(
     await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, CANCEL_RETRY_MS))])
   }
   await settled
-  await releaseConnection(client, connection)
+  await release()
 }

@@ -178,6 +178,12 @@ export interface Dialect<Name extends DialectName = DialectName> {
   readonly cancelStatement?: (client: Knex.Client, connection: unknown) => Promise<void>
   /** Learns what `cancelStatement` must know of `connection` before a statement runs on it (once per connection). */
   readonly prepareCancel?: (client: Knex.Client, connection: unknown) => Promise<void>
+  /**
+   * Changes the session of `connection` for the bounded statement about to run on it, so that a cancel can stop it,
+   * and returns what restores the session once the statement has ended (`undefined`: nothing was changed).
+   * PostgreSQL turns JIT off where the session has it on: a backend compiling a plan does not answer a cancel.
+   */
+  readonly cancellableSession?: (connection: unknown) => Promise<(() => Promise<void>) | undefined>
   /** The transaction in which `paginate({ queries: 'transaction' })` reads page and count from one snapshot. */
   readonly snapshotTransaction: Knex.TransactionConfig
   /** A boolean as this database binds it. */

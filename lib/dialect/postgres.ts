@@ -1,4 +1,5 @@
 import { postgresCancelRequest } from './postgres-cancel-request.ts'
+import { postgresJitOff } from './postgres-jit-off.ts'
 import type { Dialect } from './dialect.ts'
 
 /** `Plan Rows` of the top node of `explain (format json)`, as node-postgres and PGlite return it. */
@@ -40,6 +41,7 @@ export const postgres: Dialect<'postgres'> = {
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),
+  cancellableSession: postgresJitOff,
   snapshotTransaction: { isolationLevel: 'repeatable read', readOnly: true },
   nullsSortLargest: true,
   wideInteger: '?::bigint',

@@ -23,6 +23,11 @@ export class SqlWriter {
    * Picks each relation filter's form where the dialect decides per condition (`filteredRelation: 'by-selectivity'`).
    */
   readonly chooseFilterForm: RelationFilterChooser | undefined
+  /**
+   * Set while writing the subquery of a relation filter through a to-many relation (`tags` of a post): a relation
+   * filter written there is tested once per related row of every base row, unless it is an `in` list built once.
+   */
+  underMany: boolean
   /** Whether a relation filter is written key first (`write-key-first.ts`); `undefined` writes none so. */
   readonly keyFirst: KeyFirstChooser | undefined
   /**
@@ -63,6 +68,7 @@ export class SqlWriter {
     this.chooseFilterForm = chooseFilterForm
     this.keyFirst = keyFirst
     this.keyLists = undefined
+    this.underMany = false
     this.walk = undefined
     this.fencedBase = undefined
     this.fenceWritten = false

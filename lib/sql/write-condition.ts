@@ -24,19 +24,23 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
     case 'aggregate':
       writeAggregateTest(out, condition.aggregate, condition.test, ref, scope)
       return
-    case 'exists':
-      if (condition.inner !== null && out.keyFirst?.(condition.relation, condition.inner, ref) === true) {
-        writeKeyFirst(out, condition.relation, condition.inner, filterForm(out, condition.inner), ref, scope)
-        return
+    case 'exists': {
+      const { relation, inner } = condition
+      const form = inner === null ? 'exists' : filterForm(out, inner, relation.many)
+      // What this filter's subquery holds is written under a to-many hop (see `SqlWriter.underMany`).
+      const outer = out.underMany
+      out.underMany = relation.many
+      if (inner !== null && out.keyFirst?.(relation, inner, ref) === true)
+        writeKeyFirst(out, relation, inner, form, ref, scope)
+      else if (inner !== null && form === 'in') writeInSubquery(out, relation, inner, ref, scope)
+      else {
+        openExists(out, inner === null, relation.many)
+        writeExistsSubquery(out, relation, inner, ref, scope)
+        closeExists(out, inner === null, relation.many)
       }
-      if (condition.inner !== null && filterForm(out, condition.inner) === 'in') {
-        writeInSubquery(out, condition.relation, condition.inner, ref, scope)
-        return
-      }
-      openExists(out, condition.inner === null, condition.relation.many)
-      writeExistsSubquery(out, condition.relation, condition.inner, ref, scope)
-      closeExists(out, condition.inner === null, condition.relation.many)
+      out.underMany = outer
       return
+    }
     case 'morphExists': {
       const { relation, branches } = condition
       const typeColumn = out.names.column(ref, relation.typeColumn)
@@ -46,7 +50,7 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         const table = out.names.table(target.table, alias)
         const key = out.names.column(alias, target.key)
         out.text(`${typeColumn} = `).bind(target.typeValue)
-        if (inner !== null && filterForm(out, inner) === 'in') {
+        if (inner !== null && filterForm(out, inner, false) === 'in') {
           out.text(` and ${idColumn} in (select ${key} from ${table} where `)
           writeCondition(out, inner, alias, new Set([...scope, alias]))
           out.guards?.writeAnd(out, target.table, alias)
@@ -63,6 +67,9 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
           closeExists(out, inner === null, false)
         }
       }
+      // A morphTo hop is to-one: what its branches hold is tested once per row of `ref`.
+      const outer = out.underMany
+      out.underMany = false
       out.text('(')
       if (branches.length === 1 && branches[0] !== undefined) branch(branches[0])
       else {
@@ -73,6 +80,7 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
         })
       }
       out.text(')')
+      out.underMany = outer
     }
   }
 }
@@ -81,11 +89,11 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
  * The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides;
  * always a correlated test in the walking form of a guarded page (`SqlWriter.walk`).
  */
-function filterForm(out: SqlWriter, inner: Condition): RelationFilterForm {
+function filterForm(out: SqlWriter, inner: Condition, many: boolean): RelationFilterForm {
   if (out.walk !== undefined) return 'exists'
   const { filteredRelation } = out.dialect
   if (filteredRelation !== 'by-selectivity') return filteredRelation
-  return out.chooseFilterForm?.(inner) ?? 'in'
+  return out.chooseFilterForm?.(inner, many, out.underMany) ?? 'in'
 }
 
 function writeExistsSubquery(

@@ -135,6 +135,7 @@ export function validateQueryParams(
       },
     )
   }
+  plan.orders = withoutRepeats(plan.orders)
   addTieBreaker(plan, map)
   return plan
 }
@@ -274,4 +275,25 @@ function addTieBreaker(plan: QueryPlan, map: RelationMap): void {
 function distinctTieBreakers(plan: QueryPlan, map: RelationMap, key: readonly string[]): readonly string[] {
   const selected = selectedByDistinct(plan).map((name) => databaseColumn(map, plan.table, name))
   return key.every((column) => selected.includes(column)) ? key : selected
+}
+
+/**
+ * The orders without those that repeat an earlier one's value (`orders[0][column]=post_id&orders[1][column]=post_id`):
+ * rows tied on every earlier order already share that value, so a repeat never changes the rows or their order. SQLite
+ * reads `order by post_id desc, post_id desc, id desc` from no index and sorts every row (0.9 s against 0.6 ms on
+ * 300k comments, figure 16's slowest random request).
+ */
+function withoutRepeats(orders: PlannedOrder[]): PlannedOrder[] {
+  const seen = new Set<string>()
+  return orders.filter((order) => {
+    const key =
+      order.relevance !== undefined
+        ? 'relevance'
+        : order.aggregate !== undefined
+          ? `aggregate ${order.aggregate.name}`
+          : `${order.via.map((hop) => hop.name).join('.')} ${order.column}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }

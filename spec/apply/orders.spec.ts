@@ -36,6 +36,42 @@ for (const db of testDatabases()) {
       ])
     })
 
+    it('an order repeating an earlier one (user_id, then posts.user_id) is dropped: SQLite reads the index in order', async () => {
+      const repeated = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=user_id&orders[0][direction]=desc&orders[1][column]=posts.user_id&orders[1][direction]=asc&orders[2][column]=views&limit=5',
+      )
+      const once = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=user_id&orders[0][direction]=desc&orders[1][column]=views&limit=5',
+      )
+      expectSql(db.name, 'apply/orders/repeated column', repeated)
+      expect(repeated.toSQL().sql).to.equal(once.toSQL().sql)
+      const expected = (await db
+        .knex('posts')
+        .orderBy([
+          { column: 'user_id', order: 'desc' },
+          { column: 'views', order: 'asc' },
+          { column: 'id', order: 'asc' },
+        ])
+        .limit(5)
+        .select('id')) as Array<{ id: number }>
+      expect(idsOf(await repeated)).to.deep.equal(expected.map((row) => row.id))
+      if (db.name === 'sqlite') {
+        const byIndex = applyQuery(
+          db,
+          'comments',
+          'orders[0][column]=post_id&orders[0][direction]=desc&orders[1][column]=post_id&orders[1][direction]=desc&limit=3',
+        ).toSQL()
+        const plan = (await db.knex.raw(`explain query plan ${byIndex.sql}`, byIndex.bindings)) as Array<{
+          detail: string
+        }>
+        expect(plan.map((row) => row.detail).join('\n')).not.to.include('TEMP B-TREE')
+      }
+    })
+
     it('accepts camelCase and table.column names', async () => {
       expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=createdAt'))).to.deep.equal([
         3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12,

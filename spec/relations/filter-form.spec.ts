@@ -93,6 +93,55 @@ for (const db of testDatabases()) {
       expect(idsOf(await query)).to.deep.equal(authors.map((row) => Number(row.user_id)))
     })
 
+    it('a path that fans out (tags.posts.images.url) is listed at every hop on SQLite; a to-one path stays correlated', async () => {
+      const fanOut = applyQuery(
+        db,
+        'posts',
+        'wheres[0][column]=tags.posts.images.url&wheres[0][operator]=like&wheres[0][value]=%25cover%25&orders[0][column]=id&limit=3',
+      )
+      const toOne = applyQuery(
+        db,
+        'comments',
+        'wheres[0][column]=post.author.email&wheres[0][operator]=like&wheres[0][value]=%25a%25&orders[0][column]=id&limit=3',
+      )
+      expectSql(db.name, 'relations/filter-form/fan-out path page', fanOut)
+      expect(form(fanOut.toSQL().sql)).to.deep.equal(expected(['in', 'in', 'in']))
+      expect(form(toOne.toSQL().sql)).to.deep.equal(expected(['exists', 'exists']))
+      if (db.name === 'sqlite') {
+        const { sql, bindings } = fanOut.toSQL()
+        const plan = (await db.knex.raw(`explain query plan ${sql}`, bindings)) as Array<{ detail: string }>
+        const details = plan.map((row) => row.detail)
+        expect(
+          details.filter((detail) => detail.startsWith('CORRELATED')),
+          details.join('\n'),
+        ).to.deep.equal([])
+        expect(details.filter((detail) => /^(REUSE )?LIST SUBQUERY/.test(detail)).length).to.be.at.least(3)
+      }
+      const covered = db
+        .knex('images')
+        .where('imageable_type', 'Post')
+        .where('url', 'like', '%cover%')
+        .select('imageable_id')
+      const tagged = db.knex('post_tag').whereIn('post_id', covered).select('tag_id')
+      const expectedIds = (await db
+        .knex('posts')
+        .whereIn('id', db.knex('post_tag').whereIn('tag_id', tagged).select('post_id'))
+        .orderBy('id')
+        .limit(3)
+        .select('id')) as Array<{ id: number }>
+      expect(expectedIds.length).to.be.greaterThan(1)
+      expect(idsOf(await fanOut)).to.deep.equal(expectedIds.map((row) => row.id))
+      const authors = db.knex('users').where('email', 'like', '%a%').select('id')
+      const expectedComments = (await db
+        .knex('comments')
+        .whereIn('post_id', db.knex('posts').whereIn('user_id', authors).select('id'))
+        .orderBy('id')
+        .limit(3)
+        .select('id')) as Array<{ id: number }>
+      expect(expectedComments.length).to.be.greaterThan(1)
+      expect(idsOf(await toOne)).to.deep.equal(expectedComments.map((row) => row.id))
+    })
+
     it('chooses per condition inside one or-group, with the rows of the unpaged query', async () => {
       const paged = applyQuery(db, 'users', `${MIXED_OR}&limit=4`)
       expectSql(db.name, 'relations/filter-form/mixed or page', paged)

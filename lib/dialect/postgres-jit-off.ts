@@ -1,0 +1,38 @@
+/** A node-postgres `Client` as far as its session settings go. */
+interface PgSession {
+  processID?: unknown
+  query(text: string): Promise<{ rows: Array<Record<string, unknown>> }>
+}
+
+/** Whether each connection's session compiles statements with JIT (`jit = on` and a JIT provider installed). */
+const jitSessions = new WeakMap<object, boolean>()
+
+/**
+ * Turns JIT off for the bounded statement about to run on a node-postgres connection whose session has it on, and
+ * returns what turns it back on (`undefined` when nothing was changed: JIT off or unavailable, or PGlite, which
+ * has no backend process). A backend does not answer a cancel while it JIT-compiles a plan: with JIT forced on,
+ * ten relation filters three deep stayed active for seconds after a timeout or a disconnect (issue 35); JIT made
+ * none of the library's statements faster on figure 16's data. Learns the session's setting once per connection
+ * (one round trip); on a JIT session each bounded statement costs two more (`set jit = off`, `set jit = on`), none
+ * on a session where JIT is off, as docs/public-endpoint.md advises. `set` is the session's, not `set local`: the
+ * library opens no transaction the caller did not ask for; in an aborted transaction the rollback reverts it.
+ */
+export async function postgresJitOff(connection: unknown): Promise<(() => Promise<void>) | undefined> {
+  const session = connection as PgSession | undefined
+  if (session === undefined || typeof session.processID !== 'number' || typeof session.query !== 'function')
+    return undefined
+  let on = jitSessions.get(session)
+  if (on === undefined) {
+    const { rows } = await session.query("select current_setting('jit') = 'on' and pg_jit_available() as on")
+    on = rows[0]?.['on'] === true
+    jitSessions.set(session, on)
+  }
+  if (!on) return undefined
+  await session.query('set jit = off')
+  return async () => {
+    await session.query('set jit = on').then(
+      () => undefined,
+      () => undefined,
+    )
+  }
+}
