@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { readReversed } from '../apply/page-rewrite.ts'
 import { markSeekColumns, seekOf } from '../apply/seek-orders.ts'
 import { boundedRunOf, carryBoundedRun } from '../bound/carried-run.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
@@ -152,7 +153,8 @@ export function cursorPageQueries(
   const reordered =
     direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
   return parts.map((condition) => (rows: number = size): Knex.QueryBuilder => {
-    const query = direction === 'next' ? statementCopy(builder) : builder.clone()
+    const query = statementCopy(builder)
+    if (direction === 'prev') readReversed(query)
     carryBoundedRun(query, boundedRunOf(builder))
     if (reordered !== undefined) query.clear('order').orderByRaw(reordered.sql, reordered.bindings)
     if (condition !== undefined) query.whereRaw(condition.sql, condition.bindings)
