@@ -30,9 +30,15 @@ export interface CursorRequest {
 /** The metadata of a keyset page: no count, no page number; the cursors of the pages beside it. */
 export interface CursorMeta {
   per_page: number
-  /** The cursor of the rows after this page; `null` on the last page. */
+  /**
+   * The cursor of the rows after this page; `null` on the last page. An empty page read backwards (every row before
+   * the position deleted) gets the cursor of the rows after the position it was asked for.
+   */
   next_cursor: string | null
-  /** The cursor of the rows before this page; `null` on the first page. */
+  /**
+   * The cursor of the rows before this page; `null` on the first page. An empty page after a cursor (every row past
+   * the position deleted) gets the cursor of the rows before the position it was asked for.
+   */
   prev_cursor: string | null
 }
 
@@ -117,16 +123,18 @@ export async function cursorPaginate<T = Record<string, unknown>>(
   if (direction === 'prev') page.reverse()
   const positions = page.map((row) => takePosition(row, orders, dialect))
   const now = Math.floor(Date.now() / 1000)
-  const cursorAt = (values: (string | null)[] | undefined, to: CursorDirection): string | null =>
+  const cursorAt = (values: readonly (string | null)[] | undefined, to: CursorDirection): string | null =>
     values === undefined ? null : encodeCursor({ binding, direction: to, values, issuedAt: now }, keys[0] as Buffer)
   const backward = direction === 'prev' ? more : position !== undefined || offset > 0
   const forward = direction === 'next' ? more : true
+  // An empty page after (before) a cursor, its rows deleted: the way back starts at the position it asked for.
+  const asked = page.length === 0 ? position?.values : undefined
   return {
     data: page as T[],
     meta: {
       per_page: limit,
-      next_cursor: forward ? cursorAt(positions.at(-1), 'next') : null,
-      prev_cursor: backward ? cursorAt(positions[0], 'prev') : null,
+      next_cursor: forward ? cursorAt(positions.at(-1) ?? (direction === 'prev' ? asked : undefined), 'next') : null,
+      prev_cursor: backward ? cursorAt(positions[0] ?? (direction === 'next' ? asked : undefined), 'prev') : null,
     },
   }
 }
