@@ -93,11 +93,24 @@ const CASES: CursorCase[] = [
       `select u.name as a, p.id as b from cur_posts p inner join cur_users u on u.id = p.user_id order by u.name asc, p.id asc`,
     expert: (dialect, at) => {
       const where = rowValue(dialect, 'u.name', 'p.id', '>', at.a as Value, at.b as Value)
-      const lead = dialect === 'mysql' ? '' : 'u.name >= ? and '
+      if (dialect === 'mysql') {
+        // MariaDB sorts the whole join for an order by a joined column: the expert bounds the page by the name of its
+        // last row, found by walking users (name) first (straight_join), and joins and sorts only the rows up to it.
+        const bound =
+          `(select u.name from cur_users u straight_join cur_posts p on p.user_id = u.id where ${where.sql} ` +
+          `order by u.name limit 1 offset ${LIMIT})`
+        return [
+          {
+            sql: `select ${COLUMNS} from cur_posts p inner join cur_users u on u.id = p.user_id where ${where.sql} and u.name <= coalesce(${bound}, (select max(name) from cur_users)) order by u.name asc, p.id asc limit ${LIMIT + 1}`,
+            bindings: [...where.bindings, ...where.bindings],
+          },
+        ]
+      }
+      const lead = 'u.name >= ? and '
       return [
         {
           sql: `select ${COLUMNS} from cur_posts p inner join cur_users u on u.id = p.user_id where ${lead}${where.sql} order by u.name asc, p.id asc limit ${LIMIT + 1}`,
-          bindings: dialect === 'mysql' ? where.bindings : [at.a as Value, ...where.bindings],
+          bindings: [at.a as Value, ...where.bindings],
         },
       ]
     },

@@ -88,6 +88,15 @@ export function readInForm(copy: Knex.QueryBuilder, form: GuardedForm): void {
 }
 
 /**
+ * Marks `copy` (a {@link statementCopy} of a builder with a page rewrite) as ordered in reverse of the request's
+ * orders (a keyset page before a cursor): the rewrite turns the order cutoff's direction with it, so that the page
+ * keeps the form a page in the request's order gets.
+ */
+export function readReversed(copy: Knex.QueryBuilder): void {
+  changeReadState(copy, { reversed: true })
+}
+
+/**
  * The statement of each form of the guarded page `builder` reads when awaited (what runs after its probe), or
  * `undefined` when it reads none.
  */
@@ -125,14 +134,18 @@ export function pageRewriteFor(
     rewrite(query: Knex.QueryBuilder, page: PageWindow, form?: GuardedForm): Knex.QueryBuilder | undefined {
       const ordered = hasOrder(query)
       let read = query
-      let cut = cutoff
+      const turned =
+        cutoff !== undefined && readStateOf(query).reversed === true
+          ? { ...cutoff, direction: cutoff.direction === 'asc' ? ('desc' as const) : ('asc' as const) }
+          : cutoff
+      let cut = turned
       const forms = guardsPage(guarded, query, page)
       if (forms !== undefined) {
         if (form === undefined) {
           const walking =
-            cutoff === undefined
+            turned === undefined
               ? undefined
-              : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, cutoff, page)
+              : (walk: Knex.QueryBuilder): Knex.QueryBuilder => withOrderCutoff(walk, turned, page)
           const rewritten = guardedPage(query.clone(), names, ref, keys, forms, page, walking)
           if (rewritten !== undefined) return rewritten
         } else if (form === 'list') {

@@ -18,6 +18,8 @@ export interface ReadState {
   readonly probe?: (query: Knex.QueryBuilder) => Knex.Raw | undefined
   /** On a read's copy of a guarded page: the form its probe chose (see `readInForm`). */
   readonly form?: GuardedForm
+  /** On a keyset page's copy read before its cursor: ordered in reverse of the request (see `readReversed`). */
+  readonly reversed?: true
   /** What a keyset page needs of the request (see `seekOf`). */
   readonly seek?: Seek
   /** On a keyset page's copy: the one select entry it added for the position values (see `markSeekColumns`). */

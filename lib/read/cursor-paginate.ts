@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { readReversed } from '../apply/page-rewrite.ts'
 import { markSeekColumns, seekOf } from '../apply/seek-orders.ts'
 import { boundedRunOf, carryBoundedRun } from '../apply/read-state.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
@@ -29,9 +30,15 @@ export interface CursorRequest {
 /** The metadata of a keyset page: no count, no page number; the cursors of the pages beside it. */
 export interface CursorMeta {
   per_page: number
-  /** The cursor of the rows after this page; `null` on the last page. */
+  /**
+   * The cursor of the rows after this page; `null` on the last page. An empty page read backwards (every row before
+   * the position deleted) gets the cursor of the rows after the position it was asked for.
+   */
   next_cursor: string | null
-  /** The cursor of the rows before this page; `null` on the first page. */
+  /**
+   * The cursor of the rows before this page; `null` on the first page. An empty page after a cursor (every row past
+   * the position deleted) gets the cursor of the rows before the position it was asked for.
+   */
   prev_cursor: string | null
 }
 
@@ -116,16 +123,18 @@ export async function cursorPaginate<T = Record<string, unknown>>(
   if (direction === 'prev') page.reverse()
   const positions = page.map((row) => takePosition(row, orders, dialect))
   const now = Math.floor(Date.now() / 1000)
-  const cursorAt = (values: (string | null)[] | undefined, to: CursorDirection): string | null =>
+  const cursorAt = (values: readonly (string | null)[] | undefined, to: CursorDirection): string | null =>
     values === undefined ? null : encodeCursor({ binding, direction: to, values, issuedAt: now }, keys[0] as Buffer)
   const backward = direction === 'prev' ? more : position !== undefined || offset > 0
   const forward = direction === 'next' ? more : true
+  // An empty page after (before) a cursor, its rows deleted: the way back starts at the position it asked for.
+  const asked = page.length === 0 ? position?.values : undefined
   return {
     data: page as T[],
     meta: {
       per_page: limit,
-      next_cursor: forward ? cursorAt(positions.at(-1), 'next') : null,
-      prev_cursor: backward ? cursorAt(positions[0], 'prev') : null,
+      next_cursor: forward ? cursorAt(positions.at(-1) ?? (direction === 'prev' ? asked : undefined), 'next') : null,
+      prev_cursor: backward ? cursorAt(positions[0] ?? (direction === 'next' ? asked : undefined), 'prev') : null,
     },
   }
 }
@@ -152,7 +161,8 @@ export function cursorPageQueries(
   const reordered =
     direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
   return parts.map((condition) => (rows: number = size): Knex.QueryBuilder => {
-    const query = direction === 'next' ? statementCopy(builder) : builder.clone()
+    const query = statementCopy(builder)
+    if (direction === 'prev') readReversed(query)
     carryBoundedRun(query, boundedRunOf(builder))
     if (reordered !== undefined) query.clear('order').orderByRaw(reordered.sql, reordered.bindings)
     if (condition !== undefined) query.whereRaw(condition.sql, condition.bindings)

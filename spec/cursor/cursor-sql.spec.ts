@@ -75,6 +75,53 @@ for (const db of testDatabases()) {
       )
     })
 
+    it('a required belongsTo column, walked both ways: the previous page (ascending) keeps the order cutoff (MariaDB), turned with it', async () => {
+      const map = {
+        ...cursorMap,
+        cur_items: {
+          ...cursorMap.cur_items,
+          relations: {
+            ...cursorMap.cur_items.relations,
+            group: { ...cursorMap.cur_items.relations.group, required: true },
+          },
+        },
+      }
+      const request = 'orders[0][column]=group.name&orders[0][direction]=desc'
+      const read = (extra: string) => {
+        const params = parseQueryParams(`${request}&${extra}`)
+        return cursorPaginate(applyQueryParams(db.knex('cur_items'), params, map), params, { secret: SECRET })
+      }
+      const expected = (
+        (await applyQueryParams(db.knex('cur_items'), parseQueryParams(`${request}&limit=1000`), map)) as Array<
+          Record<string, unknown>
+        >
+      ).map((row) => row.id)
+      expect(expected.length).to.be.above(30)
+      const forward: unknown[] = []
+      let current = await read('limit=5')
+      forward.push(...current.data.map((row) => row.id))
+      while (current.meta.next_cursor !== null) {
+        current = await read(`limit=5&cursor=${current.meta.next_cursor}`)
+        forward.push(...current.data.map((row) => row.id))
+      }
+      expect(forward).to.deep.equal(expected)
+      const back = current.data.map((row) => row.id)
+      const statements: QueryEvent[] = []
+      while (current.meta.prev_cursor !== null) {
+        const cursor = current.meta.prev_cursor
+        const counted = await countQueries(db.knex, () => read(`limit=5&cursor=${cursor}`))
+        statements.push(...counted.queries)
+        current = counted.result
+        back.unshift(...current.data.map((row) => row.id))
+      }
+      expect(back).to.deep.equal(expected)
+      snapshot('cursor: required belongsTo column, previous page', statements[0])
+      const cutoff =
+        /`cur_groups`.`name` <= coalesce\(\(select `cur_groups`.`name` from `cur_groups` straight_join .* order by `cur_groups`.`name` asc limit \? offset \?\), \(select max\(`cur_groups`.`name`\) from `cur_groups`\)\) order by `cur_groups`.`name` asc/
+      if (db.name === 'mysql') expect(statements[0]?.sql).to.match(cutoff)
+      else expect(statements[0]?.sql).to.not.include('coalesce')
+    })
+
     it('with on a cursor page: the relation loaded once, for the page rows only, and the position columns removed', async () => {
       const first = await page('orders[0][column]=at&orders[0][direction]=desc&limit=4&with[0]=notes&with[1]=group')
       const { result, queries } = await countQueries(db.knex, () =>

@@ -123,6 +123,39 @@ for (const db of testDatabases()) {
       })
     }
 
+    it('an empty page past the end (the rows after the cursor deleted): no next_cursor, a prev_cursor from the position asked for', async () => {
+      const request = 'orders[0][column]=at&orders[0][direction]=desc'
+      const expected = (await unpaged('cur_items', request)).map(keyOf('cur_items'))
+      const first = await page('cur_items', `${request}&limit=${PAGE}`)
+      const second = await page('cur_items', withCursor(request, first.meta.next_cursor ?? ''))
+      const after = expected.slice(PAGE * 2)
+      try {
+        await db.knex('cur_notes').whereIn('item_id', after).delete()
+        await db.knex('cur_items').whereIn('id', after).delete()
+        const empty = await page('cur_items', withCursor(request, second.meta.next_cursor ?? ''))
+        expect(empty.data).to.deep.equal([])
+        expect(empty.meta.next_cursor).to.equal(null)
+        expect(empty.meta.prev_cursor).to.be.a('string')
+        const back = await page('cur_items', withCursor(request, empty.meta.prev_cursor ?? ''))
+        // The rows before the position asked for: the second page's row at that position is not among them.
+        expect(back.data.map(keyOf('cur_items'))).to.deep.equal(expected.slice(PAGE * 2 - 1 - PAGE, PAGE * 2 - 1))
+        expect(back.meta.next_cursor).to.be.a('string')
+        const again = await page('cur_items', withCursor(request, back.meta.next_cursor ?? ''))
+        expect(again.data.map(keyOf('cur_items'))).to.deep.equal(expected.slice(PAGE * 2 - 1, PAGE * 2))
+        // Backwards too: every row before a cursor deleted, the empty page leads forward from its position.
+        const before = expected.slice(0, PAGE)
+        await db.knex('cur_notes').whereIn('item_id', before).delete()
+        await db.knex('cur_items').whereIn('id', before).delete()
+        const emptyBack = await page('cur_items', withCursor(request, second.meta.prev_cursor ?? ''))
+        expect(emptyBack.data).to.deep.equal([])
+        expect(emptyBack.meta.prev_cursor).to.equal(null)
+        const forward = await page('cur_items', withCursor(request, emptyBack.meta.next_cursor ?? ''))
+        expect(forward.data.map(keyOf('cur_items'))).to.deep.equal(expected.slice(PAGE + 1, PAGE * 2))
+      } finally {
+        await createCursorDataSet(db.knex)
+      }
+    })
+
     for (const name of [
       'newest first (microsecond ties)',
       'mixed directions',
