@@ -4,9 +4,20 @@ import type { Operator } from './query-params.ts'
 /**
  * The declared type of an allow-listed column: client values are coerced to it before binding, and rows come
  * back with the JSON value of this type on every database (see `ColumnValues`). `bigint` and `decimal` come
- * back as exact strings (`'9007199254740993'`, `'4.99'`): a JS number cannot hold every value of them.
+ * back as exact strings (`'9007199254740993'`, `'4.99'`): a JS number cannot hold every value of them. `json`
+ * (PostgreSQL `json`/`jsonb`, MySQL `JSON`, SQLite text holding JSON) comes back as the parsed JSON value; it is
+ * selectable only: a filter or an order on it is a 400 (`not_filterable`, `not_sortable`).
  */
-export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'bigint' | 'decimal'
+export type ColumnType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'bigint'
+  | 'decimal'
+  | 'json'
 
 /**
  * How a `datetime` column stores its instants on SQLite, which has no date-time type: `'text'` (default) is

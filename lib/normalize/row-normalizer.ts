@@ -21,6 +21,7 @@ const FINAL: Readonly<Record<ColumnType, string | undefined>> = {
   date: undefined,
   datetime: undefined,
   decimal: undefined,
+  json: undefined,
 }
 
 const compiled = new WeakMap<RelationMap, Map<string, WeakMap<DriverReading, NormalizeRows>>>()

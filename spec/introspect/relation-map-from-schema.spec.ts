@@ -15,7 +15,7 @@ const column = (
   name: string,
   type: ColumnType | undefined,
   nullable = true,
-  dataType = type ?? 'jsonb',
+  dataType = type ?? 'bytea',
 ): SchemaColumn => ({ name, dataType, type, nullable })
 const notNull = (name: string, type: ColumnType): SchemaColumn => column(name, type, false)
 const fk = (
@@ -119,7 +119,7 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
           kind: 'unmapped-column',
           table: 'users',
           column: 'settings',
-          message: "users.settings: left out, no map type holds its database type 'jsonb'",
+          message: "users.settings: left out, no map type holds its database type 'bytea'",
         },
       ])
     })

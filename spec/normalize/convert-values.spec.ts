@@ -23,9 +23,9 @@ const map = defineRelationMap({
 })
 
 describe('row normalizer', () => {
-  const pgLike = { zone: 'local', datetime: 'instant' } as const
-  const mysqlLocal = { zone: 'local', datetime: 'wall-clock' } as const
-  const mysqlBerlin = { zone: 60, datetime: 'wall-clock' } as const
+  const pgLike = { zone: 'local', datetime: 'instant', json: 'parsed' } as const
+  const mysqlLocal = { zone: 'local', datetime: 'wall-clock', json: 'parsed' } as const
+  const mysqlBerlin = { zone: 60, datetime: 'wall-clock', json: 'parsed' } as const
 
   it('turns each driver form into the JSON value of the declared type', () => {
     const rows = [
