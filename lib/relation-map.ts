@@ -23,10 +23,12 @@ export type ColumnType =
  * How a `datetime` column stores its instants on SQLite, which has no date-time type: `'text'` (default) is
  * SQLite's own UTC `YYYY-MM-DD HH:MM:SS` (`CURRENT_TIMESTAMP`), `'iso'` is UTC ISO 8601 text with milliseconds
  * (`2024-03-01T12:00:00.000Z`, what `Date#toISOString` writes), `'epoch_ms'` is milliseconds since 1970 as an
- * integer (what knex writes for a JS `Date` through better-sqlite3). Filters bind client values in this form,
- * so they compare as PostgreSQL does. Ignored on PostgreSQL and MySQL.
+ * integer (what knex writes for a JS `Date` through better-sqlite3), `'epoch_s'` is seconds since 1970 (an integer, or
+ * a real with a fraction; Unix time, `strftime('%s')`), `'date'` is date-only `YYYY-MM-DD` text (each value the
+ * midnight UTC that starts the day). Filters bind client values in this form, so they compare as PostgreSQL does.
+ * Ignored on PostgreSQL and MySQL.
  */
-export type DatetimeStorage = 'text' | 'iso' | 'epoch_ms'
+export type DatetimeStorage = 'text' | 'iso' | 'epoch_ms' | 'epoch_s' | 'date'
 
 /**
  * A column declared with more than its type. `nullable: false` says the column is NOT NULL, so its orders

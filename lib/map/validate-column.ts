@@ -29,7 +29,7 @@ const DEFINITION_KEYS = [
   'values',
   'padded',
 ]
-const STORAGES = ['text', 'iso', 'epoch_ms']
+const STORAGES = ['text', 'iso', 'epoch_ms', 'epoch_s', 'date']
 
 /**
  * Checks one column declaration at `path` (`users.columns.email`): a column type (`'string'`), or a
