@@ -121,6 +121,29 @@ for (const database of testDatabases()) {
       }
     })
 
+    it('a foreign key that spans the partition key (rental_id, rental_date) gets no relation: a notice names its columns', async () => {
+      const ts = { sqlite: 'timestamp', postgres: 'timestamp without time zone', mysql: 'datetime' }[database.name]
+      await own.knex.raw(
+        `create table rental_note (note_id integer primary key, rental_id integer not null, rental_date ${ts} not null, ` +
+          'body varchar(40) not null, foreign key (rental_id, rental_date) references rental (rental_id, rental_date))',
+      )
+      try {
+        const { map, notices } = await introspectRelationMapWithNotices(own.knex)
+        expect(map['rental_note']?.relations).to.equal(undefined)
+        expect(map['rental']?.relations).to.deep.equal({
+          film: { type: 'belongsTo', table: 'film', foreignKey: 'film_id', required: true },
+        })
+        expect(
+          notices.filter((notice) => notice.kind === 'multi-column-foreign-key').map((notice) => notice.message),
+        ).to.deep.equal([
+          'rental_note.rental_id, rental_date: the foreign key to rental spans 2 columns; a map relation has one key ' +
+            'column, so it is left out',
+        ])
+      } finally {
+        await own.knex.raw('drop table rental_note')
+      }
+    })
+
     it(`partitions and INHERITS children are folded into their parent, and a foreign key of a partitioned table is read once${postgres ? '' : ' (plain tables here)'}`, async () => {
       const { map, notices } = await introspectRelationMapWithNotices(own.knex)
       expect(Object.keys(map).sort()).to.deep.equal(['actor', 'category', 'film', 'language', 'payment', 'rental'])
