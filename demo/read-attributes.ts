@@ -123,6 +123,7 @@ const EXPECTED: Readonly<Record<ColumnType, string>> = {
   boolean: 'true or false',
   date: 'a date (YYYY-MM-DD)',
   datetime: 'an ISO 8601 date-time',
+  json: 'a JSON value',
   bigint: 'a whole number (as text beyond 2^53)',
   decimal: 'a decimal number',
 }

@@ -4,18 +4,31 @@ import type { Operator } from './query-params.ts'
 /**
  * The declared type of an allow-listed column: client values are coerced to it before binding, and rows come
  * back with the JSON value of this type on every database (see `ColumnValues`). `bigint` and `decimal` come
- * back as exact strings (`'9007199254740993'`, `'4.99'`): a JS number cannot hold every value of them.
+ * back as exact strings (`'9007199254740993'`, `'4.99'`): a JS number cannot hold every value of them. `json`
+ * (PostgreSQL `json`/`jsonb`, MySQL `JSON`, SQLite text holding JSON) comes back as the parsed JSON value; it is
+ * selectable only: a filter or an order on it is a 400 (`not_filterable`, `not_sortable`).
  */
-export type ColumnType = 'string' | 'integer' | 'number' | 'boolean' | 'date' | 'datetime' | 'bigint' | 'decimal'
+export type ColumnType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'bigint'
+  | 'decimal'
+  | 'json'
 
 /**
  * How a `datetime` column stores its instants on SQLite, which has no date-time type: `'text'` (default) is
  * SQLite's own UTC `YYYY-MM-DD HH:MM:SS` (`CURRENT_TIMESTAMP`), `'iso'` is UTC ISO 8601 text with milliseconds
  * (`2024-03-01T12:00:00.000Z`, what `Date#toISOString` writes), `'epoch_ms'` is milliseconds since 1970 as an
- * integer (what knex writes for a JS `Date` through better-sqlite3). Filters bind client values in this form,
- * so they compare as PostgreSQL does. Ignored on PostgreSQL and MySQL.
+ * integer (what knex writes for a JS `Date` through better-sqlite3), `'epoch_s'` is seconds since 1970 (an integer, or
+ * a real with a fraction; Unix time, `strftime('%s')`), `'date'` is date-only `YYYY-MM-DD` text (each value the
+ * midnight UTC that starts the day). Filters bind client values in this form, so they compare as PostgreSQL does.
+ * Ignored on PostgreSQL and MySQL.
  */
-export type DatetimeStorage = 'text' | 'iso' | 'epoch_ms'
+export type DatetimeStorage = 'text' | 'iso' | 'epoch_ms' | 'epoch_s' | 'date'
 
 /**
  * A column declared with more than its type. `nullable: false` says the column is NOT NULL, so its orders

@@ -163,6 +163,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     aggregates: plan.aggregates,
     readAs,
     frequencyMemoMs: rewrite?.probe === undefined ? undefined : settings.frequencyMemoMs,
+    schema: names.schema,
   })
   return builder
 }

@@ -35,6 +35,8 @@ export interface EagerLoading {
    * page.
    */
   frequencyMemoMs: number | undefined
+  /** The builder's `withSchema`, given to the tables of the eager-loading queries named without a schema. */
+  schema: string | undefined
 }
 
 /**
@@ -44,7 +46,7 @@ export interface EagerLoading {
  * `maxEagerRows` related rows in all (see `RowBudget`); every statement it runs keeps `bound`.
  */
 export function attachEagerLoading(builder: Knex.QueryBuilder, loading: EagerLoading): void {
-  const { table, nodes, map, strip, guards, maxEagerRows, bound, aggregates } = loading
+  const { table, nodes, map, strip, guards, maxEagerRows, bound, aggregates, schema } = loading
   const json = loading.values === 'json'
   const bounded = bound.timeout !== undefined || bound.signal !== undefined
   // Checks the option now, as a server bug, rather than when the query runs.
@@ -58,7 +60,8 @@ export function attachEagerLoading(builder: Knex.QueryBuilder, loading: EagerLoa
     loading.frequencyMemoMs === undefined
   )
     return
-  attachRowReading(builder, { table, nodes, map, strip, guards, maxEagerRows, json, aggregates }, nodes.length > 0, {
+  const steps = { table, nodes, map, strip, guards, maxEagerRows, json, aggregates, schema }
+  attachRowReading(builder, steps, nodes.length > 0, {
     bound,
     readAs: loading.readAs,
     frequencyMemoMs: loading.frequencyMemoMs ?? 0,

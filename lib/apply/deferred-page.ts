@@ -41,9 +41,7 @@ export function deferredPage(
   const inner = query.clone().clearSelect()
   inner.select(
     query.client.raw(
-      keys
-        .map((key, index) => `${names.column(ref, key)} as ${names.table(keyColumn(index), keyColumn(index))}`)
-        .join(', '),
+      keys.map((key, index) => `${names.column(ref, key)} as ${names.name(keyColumn(index))}`).join(', '),
     ),
   )
   const outer = query.clear('where').clear('limit').clear('offset').from(pageKeys(inner).as(DEFERRED_PAGE))

@@ -35,12 +35,12 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     const value = aggregate.kind === 'exists' ? 'count(*)' : rows.value
     if (out.sql !== '') out.text(' ')
     out.text(
-      `left join (select ${rows.key} as ${names.table('kqp_key', 'kqp_key')}, ${value} as ` +
-        `${names.table('kqp_value', 'kqp_value')} from ${rows.from}`,
+      `left join (select ${rows.key} as ${names.name('kqp_key')}, ${value} as ` +
+        `${names.name('kqp_value')} from ${rows.from}`,
     )
     if (rows.conditions.sql !== '') out.text(' where ').append(rows.conditions)
     out.text(
-      ` group by ${rows.key}) as ${names.table(alias, alias)} on ${names.column(alias, 'kqp_key')} = ` +
+      ` group by ${rows.key}) as ${names.name(alias)} on ${names.column(alias, 'kqp_key')} = ` +
         `${names.column(ref, aggregate.relation.parentKey)}`,
     )
   }

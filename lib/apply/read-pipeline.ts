@@ -38,6 +38,8 @@ export interface RowSteps {
   json: boolean
   /** The aggregates the rows carry, which get their JSON types whatever `json` says (see `convertAggregates`). */
   aggregates: readonly PlannedAggregate[]
+  /** The builder's `withSchema`, for the tables of the eager-loading queries (see `EagerLoadOptions.schema`). */
+  schema: string | undefined
 }
 
 /** How a builder from `applyQueryParams` is read, decided when it was built. */
@@ -121,6 +123,7 @@ export async function finishRows(
       budget: new RowBudget(steps.maxEagerRows),
       ...(normalize === undefined ? {} : { normalize }),
       ...(bound === undefined ? {} : { bound }),
+      ...(steps.schema === undefined ? {} : { schema: steps.schema }),
     })
   }
   stripColumns(rows, steps.strip)

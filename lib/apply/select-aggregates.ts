@@ -26,7 +26,7 @@ export function selectAggregates(
     if (joins !== undefined && plan.orders.some((order) => order.aggregate?.key === aggregate.key))
       out.text(joinAggregate(joins, aggregate, ref, map))
     else writeAggregate(out, aggregate, ref, new Set([ref]), map)
-    out.text(` as ${out.names.table(aggregate.key, aggregate.key)}`)
+    out.text(` as ${out.names.name(aggregate.key)}`)
   })
   builder.select(out.toRaw(builder.client))
 }

@@ -6,15 +6,20 @@ import { knexConfigOf } from '../knex/client.ts'
  * How a client's driver turns `DATE` and `DATETIME` values into JS `Date`s, so that the stored value can be
  * read back exactly: `zone` is where the driver placed the stored wall-clock fields (`'local'`, the process's
  * time zone, or minutes east of UTC), and `datetime` says whether a date-time `Date` is the stored instant
- * (`timestamptz` on PostgreSQL) or the stored UTC wall-clock text read in `zone` (MySQL `DATETIME`).
+ * (`timestamptz` on PostgreSQL) or the stored UTC wall-clock text read in `zone` (MySQL `DATETIME`). `json` says
+ * whether the driver gives a JSON column's value parsed (`'parsed'`: node-postgres and PGlite for `json`/`jsonb`,
+ * mysql2 for MySQL's `JSON` and MariaDB's, which it knows by the column's extended metadata) or as its text
+ * (`'text'`: SQLite, which has no JSON type).
  */
 export interface DriverReading {
   readonly zone: 'local' | number
   readonly datetime: 'instant' | 'wall-clock'
+  readonly json: 'parsed' | 'text'
 }
 
-const LOCAL_INSTANT: DriverReading = { zone: 'local', datetime: 'instant' }
-const UTC_INSTANT: DriverReading = { zone: 0, datetime: 'instant' }
+const LOCAL_INSTANT: DriverReading = { zone: 'local', datetime: 'instant', json: 'parsed' }
+const UTC_INSTANT: DriverReading = { zone: 0, datetime: 'instant', json: 'parsed' }
+const SQLITE_TEXT: DriverReading = { zone: 'local', datetime: 'instant', json: 'text' }
 const readings = new WeakMap<Knex.Client, DriverReading>()
 
 /**
@@ -30,8 +35,10 @@ export function driverReadingOf(client: Knex.Client): DriverReading {
 
 function readingOf(client: Knex.Client): DriverReading {
   if (knexClientName(client) === PGLITE_CLIENT) return UTC_INSTANT
-  if (dialectOf(client).name !== 'mysql') return LOCAL_INSTANT
-  return { zone: zoneOf(mysqlTimezone(knexConfigOf(client)?.connection)), datetime: 'wall-clock' }
+  const { name } = dialectOf(client)
+  if (name === 'sqlite') return SQLITE_TEXT
+  if (name !== 'mysql') return LOCAL_INSTANT
+  return { zone: zoneOf(mysqlTimezone(knexConfigOf(client)?.connection)), datetime: 'wall-clock', json: 'parsed' }
 }
 
 function mysqlTimezone(connection: unknown): unknown {

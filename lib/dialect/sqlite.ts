@@ -21,11 +21,24 @@ function globPattern(value: string): string {
   return glob
 }
 
-/** An instant in the storage its column declares: `YYYY-MM-DD HH:MM:SS[.sss]`, ISO 8601 text, or epoch milliseconds. */
+/**
+ * An instant in the storage its column declares: `YYYY-MM-DD HH:MM:SS[.sss]`, ISO 8601 text, epoch milliseconds or
+ * seconds (a fraction kept: `>= 12:00:00.5` must leave out the row at 12:00:00), or for date-only text the day alone
+ * at midnight and else the day and time, which compares after the day's text as the instant is after its midnight.
+ */
 function storedDatetime(value: UtcInstant): string | number {
-  if (value.storage === 'iso') return value.iso
-  if (value.storage === 'epoch_ms') return Date.parse(value.iso)
-  return formatUtc(value)
+  switch (value.storage) {
+    case 'iso':
+      return value.iso
+    case 'epoch_ms':
+      return Date.parse(value.iso)
+    case 'epoch_s':
+      return Date.parse(value.iso) / 1000
+    case 'date':
+      return value.iso.endsWith('T00:00:00.000Z') ? value.iso.slice(0, 10) : formatUtc(value)
+    default:
+      return formatUtc(value)
+  }
 }
 
 /** The `detail` of each row of `explain query plan`. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { schemaOf } from '../knex/builder-state.ts'
 
 /** How a top-N eager-load query is written (see `Dialect.topPerParent`). */
 export type TopPerParentForm = 'window' | 'lateral'
@@ -60,8 +61,11 @@ export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec
   }
   const order = parts.join(', ')
   if (spec.form === 'lateral') {
-    const keys = client
-      .queryBuilder()
+    const keys = client.queryBuilder()
+    // The parents' table is in the schema the related rows are read from (a `withSchema` of the main query).
+    const schema = schemaOf(query)
+    if (schema !== undefined && !parents.table.includes('.')) keys.withSchema(schema)
+    keys
       .distinct(`${parents.table}.${parents.column} as key`)
       .from(parents.table)
       .whereIn(`${parents.table}.${parents.column}`, parents.values)

@@ -14,6 +14,7 @@ import { distinctKeys, keyOf, keyProperty } from './keys.ts'
 import { chunk } from './fetch-chunked.ts'
 import { requireParentColumns } from './require-parent-columns.ts'
 import { toRows } from './to-rows.ts'
+import { queryOn } from './query-on.ts'
 import type { Row } from '../normalize/row-values.ts'
 
 const KEY = 'kqp_key'
@@ -41,6 +42,7 @@ export async function loadAggregates(
   chunkSize: number,
   guards?: RowGuards,
   bound?: StatementBound,
+  schema?: string,
 ): Promise<void> {
   if (rows.length === 0 || aggregates.length === 0) return
   const byParentKey = new Map<string, PlannedAggregate[]>()
@@ -57,10 +59,10 @@ export async function loadAggregates(
     const keys = distinctKeys(rows, property)
     const found: Row[] = []
     for (const chunkKeys of chunk(keys, chunkSize)) {
-      const query = client.queryBuilder().from(table)
+      const query = queryOn(client, table, schema)
       const names = Identifiers.for(query)
       const out = new SqlWriter(names, dialect, 'insensitive', guards)
-      out.text(`${names.column(table, parentKey)} as ${names.table(KEY, KEY)}`)
+      out.text(`${names.column(table, parentKey)} as ${names.name(KEY)}`)
       for (const aggregate of group) {
         out.text(', ')
         writeAggregate(out, aggregate, table, new Set([table]), map, client)

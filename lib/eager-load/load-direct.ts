@@ -11,6 +11,7 @@ import { PIVOT_ALIAS, RANK_ALIAS } from './hidden-aliases.ts'
 import type { LoadedBatch } from './loaded-batch.ts'
 import type { Row } from '../normalize/row-values.ts'
 import { relatedSelection } from './related-selection.ts'
+import { queryOn } from './query-on.ts'
 import { topPerParent } from '../dialect/top-per-parent.ts'
 
 /** A to-one relation that several related rows may match loads the one with the lowest key. */
@@ -35,7 +36,7 @@ export async function loadDirect(
   settings: EagerBatchSettings,
   param: string,
 ): Promise<LoadedBatch> {
-  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound, json } = settings
+  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound, json, schema } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
   const keys = distinctKeys(parents, parentProperty)
@@ -56,7 +57,7 @@ export async function loadDirect(
     budget,
     param,
     (chunkKeys, most) => {
-      const query = client.queryBuilder().from(table)
+      const query = queryOn(client, table, schema)
       const partition = pivot === undefined ? `${table}.${relatedKey}` : `${pivot.table}.${pivot.parentColumn}`
       if (pivot === undefined) query.select(columns)
       else {

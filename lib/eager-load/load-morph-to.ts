@@ -8,6 +8,7 @@ import type { EagerBatchSettings } from './options.ts'
 import { fetchChunked } from './fetch-chunked.ts'
 import type { LoadedBatch } from './loaded-batch.ts'
 import type { Row } from '../normalize/row-values.ts'
+import { queryOn } from './query-on.ts'
 import { relatedSelection } from './related-selection.ts'
 
 /**
@@ -26,7 +27,7 @@ export async function loadMorphTo(
   param: string,
 ): Promise<LoadedBatch[]> {
   const { name } = relation
-  const { chunkSize, guards, budget, bound, json } = settings
+  const { chunkSize, guards, budget, bound, json, schema } = settings
   const typeColumn = keyProperty(parents, map, relation.parentTable, relation.typeColumn)
   const idColumn = keyProperty(parents, map, relation.parentTable, relation.idColumn)
   const targetByType = new Map<string, MorphTarget>(relation.targets.map((target) => [target.typeValue, target]))
@@ -52,9 +53,7 @@ export async function loadMorphTo(
       budget,
       param,
       (chunkKeys, most) => {
-        const query = client
-          .queryBuilder()
-          .from(table)
+        const query = queryOn(client, table, schema)
           .select(selection.columns)
           .whereIn(`${table}.${group.target.key}`, chunkKeys)
         guards?.applyTo(query, table, table)

@@ -54,6 +54,7 @@ export async function loadWithTree(
   }
   if (options.guards !== undefined) settings.guards = options.guards
   if (options.bound !== undefined) settings.bound = options.bound
+  if (options.schema !== undefined) settings.schema = options.schema
   if (options.normalize !== undefined) settings.json = true
   await loadNodes(client, table, rows, nodes, map, settings, options.normalize)
 }
@@ -107,6 +108,7 @@ async function loadNodes(
         settings.chunkSize,
         settings.guards,
         settings.bound,
+        settings.schema,
       )
       stripColumns(batch.rows, batch.extra)
       normalize?.(batch.table, batch.rows)

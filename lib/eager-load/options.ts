@@ -22,6 +22,8 @@ export interface EagerBatchSettings {
   nullsSortLargest: boolean
   /** The dialect's `topPerParent`: how a top-N query is written. */
   topForm: TopPerParentForm
+  /** The schema of every table named without one (the main query's `withSchema`). */
+  schema?: string
   /** The request's time and signal; every batch runs within it (see `runBounded`). */
   bound?: StatementBound
   /**
@@ -48,6 +50,11 @@ export interface EagerLoadOptions {
   budget?: RowBudget
   /** The request's time and signal; every batch runs within it (see `runBounded`). */
   bound?: StatementBound
+  /**
+   * The schema of every loaded table named without one, as the main query's `withSchema('analytics')` gives it;
+   * default none (the connection's search path).
+   */
+  schema?: string
 }
 
 /**

@@ -15,10 +15,12 @@ const WIDER: Readonly<Partial<Record<ColumnType, readonly ColumnType[]>>> = {
 /**
  * Whether every value a client may send for a column declared `declared` can be compared with a column the
  * database holds as `actual` (a map type): the same type, a wider number type (`integer` on a `bigint` or
- * decimal column), or the inexact `number` and `integer` declared on a `decimal` or `bigint` column (a choice
+ * decimal column), `json` on a text column where the driver gives JSON as text (`jsonInText`: SQLite, which has
+ * no JSON type), or the inexact `number` and `integer` declared on a `decimal` or `bigint` column (a choice
  * to get JS numbers, see `RelationMapFromSchemaOptions.exactNumbers`).
  */
-export function columnTypeFits(declared: ColumnType, actual: ColumnType): boolean {
+export function columnTypeFits(declared: ColumnType, actual: ColumnType, jsonInText = false): boolean {
+  if (declared === 'json' && actual === 'string') return jsonInText
   return declared === actual || (WIDER[declared]?.includes(actual) ?? false)
 }
 
@@ -39,6 +41,7 @@ function checkColumn(
   column: SchemaColumn,
   table: SchemaTable,
   isKey: boolean,
+  jsonInText: boolean,
 ): RelationMapProblem[] {
   const declared = specOf(spec)
   const type = declared.type
@@ -57,7 +60,7 @@ function checkColumn(
         `${where} is ${column.dataType}, which no map type holds; '${type}' cannot be checked against it`,
       ),
     )
-  } else if (!columnTypeFits(type, column.type)) {
+  } else if (!columnTypeFits(type, column.type, jsonInText)) {
     problems.push(
       relationMapProblem(
         'type_mismatch',
@@ -100,9 +103,15 @@ function checkColumn(
 /**
  * The problems of one table's columns and primary key against the database table: each declared column (by its
  * database column) exists, holds the declared type, keeps a declared NOT NULL and unique; `primaryKey` (default
- * `id`) exists and is unique in the database.
+ * `id`) exists and is unique in the database. `jsonInText`: the driver gives JSON values as text, so a text column
+ * may be declared `json` (SQLite).
  */
-export function checkColumns(map: RelationMap, name: string, table: SchemaTable): RelationMapProblem[] {
+export function checkColumns(
+  map: RelationMap,
+  name: string,
+  table: SchemaTable,
+  jsonInText = false,
+): RelationMapProblem[] {
   const definition = map[name]
   if (definition === undefined) return []
   const problems: RelationMapProblem[] = []
@@ -115,7 +124,7 @@ export function checkColumns(map: RelationMap, name: string, table: SchemaTable)
     if (column === undefined) {
       problems.push(relationMapProblem('missing_column', path, `${name} has no column '${columnName}'`))
     } else {
-      problems.push(...checkColumn(path, spec, column, table, key.includes(columnName)))
+      problems.push(...checkColumn(path, spec, column, table, key.includes(columnName), jsonInText))
     }
   }
   const path = `${name}.primaryKey`

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
+import { driverReadingOf } from '../dialect/driver-reading.ts'
 import { relationKind } from '../map/relation-kinds.ts'
 import { validateRelationMap } from '../map/validate-relation-map.ts'
 import type { RelationMap } from '../relation-map.ts'
@@ -53,6 +54,7 @@ export async function checkRelationMap(
   const wanted = tablesOf(map)
   const read = await readSchemas(db, schemasOf(wanted, options.schema), (table) => wanted.has(table), 'every')
   const schema = schemaLookup(read)
+  const jsonInText = driverReadingOf(db.client).json === 'text'
   const problems: RelationMapProblem[] = []
   for (const name of Object.keys(map)) {
     const table = schema.table(name)
@@ -60,7 +62,7 @@ export async function checkRelationMap(
       problems.push(relationMapProblem('missing_table', name, `the database has no table '${name}'`))
       continue
     }
-    problems.push(...checkColumns(map, name, table), ...checkRelationKeys(map, name, schema))
+    problems.push(...checkColumns(map, name, table, jsonInText), ...checkRelationKeys(map, name, schema))
     if (options.indexes === true)
       problems.push(...checkSortIndexes(map, name, table), ...(await checkSearchIndex(db, map, name)))
   }

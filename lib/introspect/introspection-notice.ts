@@ -6,7 +6,7 @@ export type IntrospectionNoticeKind =
   | 'excluded-column'
   /** Inverse relations (hasMany/hasOne) onto a table in `noInverse`, not generated. */
   | 'skipped-inverse'
-  /** A column no map type holds (json, binary, arrays…), left out. */
+  /** A column no map type holds (binary, arrays, geometry…), left out. */
   | 'unmapped-column'
   /** Two columns whose client names would be the same; one keeps its database name. */
   | 'column-name-clash'

@@ -8,7 +8,7 @@ const GEOMETRY = /^(geo(metry|graphy|metrycollection)|(multi)?(point|linestring|
  *
  * @example
  * yieldsNonScalar('text[]') // true
- * yieldsNonScalar('json')   // false: a declared type may hold its text, see `type_unknown`
+ * yieldsNonScalar('json')   // false: the map's `json` type holds it
  */
 export function yieldsNonScalar(dataType: string): boolean {
   return dataType.endsWith('[]') || BYTES.test(dataType) || GEOMETRY.test(dataType)

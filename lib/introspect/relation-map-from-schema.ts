@@ -47,8 +47,9 @@ interface Link {
  * - A `belongsTo` per single-column foreign key (named after the column without `_id`, else after the
  *   referenced table in the singular; `required` when the column is NOT NULL and the key enforced), and its
  *   inverse on the referenced table: `hasMany` named after the referencing table, `hasOne` when the column
- *   is unique. A pivot table gives a `belongsToMany` on each side instead, and is itself left out unless
- *   `options.exposePivots`.
+ *   is unique. A pivot table (keyed by its two foreign keys) gives a `belongsToMany` on each side instead, and
+ *   is itself left out unless `options.exposePivots`, or unless it has columns other than date-times (a
+ *   `weight`): then it is also a table, with its two `belongsTo` and their inverses, so they stay reachable.
  * - With `options.sortableIndexedOnly`, `sortable: false` on each column that leads no index nor the primary key.
  * - Names that clash with a column or another relation take the next candidate (`posts_by_editor_id`), then a
  *   number; every choice the developer should review is in `notices`.
@@ -75,15 +76,19 @@ export function relationMapFromSchema(
     const pivot = pivotOf(table, (name) => keys.has(name) && name !== table.name)
     if (pivot !== undefined) pivots.set(table.name, pivot)
   }
-  const exposed = tables.filter((table) => options.exposePivots === true || !pivots.has(table.name))
+  const hidden = (table: string): boolean => options.exposePivots !== true && pivots.get(table)?.data.length === 0
+  const exposed = tables.filter((table) => !hidden(table.name))
   if (options.exposePivots !== true) {
     for (const {
       table,
       keys: [first, second],
+      data,
     } of pivots.values()) {
+      const linking = `a pivot table linking ${first.referencedTable} and ${second.referencedTable} (belongsToMany)`
       const message =
-        `${table.name}: not exposed, a pivot table linking ${first.referencedTable} and ` +
-        `${second.referencedTable} (belongsToMany); set exposePivots to expose it`
+        data.length === 0
+          ? `${table.name}: not exposed, ${linking}; set exposePivots to expose it`
+          : `${table.name}: ${linking}, kept as a table of its own too for its columns ${data.join(', ')}`
       notices.push({ kind: 'pivot-table', table: table.name, message })
     }
   }

@@ -37,7 +37,7 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
    * need.
    */
   not_null_undeclared: 'warning',
-  /** The database column's type has no map type (json, arrays, binary…), so the declared type cannot be checked. */
+  /** The database column's type has no map type (time of day, intervals, ranges…), so the declared type cannot be checked. */
   type_unknown: 'warning',
   /** A single-precision `number` column (PostgreSQL `real`, MySQL `FLOAT`) not declared `precision: 'single'`. */
   single_precision_undeclared: 'warning',

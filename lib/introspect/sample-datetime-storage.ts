@@ -16,6 +16,15 @@ const EPOCH_MS_FROM = 1e11
 type Form = 'ms' | 'seconds' | 'texts' | 'isos' | 'days' | 'total'
 type Counts = Record<Form, number | string | null>
 
+/** The storage declared when every sampled value has the form. */
+const STORAGES: ReadonlyArray<readonly [Form, DatetimeStorage]> = [
+  ['ms', 'epoch_ms'],
+  ['seconds', 'epoch_s'],
+  ['isos', 'iso'],
+  ['texts', 'text'],
+  ['days', 'date'],
+]
+
 const FOUND: ReadonlyArray<readonly [Form, string]> = [
   ['ms', 'epoch ms'],
   ['seconds', 'epoch seconds'],
@@ -26,9 +35,10 @@ const FOUND: ReadonlyArray<readonly [Form, string]> = [
 
 /**
  * On SQLite, which stores any value in any column: samples up to {@link SAMPLE} non-null values of each
- * `datetime` column of the generated `map` and declares the storage they have: `epoch_ms` (integers, as knex
- * writes a JS `Date` through better-sqlite3), `iso`, or `text` (the default, left undeclared). Values of no
- * single form the map can declare (epoch seconds, date-only text, a mix) keep the default, with a notice.
+ * `datetime` column of the generated `map` and declares the storage they have: `epoch_ms` (integers from 1e11,
+ * as knex writes a JS `Date` through better-sqlite3), `epoch_s` (smaller numbers: Unix seconds), `iso`, `date`
+ * (`YYYY-MM-DD` text), or `text` (the default, left undeclared). Values of no single form (a mix) keep the
+ * default, with a notice.
  * Other databases have date-time types: nothing to sample.
  */
 export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices: IntrospectionNotice[]): Promise<void> {
@@ -41,15 +51,9 @@ export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices:
       const total = Number(counts.total)
       if (total === 0) continue
       const all = (form: Form): boolean => Number(counts[form]) === total
-      const storage: DatetimeStorage | undefined = all('ms')
-        ? 'epoch_ms'
-        : all('isos')
-          ? 'iso'
-          : all('texts')
-            ? 'text'
-            : undefined
+      const storage = STORAGES.find(([form]) => all(form))?.[1]
       const at = `${table}.${column}`
-      if (storage === 'epoch_ms' || storage === 'iso') {
+      if (storage !== undefined && storage !== 'text') {
         definition.columns[name] = { ...(typeof spec === 'string' ? { type: spec } : spec), storage }
         const message = `${at}: declared storage '${storage}', the form of its ${total} sampled values`
         notices.push({ kind: 'datetime-storage', table, column, message })

@@ -1,5 +1,5 @@
 import type { SchemaTable } from '../dialect/schema/schema-snapshot.ts'
-import { databaseColumn } from '../map/columns.ts'
+import { columnSortable, databaseColumn } from '../map/columns.ts'
 import type { RelationMap, ColumnSpec } from '../relation-map.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
@@ -20,7 +20,7 @@ export function orderServedColumns(table: SchemaTable): Set<string> {
 
 /**
  * A `sortable_without_index` warning for each declared column of `name` that is sortable (not declared
- * `sortable: false`), exists in the database, and leads no index nor the primary key of `table`.
+ * `sortable: false`, not `json`), exists in the database, and leads no index nor the primary key of `table`.
  */
 export function checkSortIndexes(map: RelationMap, name: string, table: SchemaTable): RelationMapProblem[] {
   const definition = map[name]
@@ -28,7 +28,7 @@ export function checkSortIndexes(map: RelationMap, name: string, table: SchemaTa
   const served = orderServedColumns(table)
   const problems: RelationMapProblem[] = []
   for (const [clientName, spec] of Object.entries(definition.columns)) {
-    if (typeof spec !== 'string' && spec.sortable === false) continue
+    if (!columnSortable(spec)) continue
     const column = databaseColumn(map, name, clientName)
     if (served.has(column) || !table.columns.some((each) => each.name === column)) continue
     const message =
@@ -58,7 +58,7 @@ function checkPartitionedOrders(
     index[0] === column && key.every((part, at) => index[at + 1] === part)
   const problems: RelationMapProblem[] = []
   for (const [clientName, spec] of Object.entries(definition.columns)) {
-    if (typeof spec !== 'string' && spec.sortable === false) continue
+    if (!columnSortable(spec)) continue
     const column = databaseColumn(map, name, clientName)
     if (!served.has(column) || key[0] === column) continue
     if ([key, ...(table.indexes ?? [])].some((index) => goesOnWithKey(index, column))) continue
@@ -86,7 +86,7 @@ export function unsortUnindexed(
   for (const { name: column } of table.columns) {
     const clientName = clientNames.get(column)
     const spec = clientName === undefined ? undefined : columns[clientName]
-    if (clientName === undefined || spec === undefined || served.has(column)) continue
+    if (clientName === undefined || spec === undefined || served.has(column) || !columnSortable(spec)) continue
     columns[clientName] = typeof spec === 'string' ? { type: spec, sortable: false } : { ...spec, sortable: false }
     unsorted.push(column)
   }

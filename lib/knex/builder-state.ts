@@ -39,6 +39,12 @@ const valuesOf = (statement: KnexStatement): unknown[] =>
 const isAggregate = (statement: KnexStatement): boolean =>
   statement.type === 'aggregate' || statement.type === 'aggregateRaw'
 
+/** The schema a builder was given with `withSchema('analytics')`, or `undefined`. */
+export function schemaOf(builder: Knex.QueryBuilder): string | undefined {
+  const { schema } = internals(builder)._single as { schema?: unknown }
+  return typeof schema === 'string' && schema !== '' ? schema : undefined
+}
+
 /** The base table named in `db('posts')` or `db('posts as p')` as written, or `undefined` (a subquery, a raw, none). */
 export function baseTableOf(builder: Knex.QueryBuilder): string | undefined {
   const { table } = internals(builder)._single

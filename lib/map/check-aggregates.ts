@@ -98,6 +98,11 @@ function checkAggregate(map: RelationMap, table: string, name: string, aggregate
         `${path}.column`,
         `'${fn}' over the boolean column ${target.table}.${column} is not portable; use count with a scope`,
       )
+    if (fn !== 'count' && type === 'json')
+      throw relationMapError(
+        `${path}.column`,
+        `'${fn}' over the json column ${target.table}.${column} has no value the databases share; use count`,
+      )
   }
   if (scope !== undefined && (typeof scope !== 'string' || !Object.hasOwn(related.scopes ?? {}, scope))) {
     const named = typeof scope === 'string' ? `'${scope}'` : describeValue(scope)

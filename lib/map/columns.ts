@@ -105,3 +105,19 @@ export function primaryKeyColumns(map: RelationMap, table: string): readonly str
 export function columnType(spec: ColumnSpec): ColumnType {
   return typeof spec === 'string' ? spec : spec.type
 }
+
+/**
+ * Whether a client may order by a column (and name it in `distinct`): not when it is declared `sortable: false`,
+ * nor when it is `json` (its values have no order the databases share).
+ */
+export function columnSortable(spec: ColumnSpec): boolean {
+  return typeof spec === 'string' ? spec !== 'json' : spec.type !== 'json' && spec.sortable !== false
+}
+
+/**
+ * Whether a client may filter on a column: not when it is declared `filterable: false`, nor when it is `json`
+ * (no operator compares a JSON value the same way on every database).
+ */
+export function columnFilterable(spec: ColumnSpec): boolean {
+  return typeof spec === 'string' ? spec !== 'json' : spec.type !== 'json' && spec.filterable !== false
+}

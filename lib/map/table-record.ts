@@ -21,7 +21,11 @@ export interface ColumnValues {
   datetime: string
   bigint: string
   decimal: string
+  json: JsonColumnValue
 }
+
+/** The parsed value of a `json` column: what `JSON.parse` gives for the text the column holds. */
+export type JsonColumnValue = string | number | boolean | null | JsonColumnValue[] | { [key: string]: JsonColumnValue }
 
 type TypeOf<Spec> = Spec extends ColumnType ? Spec : Spec extends { type: infer Type extends ColumnType } ? Type : never
 

@@ -13,6 +13,7 @@ export const COLUMN_TYPES: readonly ColumnType[] = [
   'datetime',
   'bigint',
   'decimal',
+  'json',
 ]
 
 const DEFINITION_KEYS = [
@@ -28,7 +29,7 @@ const DEFINITION_KEYS = [
   'values',
   'padded',
 ]
-const STORAGES = ['text', 'iso', 'epoch_ms']
+const STORAGES = ['text', 'iso', 'epoch_ms', 'epoch_s', 'date']
 
 /**
  * Checks one column declaration at `path` (`users.columns.email`): a column type (`'string'`), or a
@@ -82,6 +83,7 @@ export function validateColumn(path: string, spec: unknown): void {
       `expected 'single' or 'double' on a number column, got ${describeValue(precision)}`,
     )
   }
+  if (spec.type === 'json') checkJson(path, spec)
   if (spec.operators !== undefined) checkOperators(`${path}.operators`, spec.operators, spec.type, spec.filterable)
   checkTextOnly(path, spec)
 }
@@ -116,6 +118,18 @@ function checkOperators(path: string, operators: unknown, type: unknown, filtera
         `'like' only applies to string columns, and this one is ${describeValue(type)}`,
       )
   })
+}
+
+/** A `json` column is selectable only: `sortable: true`, `filterable: true` or `operators` on it is an error. */
+function checkJson(path: string, spec: Record<string, unknown>): void {
+  for (const key of ['sortable', 'filterable', 'operators']) {
+    if (spec[key] === undefined || spec[key] === false) continue
+    throw relationMapError(
+      `${path}.${key}`,
+      'a json column can be selected only (no order or filter compares JSON values the same way on every ' +
+        `database); remove ${key}`,
+    )
+  }
 }
 
 function checkType(path: string, type: unknown): void {

@@ -116,6 +116,18 @@ const toDecimal: Convert = (value) => {
   return value
 }
 
+const keepJson: Convert = (value) => value
+
+/** The parsed value of JSON text; text that is not JSON (a hand-written SQLite value) is kept as it is. */
+const parseJson: Convert = (value) => {
+  if (typeof value !== 'string') return value
+  try {
+    return JSON.parse(value) as unknown
+  } catch {
+    return value
+  }
+}
+
 const converterSets = new WeakMap<DriverReading, Readonly<Record<ColumnType, Convert>>>()
 
 /**
@@ -159,5 +171,6 @@ function buildConverters(reading: DriverReading): Readonly<Record<ColumnType, Co
     datetime,
     bigint: toBigint,
     decimal: toDecimal,
+    json: reading.json === 'parsed' ? keepJson : parseJson,
   }
 }

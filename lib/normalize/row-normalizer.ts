@@ -21,6 +21,7 @@ const FINAL: Readonly<Record<ColumnType, string | undefined>> = {
   date: undefined,
   datetime: undefined,
   decimal: undefined,
+  json: undefined,
 }
 
 const compiled = new WeakMap<RelationMap, Map<string, WeakMap<DriverReading, NormalizeRows>>>()
@@ -51,18 +52,32 @@ export function rowNormalizer(
   return normalize
 }
 
-/** A column's name and how it is normalized: its type's converter, or `padded` for a `CHAR(n)` one. */
-type Typed = readonly [string, ColumnType | 'padded']
+/**
+ * A column's name and how it is normalized: its type's converter, `padded` for a `CHAR(n)` one, `epoch_s` for a
+ * date-time stored as epoch seconds.
+ */
+type Typed = readonly [string, ColumnType | 'padded' | 'epoch_s']
+
+const kindOf = (spec: ColumnSpec): Typed[1] =>
+  isPadded(spec) ? 'padded' : typeof spec === 'object' && spec.storage === 'epoch_s' ? 'epoch_s' : columnType(spec)
 
 function columnTypes(map: RelationMap, table: string, computed: Readonly<Record<string, ColumnType>> = {}): Typed[] {
-  const typed = ([name, spec]: [string, ColumnSpec]): Typed => [name, isPadded(spec) ? 'padded' : columnType(spec)]
+  const typed = ([name, spec]: [string, ColumnSpec]): Typed => [name, kindOf(spec)]
   const declared = Object.entries(map[table]?.columns ?? {}).map(typed)
   return [...declared.filter(([name]) => !Object.hasOwn(computed, name)), ...Object.entries(computed)]
 }
 
+/** Epoch seconds (SQLite numbers) as their ISO 8601 instant; any other value as `datetime` reads it. */
+const epochSeconds =
+  (datetime: Convert): Convert =>
+  (value) =>
+    typeof value === 'number' || typeof value === 'bigint' ? datetime(Number(value) * 1000) : datetime(value)
+
 function compile(columns: readonly Typed[], reading: DriverReading): NormalizeRows {
   const converters = convertersFor(reading)
-  const converts = columns.map(([, type]) => (type === 'padded' ? toUnpadded : converters[type]))
+  const converts = columns.map(([, type]) =>
+    type === 'padded' ? toUnpadded : type === 'epoch_s' ? epochSeconds(converters.datetime) : converters[type],
+  )
   return unrolled(columns, converts) ?? looped(columns, converts)
 }
 
@@ -77,7 +92,7 @@ function unrolled(columns: readonly Typed[], converts: readonly Convert[]): Norm
   let body = ''
   columns.forEach(([name, type], index) => {
     const key = JSON.stringify(name)
-    const final = type === 'padded' ? undefined : FINAL[type]
+    const final = type === 'padded' || type === 'epoch_s' ? undefined : FINAL[type]
     const skip = final === undefined ? '' : ` && typeof value !== '${final}'`
     body +=
       `value = row[${key}]; if (value !== null && value !== undefined${skip}) { json = ` +
@@ -97,7 +112,7 @@ function unrolled(columns: readonly Typed[], converts: readonly Convert[]): Norm
 
 function looped(columns: readonly Typed[], converts: readonly Convert[]): NormalizeRows {
   const keys = columns.map(([name]) => name)
-  const finals = columns.map(([, type]) => (type === 'padded' ? undefined : FINAL[type]))
+  const finals = columns.map(([, type]) => (type === 'padded' || type === 'epoch_s' ? undefined : FINAL[type]))
   const count = keys.length
   return (rows) => {
     for (let r = 0; r < rows.length; r++) {

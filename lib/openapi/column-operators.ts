@@ -1,13 +1,13 @@
-import { columnType } from '../map/columns.ts'
+import { columnFilterable, columnSortable, columnType } from '../map/columns.ts'
 import { OPERATORS, type Operator } from '../query-params.ts'
 import type { ColumnSpec, ColumnType } from '../relation-map.ts'
 
 /**
  * The operators a client may filter a column with, as validation enforces them: none when it is declared
- * `filterable: false`, else its declared `operators` (default every operator), without `like` unless it is text.
+ * `filterable: false` or `json`, else its declared `operators` (default every operator), without `like` unless it is text.
  */
 export function columnOperators(spec: ColumnSpec): Operator[] {
-  if (typeof spec === 'object' && spec.filterable === false) return []
+  if (!columnFilterable(spec)) return []
   const declared = typeof spec === 'object' && spec.operators !== undefined ? spec.operators : OPERATORS
   return typeOperators(columnType(spec)).filter((operator) => declared.includes(operator))
 }
@@ -19,5 +19,5 @@ export function typeOperators(type: ColumnType): Operator[] {
 
 /** Whether a client may order by the column (and name it in `distinct`). */
 export function isSortable(spec: ColumnSpec): boolean {
-  return typeof spec !== 'object' || spec.sortable !== false
+  return columnSortable(spec)
 }

@@ -45,7 +45,7 @@ export function requestValueSchema(spec: ColumnSpec, maxLength: number): JsonSch
 /** The JSON Schema of the value a row carries for a column of `type` (`ColumnValues`); `null` too when `nullable`. */
 export function responseValueSchema(type: ColumnType, nullable: boolean, values?: readonly string[]): JsonSchema {
   const schema = values === undefined ? typeSchema(type) : { type: 'string', enum: [...values] }
-  if (!nullable) return schema
+  if (!nullable || type === 'json') return schema
   const { type: jsonType, ...rest } = schema
   return values === undefined
     ? { type: [jsonType ?? 'string', 'null'], ...rest }
@@ -73,5 +73,7 @@ function typeSchema(type: ColumnType): JsonSchema {
         pattern: type === 'bigint' ? '^-?(0|[1-9][0-9]{0,18})$' : EXACT_PATTERNS[type],
         'x-kqp-type': type,
       }
+    case 'json':
+      return { 'x-kqp-type': 'json' }
   }
 }

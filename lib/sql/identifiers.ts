@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { schemaOf } from '../knex/builder-state.ts'
 import { identifierQuotingOf, type IdentifierQuoting } from '../knex/client.ts'
 
 /**
@@ -12,17 +13,28 @@ export class Identifiers {
   private readonly columns: TwoLevelMemo | undefined
   private readonly tables: TwoLevelMemo | undefined
   private readonly lists: WeakMap<readonly string[], Map<string, string>> | undefined
+  /** The builder's `withSchema`: the schema of every table named without one. */
+  readonly schema: string | undefined
 
-  private constructor(client: IdentifierQuoting, queryContext: unknown, remember: boolean) {
+  private constructor(client: IdentifierQuoting, queryContext: unknown, remember: boolean, schema?: string) {
     this.client = client
     this.queryContext = queryContext
+    this.schema = schema
     this.columns = remember ? new Map() : undefined
     this.tables = remember ? new Map() : undefined
     this.lists = remember ? new WeakMap() : undefined
   }
 
-  /** The quoting for `builder`. */
+  /**
+   * The quoting for `builder`. A builder given `withSchema('analytics')` gets its schema on every table named
+   * without one, in every subquery and join the library writes.
+   */
   static for(builder: Knex.QueryBuilder): Identifiers {
+    const schema = schemaOf(builder)
+    if (schema !== undefined) {
+      const client = identifierQuotingOf(builder.client)
+      return new Identifiers(client, client.hooked ? builder.queryContext() : undefined, !client.hooked, schema)
+    }
     const known = shared.get(builder.client)
     if (known !== undefined) return known
     const client = identifierQuotingOf(builder.client)
@@ -66,12 +78,21 @@ export class Identifiers {
     return this.client.alias(expression, this.quote(name))
   }
 
-  /** A table in a `from` or `join`: `"users"`, or `"users" as "users_2"` when `alias` differs. */
+  /**
+   * A table in a `from` or `join`: `"users"`, or `"users" as "users_2"` when `alias` differs; under a builder's
+   * `withSchema`, `"analytics"."users"` (its columns still read `"users"."id"`).
+   */
   table(table: string, alias: string): string {
     const known = this.tables?.get(table)?.get(alias)
     if (known !== undefined) return known
-    const quoted = alias === table ? this.quote(table) : this.client.alias(this.quote(table), this.quote(alias))
+    const name = this.schema !== undefined && !table.includes('.') ? `${this.schema}.${table}` : table
+    const quoted = alias === table ? this.quote(name) : this.client.alias(this.quote(name), this.quote(alias))
     return remember(this.tables, table, alias, quoted)
+  }
+
+  /** A name that is not a table (an alias, a derived column): `"kqp_key"`. */
+  name(name: string): string {
+    return this.quote(name)
   }
 
   /** A name quoted part by part, as knex quotes `schema.table`. */

@@ -112,6 +112,7 @@ const EXPECTED: Readonly<Record<ColumnType, string>> = {
   datetime: 'an ISO 8601 date-time (e.g. 2024-01-02T03:04:05Z)',
   bigint: 'a whole number within 64 bits',
   decimal: 'a decimal number (e.g. 4.99)',
+  json: 'a JSON value (a json column is compared with nothing)',
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]

@@ -1,6 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import type { Operator } from '../query-params.ts'
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
+import { columnFilterable, columnSortable } from '../map/columns.ts'
 
 /**
  * The error codes of a column's declared capabilities: they hold on every path, so a `morphTo` branch never drops them.
@@ -12,15 +13,16 @@ function specOf(map: RelationMap, table: string, name: string): ColumnSpec | und
 }
 
 function sortable(spec: ColumnSpec | undefined): boolean {
-  return typeof spec !== 'object' || spec.sortable !== false
+  return spec === undefined || columnSortable(spec)
 }
 
 function filterable(spec: ColumnSpec | undefined): boolean {
-  return typeof spec !== 'object' || spec.filterable !== false
+  return spec === undefined || columnFilterable(spec)
 }
 
 /**
- * `not_sortable` when the map declares the allow-listed column `name` (its client name) of `table` `sortable: false`;
+ * `not_sortable` when the map declares the allow-listed column `name` (its client name) of `table` `sortable: false`
+ * or `json`;
  * `allowed` lists the table's sortable columns. `why` ends the message (how the request reached the column).
  */
 export function checkSortable(map: RelationMap, table: string, name: string, param: string, why = 'ordered by'): void {
@@ -40,7 +42,7 @@ export interface FilterParams {
 }
 
 /**
- * `not_filterable` when the column `name` of `table` is declared `filterable: false` (`allowed`: the table's filterable
+ * `not_filterable` when the column `name` of `table` is declared `filterable: false` or `json` (`allowed`: the table's filterable
  * columns), `operator_not_allowed` when `operator` is not among its declared `operators` (`allowed`: those).
  */
 export function checkFilterable(
@@ -51,7 +53,6 @@ export function checkFilterable(
   params: FilterParams,
 ): void {
   const spec = specOf(map, table, name)
-  if (typeof spec !== 'object') return
   if (!filterable(spec)) {
     const columns = map[table]?.columns ?? {}
     throw new QueryParamsError(`Parameter '${params.column}': column '${name}' of ${table} cannot be filtered on.`, {
@@ -60,7 +61,7 @@ export function checkFilterable(
       allowed: Object.keys(columns).filter((column) => filterable(columns[column])),
     })
   }
-  if (spec.operators === undefined || spec.operators.includes(operator)) return
+  if (typeof spec !== 'object' || spec.operators === undefined || spec.operators.includes(operator)) return
   throw new QueryParamsError(
     `Parameter '${params.operator}': column '${name}' of ${table} cannot be filtered with '${operator}'.`,
     {

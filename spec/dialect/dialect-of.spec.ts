@@ -168,7 +168,11 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
           ).to.deep.equal([{ id: 3, name: 'bob' }])
         })
         expect((await readSchema(db)).tables.map((table) => table.name)).to.deep.equal(['posts', 'users'])
-        expect(driverReadingOf(db.client as Knex.Client)).to.deep.equal({ zone: 'local', datetime: 'instant' })
+        expect(driverReadingOf(db.client as Knex.Client)).to.deep.equal({
+          zone: 'local',
+          datetime: 'instant',
+          json: 'parsed',
+        })
       } finally {
         await db.destroy()
       }
@@ -216,7 +220,15 @@ describe('dialectOf: only the knex clients it lists, or a declared dialect', () 
   })
 
   it("reads knex-pglite's dates as PGlite builds them (UTC midnight), pg's in the local zone", () => {
-    expect(driverReadingOf(knex({ client: ClientPgLite }).client)).to.deep.equal({ zone: 0, datetime: 'instant' })
-    expect(driverReadingOf(knex({ client: 'pg' }).client)).to.deep.equal({ zone: 'local', datetime: 'instant' })
+    expect(driverReadingOf(knex({ client: ClientPgLite }).client)).to.deep.equal({
+      zone: 0,
+      datetime: 'instant',
+      json: 'parsed',
+    })
+    expect(driverReadingOf(knex({ client: 'pg' }).client)).to.deep.equal({
+      zone: 'local',
+      datetime: 'instant',
+      json: 'parsed',
+    })
   })
 })

@@ -395,14 +395,29 @@ for (const database of testDatabases()) {
       )
     })
 
-    it('type_unknown: a declared column whose database type no map type holds (json) is a warning', async () => {
+    it('type_unknown: a declared column whose database type no map type holds (a time of day) is a warning', async () => {
+      const problems = await checkRelationMap(
+        catalog.knex,
+        withColumns(catalogMap, 'artist_profile', { available_from: 'string' }),
+      )
+      expect(found(problems)).to.deep.equal([warning('type_unknown', 'artist_profile.columns.available_from')])
+      const time = { sqlite: 'time', postgres: 'time without time zone', mysql: 'time' }[database.name]
+      expect(problems[0]?.message).to.equal(
+        `artist_profile.available_from is ${time}, which no map type holds; 'string' cannot be checked against it`,
+      )
+    })
+
+    it('json: a json column declared json is clean, declared string a type_mismatch (rows would carry objects)', async () => {
+      const clean = await checkRelationMap(catalog.knex, withColumns(catalogMap, 'artist_profile', { links: 'json' }))
+      expect(found(clean)).to.deep.equal([])
       const problems = await checkRelationMap(
         catalog.knex,
         withColumns(catalogMap, 'artist_profile', { links: 'string' }),
       )
-      expect(found(problems)).to.deep.equal([warning('type_unknown', 'artist_profile.columns.links')])
+      expect(found(problems)).to.deep.equal([error('type_mismatch', 'artist_profile.columns.links')])
       expect(problems[0]?.message).to.equal(
-        `artist_profile.links is json, which no map type holds; 'string' cannot be checked against it`,
+        `declared 'string', but artist_profile.links is json (a 'json' column): a client's value would be a database ` +
+          'error or compare wrongly',
       )
     })
 

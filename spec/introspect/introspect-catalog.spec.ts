@@ -15,7 +15,7 @@ for (const database of testDatabases()) {
         expect(notices.map((notice) => `${notice.kind} ${notice.table}.${notice.column ?? ''}`)).to.deep.equal([
           'secret-column app_user.password_hash',
           'secret-column app_user.api_token',
-          'unmapped-column artist_profile.links',
+          'unmapped-column artist_profile.available_from',
           'pivot-table playlist_track.',
         ])
         const camel = await introspectRelationMapWithNotices(catalog.knex, { naming: 'camel', exposePivots: true })

@@ -15,7 +15,7 @@ const column = (
   name: string,
   type: ColumnType | undefined,
   nullable = true,
-  dataType = type ?? 'jsonb',
+  dataType = type ?? 'bytea',
 ): SchemaColumn => ({ name, dataType, type, nullable })
 const notNull = (name: string, type: ColumnType): SchemaColumn => column(name, type, false)
 const fk = (
@@ -119,7 +119,7 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
           kind: 'unmapped-column',
           table: 'users',
           column: 'settings',
-          message: "users.settings: left out, no map type holds its database type 'jsonb'",
+          message: "users.settings: left out, no map type holds its database type 'bytea'",
         },
       ])
     })
@@ -455,20 +455,44 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
       expect(map['post_tag']).to.equal(undefined)
     })
 
-    it('a link table with data of its own is a table with two belongsTo, not a pivot', () => {
-      const { map } = relationMapFromSchema(snapshot(posts, postTag([column('weight', 'number')]), tags))
+    // Changed on purpose (issue 30 point 6): a link table is recognised by its keys whatever else it carries; it was a
+    // table with two belongsTo only, so a client's belongsToMany (tags.id in a where) was a 400.
+    it('a link table with data of its own is a pivot (belongsToMany both ways) and stays a table for its data', () => {
+      const result = relationMapFromSchema(
+        snapshot(posts, postTag([column('weight', 'number'), column('last_update', 'datetime')]), tags),
+      )
+      const { map } = result
       expect(map['post_tag']).to.deep.equal({
         primaryKey: ['post_id', 'tag_id'],
         columns: {
           post_id: { type: 'integer', nullable: false },
           tag_id: { type: 'integer', nullable: false },
           weight: 'number',
+          last_update: 'datetime',
         },
         relations: {
           post: { type: 'belongsTo', table: 'posts', foreignKey: 'post_id', required: true },
           tag: { type: 'belongsTo', table: 'tags', foreignKey: 'tag_id', required: true },
         },
       })
+      expect(map['posts']?.relations).to.deep.equal({
+        post_tags: { type: 'hasMany', table: 'post_tag', foreignKey: 'post_id' },
+        tags: linked.posts,
+      })
+      expect(map['tags']?.relations).to.deep.equal({
+        post_tags: { type: 'hasMany', table: 'post_tag', foreignKey: 'tag_id' },
+        posts: linked.tags,
+      })
+      expect(kinds(result)).to.deep.equal([
+        'pivot-table post_tag: a pivot table linking posts and tags (belongsToMany), kept as a table of its own too ' +
+          'for its columns weight',
+      ])
+    })
+
+    it('a link table with data but keyed otherwise (its own id, no unique pair) is no pivot', () => {
+      const { map } = relationMapFromSchema(
+        snapshot(posts, postTag([notNull('id', 'integer'), column('weight', 'number')], { primaryKey: ['id'] }), tags),
+      )
       expect(map['posts']?.relations).to.deep.equal({
         post_tags: { type: 'hasMany', table: 'post_tag', foreignKey: 'post_id' },
       })

@@ -72,7 +72,7 @@ function messageFor(map: unknown): string {
 }
 
 const RELATION_TYPES = 'belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany, morphTo'
-const COLUMN_TYPES = 'string, integer, number, boolean, date, datetime, bigint, decimal'
+const COLUMN_TYPES = 'string, integer, number, boolean, date, datetime, bigint, decimal, json'
 
 describe('defineRelationMap', () => {
   it('returns the very map it is given, and accepts the fixture map covering every relation type', () => {
@@ -143,7 +143,7 @@ describe('defineRelationMap', () => {
   })
 
   describe('columns', () => {
-    it('a column type must be one of the eight', () => {
+    it('a column type must be one of the nine', () => {
       expect(
         messageFor(
           mapWith((m) => {

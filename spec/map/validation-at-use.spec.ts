@@ -77,7 +77,7 @@ for (const db of testDatabases()) {
       ;(map.users as { columns: Record<string, unknown> }).columns.name = 'text'
       const params = parseQueryParams('wheres[0][column]=name&wheres[0][operator]=%3D&wheres[0][value]=Ada')
       expect(configurationError(() => applyQueryParams(db.knex('users'), params, map)).message).to.equal(
-        "knex-query-params: users.columns.name: 'text' is not a column type; expected one of string, integer, number, boolean, date, datetime, bigint, decimal",
+        "knex-query-params: users.columns.name: 'text' is not a column type; expected one of string, integer, number, boolean, date, datetime, bigint, decimal, json",
       )
     })
 

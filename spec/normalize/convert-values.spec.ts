@@ -23,9 +23,9 @@ const map = defineRelationMap({
 })
 
 describe('row normalizer', () => {
-  const pgLike = { zone: 'local', datetime: 'instant' } as const
-  const mysqlLocal = { zone: 'local', datetime: 'wall-clock' } as const
-  const mysqlBerlin = { zone: 60, datetime: 'wall-clock' } as const
+  const pgLike = { zone: 'local', datetime: 'instant', json: 'parsed' } as const
+  const mysqlLocal = { zone: 'local', datetime: 'wall-clock', json: 'parsed' } as const
+  const mysqlBerlin = { zone: 60, datetime: 'wall-clock', json: 'parsed' } as const
 
   it('turns each driver form into the JSON value of the declared type', () => {
     const rows = [
@@ -146,12 +146,14 @@ describe('bigint, decimal and SQLite datetime storage in filters', () => {
   it('rejects a storage on anything but a datetime, and an unknown storage', () => {
     expect(() =>
       defineRelationMap({ t: { columns: { id: 'integer', day: { type: 'date', storage: 'iso' } } } }),
-    ).to.throw('t.columns.day.storage: expected text, iso, epoch_ms on a datetime column')
+    ).to.throw('t.columns.day.storage: expected text, iso, epoch_ms, epoch_s, date on a datetime column')
     // Two statements, each within 120 columns, so that formatting keeps the directive on the line it is about.
     const unix = (): unknown =>
       // @ts-expect-error not a storage
       defineRelationMap({ t: { columns: { id: 'integer', at: { type: 'datetime', storage: 'unix' } } } })
-    expect(unix).to.throw("t.columns.at.storage: expected text, iso, epoch_ms on a datetime column, got 'unix'")
+    expect(unix).to.throw(
+      "t.columns.at.storage: expected text, iso, epoch_ms, epoch_s, date on a datetime column, got 'unix'",
+    )
   })
 
   it('introspection reads bigint/int8 as bigint and numeric/decimal as decimal', () => {

@@ -171,7 +171,7 @@ describe('the compiled row normalizer', () => {
       },
     },
   })
-  const reading = { zone: 0, datetime: 'instant' } as const
+  const reading = { zone: 0, datetime: 'instant', json: 'parsed' } as const
   const rows = (): Array<Record<string, unknown>> => [
     {
       id: '1',
@@ -210,7 +210,7 @@ describe('the compiled row normalizer', () => {
     } as unknown as FunctionConstructor
     let normalize: (rows: readonly Record<string, unknown>[]) => void
     try {
-      normalize = rowNormalizer(map, 'odd', { zone: 0, datetime: 'wall-clock' })
+      normalize = rowNormalizer(map, 'odd', { zone: 0, datetime: 'wall-clock', json: 'text' })
     } finally {
       globalThis.Function = original
     }

@@ -49,6 +49,101 @@ for (const database of testDatabases()) {
       expect(rows.length).to.be.above(0)
     })
 
+    it('a link table carrying data (a weight) is recognised by its key: belongsToMany both ways, and a table for its weight', async () => {
+      const links = await freshDatabase(database, 'link_data')
+      try {
+        const run = (sql: string): Promise<unknown> => links.knex.raw(sql) as Promise<unknown>
+        await run('create table post (post_id integer primary key, title varchar(40) not null)')
+        await run('create table tag (tag_id integer primary key, name varchar(40) not null)')
+        await run(
+          'create table post_tag (post_id integer not null references post (post_id), tag_id integer not null ' +
+            'references tag (tag_id), weight integer not null, primary key (post_id, tag_id))',
+        )
+        await links.knex('post').insert([1, 2, 3].map((id) => ({ post_id: id, title: `post ${id}` })))
+        await links.knex('tag').insert([1, 2].map((id) => ({ tag_id: id, name: `tag ${id}` })))
+        await links.knex('post_tag').insert([
+          { post_id: 1, tag_id: 1, weight: 5 },
+          { post_id: 1, tag_id: 2, weight: 1 },
+          { post_id: 3, tag_id: 2, weight: 9 },
+        ])
+        const { map, notices } = await introspectRelationMapWithNotices(links.knex)
+        expect(map['post']?.relations).to.deep.equal({
+          post_tags: { type: 'hasMany', table: 'post_tag', foreignKey: 'post_id' },
+          tags: {
+            type: 'belongsToMany',
+            table: 'tag',
+            pivotTable: 'post_tag',
+            foreignPivotKey: 'post_id',
+            relatedPivotKey: 'tag_id',
+          },
+        })
+        expect(map['post_tag']?.columns).to.deep.equal({
+          post_id: { type: 'integer', nullable: false },
+          tag_id: { type: 'integer', nullable: false },
+          weight: { type: 'integer', nullable: false },
+        })
+        expect(notices.map((notice) => notice.message)).to.include(
+          'post_tag: a pivot table linking post and tag (belongsToMany), kept as a table of its own too for its ' +
+            'columns weight',
+        )
+        expect(await checkRelationMap(links.knex, map)).to.deep.equal([])
+        const tagged = await applyQueryParams(
+          links.knex('post'),
+          parseQueryParams('wheres[0][column]=tags.tag_id&wheres[0][value]=2&orders[0][column]=post_id&with[0]=tags'),
+          map,
+        )
+        expect(
+          tagged.map((post) => [post['post_id'], (post['tags'] as Array<{ tag_id: number }>).map((tag) => tag.tag_id)]),
+        ).to.deep.equal([
+          [1, [1, 2]],
+          [3, [2]],
+        ])
+        const weighted = await applyQueryParams(
+          links.knex('post'),
+          parseQueryParams(
+            'wheres[0][column]=post_tags.weight&wheres[0][operator]=%3E&wheres[0][value]=4&orders[0][column]=post_id' +
+              '&with[0]=post_tags&columns[0]=post_id',
+          ),
+          map,
+        )
+        expect(weighted).to.deep.equal([
+          {
+            post_id: 1,
+            post_tags: [
+              { post_id: 1, tag_id: 1, weight: 5 },
+              { post_id: 1, tag_id: 2, weight: 1 },
+            ],
+          },
+          { post_id: 3, post_tags: [{ post_id: 3, tag_id: 2, weight: 9 }] },
+        ])
+      } finally {
+        await dropFreshDatabase(links)
+      }
+    })
+
+    it('a foreign key that spans the partition key (rental_id, rental_date) gets no relation: a notice names its columns', async () => {
+      const ts = { sqlite: 'timestamp', postgres: 'timestamp without time zone', mysql: 'datetime' }[database.name]
+      await own.knex.raw(
+        `create table rental_note (note_id integer primary key, rental_id integer not null, rental_date ${ts} not null, ` +
+          'body varchar(40) not null, foreign key (rental_id, rental_date) references rental (rental_id, rental_date))',
+      )
+      try {
+        const { map, notices } = await introspectRelationMapWithNotices(own.knex)
+        expect(map['rental_note']?.relations).to.equal(undefined)
+        expect(map['rental']?.relations).to.deep.equal({
+          film: { type: 'belongsTo', table: 'film', foreignKey: 'film_id', required: true },
+        })
+        expect(
+          notices.filter((notice) => notice.kind === 'multi-column-foreign-key').map((notice) => notice.message),
+        ).to.deep.equal([
+          'rental_note.rental_id, rental_date: the foreign key to rental spans 2 columns; a map relation has one key ' +
+            'column, so it is left out',
+        ])
+      } finally {
+        await own.knex.raw('drop table rental_note')
+      }
+    })
+
     it(`partitions and INHERITS children are folded into their parent, and a foreign key of a partitioned table is read once${postgres ? '' : ' (plain tables here)'}`, async () => {
       const { map, notices } = await introspectRelationMapWithNotices(own.knex)
       expect(Object.keys(map).sort()).to.deep.equal(['actor', 'category', 'film', 'language', 'payment', 'rental'])

@@ -2,6 +2,7 @@
 // the JSON value of each declared column type (spec/normalize/cross-database-json.spec.ts checks the runtime side).
 import knex from 'knex'
 import {
+  type JsonColumnValue,
   applyQueryParams,
   defineRelationMap,
   loadRelations,
@@ -28,7 +29,7 @@ const map = defineRelationMap({
     },
     relations: { lines: { type: 'hasMany', table: 'lines', foreignKey: 'order_id' } },
   },
-  lines: { columns: { id: 'integer', order_id: 'bigint', price: 'decimal', shipped_on: 'date' } },
+  lines: { columns: { id: 'integer', order_id: 'bigint', price: 'decimal', shipped_on: 'date', options: 'json' } },
 })
 
 type _values = Expect<
@@ -43,6 +44,7 @@ type _values = Expect<
       datetime: string
       bigint: string
       decimal: string
+      json: JsonColumnValue
     }
   >
 >
@@ -65,7 +67,13 @@ type _orders = Expect<
 type _lines = Expect<
   Equal<
     ColumnRecord<typeof map, 'lines'>,
-    { id: number; order_id: string | null; price: string | null; shipped_on: string | null }
+    {
+      id: number
+      order_id: string | null
+      price: string | null
+      shipped_on: string | null
+      options: JsonColumnValue | null
+    }
   >
 >
 

@@ -6,6 +6,7 @@ const TYPES: ReadonlyArray<readonly [ColumnType, RegExp]> = [
   ['decimal', /^(numeric|decimal|dec|fixed)( unsigned)?$/],
   ['number', /^(real|float[48]?|double( precision)?)( unsigned)?$/],
   ['boolean', /^bool(ean)?$/],
+  ['json', /^jsonb?$/],
   ['date', /^date$/],
   ['datetime', /^(datetime|timestamp(tz)?|timestamp with(out)? time zone)$/],
   [
@@ -16,14 +17,16 @@ const TYPES: ReadonlyArray<readonly [ColumnType, RegExp]> = [
 
 /**
  * The map's column type that holds values of a database type (lower case, without length or precision),
- * or `undefined` when none does (json, binary, arrays, time of day…).
+ * or `undefined` when none does (binary, arrays, time of day…). `json` and `jsonb` (and MariaDB's `LONGTEXT`
+ * checked by `json_valid`, which its catalog reader names `json`) give `json`.
  *
  * `bigint`/`int8` and `numeric`/`decimal` give the exact `bigint` and `decimal` types (see
  * `RelationMapFromSchemaOptions.exactNumbers`).
  *
  * @example
  * columnTypeOf('character varying') // 'string'
- * columnTypeOf('jsonb') // undefined
+ * columnTypeOf('jsonb') // 'json'
+ * columnTypeOf('bytea') // undefined
  */
 export function columnTypeOf(dataType: string): ColumnType | undefined {
   return TYPES.find(([, pattern]) => pattern.test(dataType))?.[0]

@@ -10,7 +10,7 @@ export interface SchemaColumn {
    */
   dataType: string
   /**
-   * The map's column type that holds this column's values, or `undefined` when no map type does (json, bytea, arrays…).
+   * The map's column type that holds this column's values, or `undefined` when no map type does (bytea, arrays, geometry…).
    */
   type: ColumnType | undefined
   /** Whether the column may hold NULL. */

@@ -4,7 +4,7 @@ import { defineRelationMap } from '../../../lib/map/define-relation-map.ts'
  * A hand-written relation map of the catalog schema (`fixtures/catalog/`) that fits it exactly: the PascalCase
  * part under camelCase client names (`artistId` → `ArtistId`), keys not named `id`, the composite key of
  * `playlist_track`, the self-reference of `Employee`. Secrets (`app_user.password_hash`, `api_token`) and the
- * json column `artist_profile.links` are left out.
+ * time-of-day column `artist_profile.available_from` are left out.
  */
 export const catalogMap = defineRelationMap({
   Artist: {
@@ -68,7 +68,12 @@ export const catalogMap = defineRelationMap({
     },
   },
   artist_profile: {
-    columns: { id: 'integer', artist_id: { type: 'integer', nullable: false, unique: true }, bio: 'string' },
+    columns: {
+      id: 'integer',
+      artist_id: { type: 'integer', nullable: false, unique: true },
+      bio: 'string',
+      links: 'json',
+    },
     relations: { artist: { type: 'belongsTo', table: 'Artist', foreignKey: 'artist_id', required: true } },
   },
   app_user: {

@@ -74,7 +74,12 @@ export const CATALOG_MAP: RelationMap = {
     relations: { playlists: { type: 'hasMany', table: 'playlist', foreignKey: 'owner_id' } },
   },
   artist_profile: {
-    columns: { id: 'integer', artist_id: { type: 'integer', nullable: false, unique: true }, bio: 'string' },
+    columns: {
+      id: 'integer',
+      artist_id: { type: 'integer', nullable: false, unique: true },
+      bio: 'string',
+      links: 'json',
+    },
     relations: { artist: { type: 'belongsTo', table: 'Artist', foreignKey: 'artist_id', required: true } },
   },
   playlist: {
