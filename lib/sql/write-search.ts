@@ -44,6 +44,45 @@ function writeTest(out: SqlWriter, condition: Condition, ref: string, scope: Set
   for (const binding of listed.bindings) out.bindings.push(binding)
 }
 
+/** A `fulltext` search read through its full-text table joined into the page's `from` (`FulltextSql.joined`). */
+export interface JoinedSearch {
+  /** The join to add to the page: `inner join <fts> on <fts>.rowid = <key>`. */
+  join: string
+  /** The search's condition for the page's `where` (written like {@link writeSearch}'s, one bound value). */
+  where: SqlWriter
+  /** The base table's key column (database name), which orders read from {@link key} instead. */
+  keyColumn: string
+  /** The key as the full-text table gives it, in whose order the page reads. */
+  key: string
+  /** How well the joined row matches, higher better (no binding). */
+  relevance: string
+}
+
+/**
+ * The request's `fulltext` search as a join of its full-text table, or `undefined` where the dialect reads the
+ * index from the `where` (`FulltextSql.joined`) or no term is left to search.
+ */
+export function joinedSearch(
+  out: SqlWriter,
+  search: PlannedSearch,
+  ref: string,
+  table: string,
+): JoinedSearch | undefined {
+  const sql = FULLTEXT_SQL[out.dialect.name]
+  const joined = sql.joined
+  const query = sql.query(search.terms)
+  if (joined === undefined || search.fulltext === undefined || query === undefined) return undefined
+  const target = fulltextTarget(out, search.fulltext, ref, table)
+  out.text('(').bind(query, joined.match(target)).text(')')
+  return {
+    join: `inner join ${target.fts ?? ''} on ${joined.on(target)}`,
+    where: out,
+    keyColumn: search.fulltext.key,
+    key: joined.key(target),
+    relevance: joined.relevance(target),
+  }
+}
+
 /** Writes how well a row of `ref` matches a `fulltext` search, higher better (`0` when no term is left to search). */
 export function writeRelevance(out: SqlWriter, search: PlannedSearch, ref: string): void {
   const sql = FULLTEXT_SQL[out.dialect.name]
