@@ -253,16 +253,20 @@ export type SearchMode = 'contains' | 'fulltext'
  * `morphMany`). In `contains` mode every word (a double-quoted phrase is one word) must be found, ignoring case,
  * in at least one of the columns; `%`, `_` and `\\` are literal. In `fulltext` mode the database's full-text
  * index of the table's own columns answers (`websearch_to_tsquery` on PostgreSQL, `MATCH … AGAINST` on
- * MySQL/MariaDB, the FTS5 table `fts` on SQLite), and a client may order by `relevance`. See docs/search.md.
+ * MySQL/MariaDB, the FTS5 table `fts` on SQLite), and a client may order by `relevance`; a `relation.column` is
+ * read from the related table's own index, which that table declares as its own `fulltext` search of the columns
+ * listed through the path. See docs/search.md.
  *
  * @example
  * search: { columns: ['title', 'body', 'author.name'], mode: 'contains' }
  * search: { columns: ['title', 'body'], mode: 'fulltext', language: 'english', fts: 'posts_fts' }
+ * search: { columns: ['title', 'author.name'], mode: 'fulltext' } // users declares search: { columns: ['name'], mode: 'fulltext' }
  */
 export interface SearchDefinition {
   /**
-   * The searched columns: own columns and `relation.column` paths (`contains` only), in the map's client names; string
-   * columns.
+   * The searched columns: own columns and `relation.column` paths, in the map's client names; string columns. In
+   * `fulltext` mode the related table of a path must declare a `fulltext` search of exactly the columns listed
+   * through that path.
    */
   columns: readonly string[]
   mode: SearchMode

@@ -25,7 +25,10 @@ const inlinePage = (query: Knex.QueryBuilder, limit: number, offset: number): Kn
 export const handDialects: Record<'sqlite' | 'postgres' | 'mysql', HandDialect> = {
   mysql: {
     like: (query, column, pattern) =>
-      query.whereRaw('lower(??) like lower(convert(? using utf8mb4) collate utf8mb4_bin)', [column, pattern]),
+      query.whereRaw(
+        '(?? like convert(? using utf8mb4) collate utf8mb4_general_ci and lower(??) like lower(convert(? using utf8mb4) collate utf8mb4_bin))',
+        [column, pattern, column, pattern],
+      ),
     boolean: (value) => (value ? 1 : 0),
     datetime: (iso) =>
       new Date(iso)

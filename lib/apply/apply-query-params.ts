@@ -30,7 +30,7 @@ import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import { pageDialect } from './page-dialect.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
-import { writeSearch } from '../sql/write-search.ts'
+import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
 import { planHoldsKeyFirstFilter } from '../sql/holds-key-first-filter.ts'
 
@@ -118,15 +118,13 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
         chooseKeyFirst(relationMap, dialect, ref, undefined, true),
       )
   }
-  if (plan.search !== undefined) {
-    const search = new SqlWriter(names, dialect, 'insensitive', guards)
-    writeSearch(search, plan.search, ref, table)
-    builder.whereRaw(search.toRaw(builder.client))
-  }
-
   const ownSelection =
     plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined
   const strip = applySelection(builder, names, ref, plan, relationMap, parentKeysFor(plan.with))
+  const search =
+    plan.search === undefined
+      ? undefined
+      : applySearch(builder, new SqlWriter(names, dialect, 'insensitive', guards), plan.search, ref, table)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {
@@ -134,7 +132,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     joins = selectsEveryColumn(builder)
       ? undefined
       : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
-    writeOrders(orders, ref, plan.orders, relationMap, joins)
+    writeOrders(orders, ref, plan.orders, relationMap, joins, search)
     if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins, dialect.orderedJoin)
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))

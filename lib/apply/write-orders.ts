@@ -7,7 +7,7 @@ import type { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 import { joinAggregate } from './join-aggregate.ts'
 import { writeAggregate } from '../sql/write-aggregate.ts'
-import { writeRelevance } from '../sql/write-search.ts'
+import { type JoinedSearch, writeRelevance } from '../sql/write-search.ts'
 
 /**
  * Writes the planned orders as the list after `order by`. A column reached through to-one hops is read
@@ -16,7 +16,9 @@ import { writeRelevance } from '../sql/write-search.ts'
  * (`(select teams.name from teams where teams.id = users.team_id)`); neither can multiply rows. An aggregate
  * of the row is read from its grouped join (see `joinAggregate`), or, without `joins`, written as its
  * correlated subquery. NULLs sort as the smallest values on every database; a value that cannot be
- * NULL gets no NULL-ordering clause, so an index can serve the order.
+ * NULL gets no NULL-ordering clause, so an index can serve the order. With a `fulltext` search joined into the
+ * `from` (`search`), the base key and the relevance are read from the joined full-text row, in whose order the
+ * database reads (SQLite's FTS5 then stops at the page's limit).
  */
 export function writeOrders(
   out: SqlWriter,
@@ -24,10 +26,13 @@ export function writeOrders(
   orders: readonly PlannedOrder[],
   map: RelationMap,
   joins?: OrderJoins,
+  search?: JoinedSearch,
 ): void {
   orders.forEach((order, index) => {
     if (index > 0) out.text(', ')
-    if (order.relevance !== undefined) writeRelevance(out, order.relevance, ref)
+    if (order.relevance !== undefined && search !== undefined) out.text(search.relevance)
+    else if (order.relevance !== undefined) writeRelevance(out, order.relevance, ref)
+    else if (search !== undefined && order.via.length === 0 && order.column === search.keyColumn) out.text(search.key)
     else if (order.aggregate !== undefined) {
       if (joins !== undefined) out.text(joinAggregate(joins, order.aggregate, ref, map))
       else writeAggregate(out, order.aggregate, ref, new Set([ref]), map)

@@ -3,9 +3,11 @@ import type { UtcInstant } from '../values.ts'
 
 /** A `like` test as SQL. */
 export interface LikeSql {
-  /** The test on `column` (already quoted), with one `?` for the client's pattern after {@link pattern}. */
+  /** The test on `column` (already quoted), with `?` for the client's pattern after {@link pattern}. */
   sql(column: string): string
   pattern(value: string): string
+  /** How many `?` {@link sql} holds, each bound to the same pattern; 1 when not given. */
+  readonly placeholders?: number
 }
 
 /** The databases the library writes SQL for; also what the `dialect` option declares. */

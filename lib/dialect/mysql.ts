@@ -9,6 +9,17 @@ import { formatUtc } from './format-utc.ts'
  */
 const BINARY_PATTERN = 'convert(? using utf8mb4) collate utf8mb4_bin'
 
+/**
+ * The case-insensitive `like`: a plain `like` in `utf8mb4_general_ci` first, which ignores case and accents and
+ * costs what a `_ci` column's own `like` costs (a superset of the rows, bar the few compatibility characters below),
+ * then, on the rows it keeps, `lower()` on both sides in the binary collation, which is accent-sensitive: the rows
+ * of PostgreSQL's `ilike`. `lower()` on every row cost ×1.25–1.36 of the column's own `like` (figure 14); the
+ * prefilter leaves it to the matching rows. A character whose `lower()` is a letter it does not sort with in
+ * `general_ci` (the Kelvin sign `K`, the Ohm sign `Ω`) is not found by that letter.
+ */
+const INSENSITIVE_LIKE = (column: string): string =>
+  `(${column} like convert(? using utf8mb4) collate utf8mb4_general_ci and lower(${column}) like lower(${BINARY_PATTERN}))`
+
 /** Each row of `explain` (the first element of mysql2's `[rows, fields]`), as JSON. */
 function planLines(result: unknown): string[] {
   return (result as [unknown[], unknown])[0].map((row) => JSON.stringify(row))
@@ -16,14 +27,14 @@ function planLines(result: unknown): string[] {
 
 /**
  * MySQL/MariaDB: `like` matches as on PostgreSQL — case-insensitive through `lower()` on both sides
- * (Unicode-aware) but accent-sensitive, or exactly in sensitive mode; a backslash escapes, as MySQL's
+ * (Unicode-aware, after a `general_ci` prefilter) but accent-sensitive, or exactly in sensitive mode; a backslash escapes, as MySQL's
  * default `ESCAPE`. Booleans are `TINYINT(1)` 0/1, and `DATETIME` holds UTC text (sessions must run
  * with `time_zone = '+00:00'`). `offset` without `limit` gets knex's `limit 18446744073709551615`.
  */
 export const mysql: Dialect<'mysql'> = {
   name: 'mysql',
   maxInBindings: 30000,
-  likeInsensitive: { sql: (column) => `lower(${column}) like lower(${BINARY_PATTERN})`, pattern: (value) => value },
+  likeInsensitive: { sql: INSENSITIVE_LIKE, pattern: (value) => value, placeholders: 2 },
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',
   bareRelation: 'scalar',

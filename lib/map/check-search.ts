@@ -9,8 +9,8 @@ const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/
 /**
  * Checks every table's `search` declaration once the tables are known valid: known keys, a mode, a non-empty list
  * of distinct columns, each an own string column or a `relation.column` path (through relations other than
- * `morphTo`; `contains` only) to a string column a client may filter with `like`, and plain names for `language`,
- * `vector` and `fts`.
+ * `morphTo`) to a string column a client may filter with `like`, and plain names for `language`, `vector` and `fts`.
+ * In `fulltext` mode the related table of a path must declare a `fulltext` search of the columns listed through it.
  *
  * @throws {Error} naming the path to fix, e.g. `posts.search.columns[1]: 'nam' is not a column of users …`.
  */
@@ -70,14 +70,34 @@ function checkColumn(
   }
   if (columns.indexOf(column) !== index)
     throw relationMapError(at, `'${column}' is already searched; list each column once`)
-  if (mode === 'fulltext' && column.includes('.')) {
-    const problem = `a fulltext search reads one index of ${table}'s own columns; search it in 'contains' mode`
-    throw relationMapError(at, `'${column}' is a relation column: ${problem}`)
-  }
-  checkColumnPath(map, table, column, at)
+  const related = checkColumnPath(map, table, column, at)
+  if (mode === 'fulltext' && column.includes('.')) checkRelatedIndex(map, related, columns, column, at)
 }
 
-function checkColumnPath(map: RelationMap, table: string, column: string, at: string): void {
+/**
+ * A `fulltext` search reads a relation column from the related table's own full-text index: that table must declare
+ * a `fulltext` search of exactly the columns listed through the same path (its index options then apply).
+ */
+function checkRelatedIndex(map: RelationMap, related: string, columns: unknown[], column: string, at: string): void {
+  const path = column.slice(0, column.lastIndexOf('.'))
+  const listed = columns
+    .filter((other): other is string => typeof other === 'string' && other.startsWith(`${path}.`))
+    .map((other) => other.slice(path.length + 1))
+    .filter((name) => !name.includes('.'))
+  const declared = map[related]?.search
+  const own = declared?.columns ?? []
+  const same = own.length === listed.length && listed.every((name) => own.includes(name))
+  if (declared?.mode === 'fulltext' && same) return
+  const expected = `search: { columns: [${listed.map((name) => `'${name}'`).join(', ')}], mode: 'fulltext' }`
+  throw relationMapError(
+    at,
+    `'${column}' is a relation column: a fulltext search reads it from ${related}'s own full-text index, so ${related} ` +
+      `must declare ${expected} (the columns listed through '${path}')`,
+  )
+}
+
+/** Checks the path of a searched column and returns the table its column belongs to. */
+function checkColumnPath(map: RelationMap, table: string, column: string, at: string): string {
   const segments = column.split('.')
   const name = segments.pop() ?? ''
   let current = table
@@ -111,4 +131,5 @@ function checkColumnPath(map: RelationMap, table: string, column: string, at: st
       `'${name}' of ${current} may not be filtered with 'like'; a searched column must allow it`,
     )
   }
+  return current
 }

@@ -19,6 +19,7 @@ export function holdsKeyFirstFilter(map: RelationMap, conditions: Iterable<Condi
         break
       case 'test':
       case 'aggregate':
+      case 'fulltext':
         break
     }
   }

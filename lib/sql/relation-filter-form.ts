@@ -50,6 +50,7 @@ export function selectiveByDeclaration(map: RelationMap, condition: Condition): 
     case 'morphExists':
       return condition.branches.every(({ inner }) => inner !== null && selectiveByDeclaration(map, inner))
     case 'aggregate':
+    case 'fulltext':
       return false
   }
 }

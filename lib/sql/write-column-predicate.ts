@@ -19,7 +19,9 @@ export function writeTest(out: SqlWriter, column: string, test: Test): void {
       return
     case 'like': {
       const like = out.like === 'sensitive' ? out.dialect.likeSensitive : out.dialect.likeInsensitive
-      out.bind(like.pattern(test.pattern), like.sql(column))
+      const pattern = like.pattern(test.pattern)
+      out.bind(pattern, like.sql(column))
+      for (let more = (like.placeholders ?? 1) - 1; more > 0; more--) out.bindings.push(pattern)
       return
     }
     case 'between':

@@ -6,6 +6,7 @@ import { writeAggregateTest } from './write-aggregate-predicate.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeKeyFirst } from './write-key-first.ts'
 import { writeTest } from './write-column-predicate.ts'
+import { writeFulltextTest } from './write-fulltext-test.ts'
 import { testedColumn } from './tested-column.ts'
 import { closeExists, openExists } from './write-exists.ts'
 
@@ -23,6 +24,9 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       return
     case 'aggregate':
       writeAggregateTest(out, condition.aggregate, condition.test, ref, scope)
+      return
+    case 'fulltext':
+      writeFulltextTest(out, condition.fulltext, condition.terms, ref, condition.fulltext.table)
       return
     case 'exists': {
       const { relation, inner } = condition

@@ -1,8 +1,13 @@
 import type { SearchMode } from '../relation-map.ts'
 import type { Condition } from './query-plan.ts'
 
-/** A `fulltext` search as its table declares it: the database's full-text index of these own columns answers. */
+/**
+ * A `fulltext` search as its table declares it: the database's full-text index of these own columns answers
+ * (no column when the declaration lists only relation columns).
+ */
 export interface PlannedFulltext {
+  /** The table whose full-text index this is. */
+  table: string
   /** The searched database columns of the base table, in declared order. */
   columns: string[]
   /** PostgreSQL's text search configuration (`simple` by default). */
@@ -25,4 +30,10 @@ export interface PlannedSearch {
   terms: string[]
   contains: Condition[][]
   fulltext?: PlannedFulltext
+  /**
+   * `fulltext` mode: per relation path of the declared `relation.column`s, the existence of a related row whose own
+   * full-text index finds every term (a `fulltext` condition inside the relation filter); any of them, or the base
+   * table's own index, finds the row.
+   */
+  related: Condition[]
 }

@@ -2,7 +2,7 @@ import type { ColumnType, Scope } from '../relation-map.ts'
 import type { DirectRelation, MorphTarget, MorphToResolved, ResolvedRelation } from './resolved-relation.ts'
 import type { ExactNumber, UtcInstant } from '../values.ts'
 import type { PlannedOrder } from './resolve-order.ts'
-import type { PlannedSearch } from './planned-search.ts'
+import type { PlannedFulltext, PlannedSearch } from './planned-search.ts'
 import type { TextColumnKind } from './text-column.ts'
 
 /** What an aggregate computes over the related rows: a declared function, or `exists`. */
@@ -44,7 +44,9 @@ export type Test =
 /**
  * A validated condition, ready to apply: a test on a column of the current table, or the existence
  * of related rows (optionally satisfying an inner condition). `morphTo` branches into one existence
- * check per target table. An `aggregate` condition tests an aggregate of the base row (`postsCount >= 5`).
+ * check per target table. An `aggregate` condition tests an aggregate of the base row (`postsCount >= 5`). A
+ * `fulltext` condition asks the current table's full-text index for every term (a `fulltext` search through a
+ * relation, inside its existence check).
  */
 export type Condition =
   | { kind: 'test'; table: string; column: string; test: Test; text?: TextColumnKind }
@@ -55,6 +57,7 @@ export type Condition =
       branches: Array<{ target: MorphTarget; inner: Condition | null }>
     }
   | { kind: 'aggregate'; aggregate: PlannedAggregate; test: Test }
+  | { kind: 'fulltext'; fulltext: PlannedFulltext; terms: string[] }
 
 /**
  * One relation to eager-load, with what to load below it. `children` is keyed by the related

@@ -3,6 +3,9 @@ import { applyQuery, sortedIdsOf } from '../support/apply-query.ts'
 import { testDatabases } from '../support/databases.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
 import { expectSql } from '../support/snapshot.ts'
+import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 
 const like = (column: string, pattern: string): string =>
   `wheres[0][column]=${column}&wheres[0][operator]=like&wheres[0][value]=${encodeURIComponent(pattern)}`
@@ -75,6 +78,45 @@ for (const db of testDatabases()) {
         db.name === 'sqlite' ? [] : [14],
       )
     })
+
+    it('is accent-sensitive on every database, as PostgreSQL ilike (cafe does not find Café)', async () => {
+      expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'cafe%')))).to.deep.equal([])
+      expect(sortedIdsOf(await applyQuery(db, 'posts', like('title', 'CAFE%')))).to.deep.equal([])
+    })
+
+    if (db.name === 'mysql')
+      it('MySQL: the same rows whatever the column collation or character set (_bin, _ci, latin1)', async () => {
+        await db.knex.schema.createTable('like_collations', (t) => {
+          t.integer('id').primary()
+          t.string('bin', 20).collate('utf8mb4_bin')
+          t.string('ci', 20).collate('utf8mb4_general_ci')
+          t.specificType('latin', 'varchar(20) character set latin1 collate latin1_swedish_ci')
+        })
+        try {
+          const rows = ['Knex Tips', 'KNEX', 'knex', 'Café', 'cafe', 'Strasse'].map((text, index) => ({
+            id: index + 1,
+            bin: text,
+            ci: text,
+            latin: text,
+          }))
+          await db.knex('like_collations').insert(rows)
+          const map = defineRelationMap({
+            like_collations: { columns: { id: 'integer', bin: 'string', ci: 'string', latin: 'string' } },
+          })
+          const found = async (column: string, pattern: string): Promise<number[]> =>
+            sortedIdsOf(
+              await applyQueryParams(db.knex('like_collations'), parseQueryParams(like(column, pattern)), map),
+            )
+          for (const column of ['bin', 'ci', 'latin']) {
+            expect(await found(column, '%knex%'), column).to.deep.equal([1, 2, 3])
+            expect(await found(column, 'CAFÉ'), column).to.deep.equal([4])
+            expect(await found(column, 'cafe'), column).to.deep.equal([5])
+            expect(await found(column, 'stra_se'), column).to.deep.equal([6])
+          }
+        } finally {
+          await db.knex.schema.dropTable('like_collations')
+        }
+      })
 
     it('is only for text columns (invalid_operator, allowed = the other operators)', () => {
       expectQueryParamsError(

@@ -16,7 +16,8 @@ const WHERES: Record<string, Record<TestDatabaseName, string>> = {
   enumLike: {
     sqlite: "`film`.`rating` like ? escape '\\'",
     postgres: `"film"."rating"::text ilike ?`,
-    mysql: 'lower(`film`.`rating`) like lower(convert(? using utf8mb4) collate utf8mb4_bin)',
+    mysql:
+      '(`film`.`rating` like convert(? using utf8mb4) collate utf8mb4_general_ci and lower(`film`.`rating`) like lower(convert(? using utf8mb4) collate utf8mb4_bin))',
   },
   enumCompare: { sqlite: '`film`.`rating` > ?', postgres: `"film"."rating"::text > ?`, mysql: '`film`.`rating` > ?' },
   enumEqual: {
@@ -32,7 +33,8 @@ const WHERES: Record<string, Record<TestDatabaseName, string>> = {
   charLike: {
     sqlite: "rtrim(`language`.`name`, ' ') like ? escape '\\'",
     postgres: `"language"."name"::text ilike ?`,
-    mysql: 'lower(`language`.`name`) like lower(convert(? using utf8mb4) collate utf8mb4_bin)',
+    mysql:
+      '(`language`.`name` like convert(? using utf8mb4) collate utf8mb4_general_ci and lower(`language`.`name`) like lower(convert(? using utf8mb4) collate utf8mb4_bin))',
   },
 }
 

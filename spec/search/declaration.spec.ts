@@ -55,7 +55,7 @@ describe('search: the declaration, checked with the map', () => {
       "knex-query-params: posts.search.columns[0]: 'imageable' is a morphTo relation; a search path cannot pass through one",
     )
     expect(mapError(withSearch({ columns: ['author.name'], mode: 'fulltext' }))).to.match(
-      /^knex-query-params: posts\.search\.columns\[0\]: 'author\.name' is a relation column/,
+      /^knex-query-params: posts\.search\.columns\[0\]: 'author\.name' is a relation column: a fulltext search reads it from users's own full-text index/,
     )
     expect(mapError(withSearch({ columns: ['title'], mode: 'prefix' }))).to.equal(
       "knex-query-params: posts.search.mode: expected 'contains' or 'fulltext', got 'prefix'",

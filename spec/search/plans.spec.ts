@@ -38,6 +38,33 @@ for (const db of testDatabases()) {
       })
     })
 
+    if (db.name === 'sqlite')
+      it('SQLite joins the FTS5 table and reads the page in its rowid order, stopping at the limit (no sort of every match)', async () => {
+        const page = 'search=knex&wheres[0][column]=views&wheres[0][operator]=>&wheres[0][value]=0&limit=5'
+        const byKey = await explainPlan(
+          db.knex,
+          db.name,
+          applyQueryParams(
+            db.knex('posts'),
+            parseQueryParams(`${page}&orders[0][column]=id&orders[0][direction]=desc`),
+            fulltextMap,
+          ),
+        )
+        expect(byKey.lines[0]).to.match(/^SCAN posts_fts VIRTUAL TABLE INDEX /)
+        expect(byKey.lines.slice(1)).to.deep.equal(['SEARCH posts USING INTEGER PRIMARY KEY (rowid=?)'])
+        const byRelevance = await explainPlan(
+          db.knex,
+          db.name,
+          applyQueryParams(db.knex('posts'), parseQueryParams(`${page}&orders[0][column]=relevance`), fulltextMap),
+        )
+        expect(byRelevance.lines.slice(1)).to.deep.equal([
+          'SEARCH posts USING INTEGER PRIMARY KEY (rowid=?)',
+          'USE TEMP B-TREE FOR ORDER BY',
+        ])
+        expect(byRelevance.lines[0]).to.match(/^SCAN posts_fts VIRTUAL TABLE INDEX /)
+        expect(byRelevance.text).not.to.include('CORRELATED')
+      })
+
     if (db.name === 'postgres')
       it('a contains search reads the pg_trgm GIN indexes of its columns and the key list of a relation column, as one BitmapOr', async function () {
         if (db.engine !== 'postgres-server') this.skip() // skipped on PGlite, which loads pg_trgm only when constructed with it
