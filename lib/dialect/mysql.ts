@@ -32,6 +32,7 @@ export const mysql: Dialect<'mysql'> = {
   deferredPageOffset: 300,
   inlinePage: false,
   cutoffJoinedOrder: true,
+  cutoffListGuard: { factor: 4, cap: 20_000 },
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,
   prepareCancel: mysqlLearnSession,
