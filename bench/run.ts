@@ -43,13 +43,19 @@ import type { BenchResult } from './result.ts'
  * bench/results.json and the generated part of BENCHMARKS.md.
  *
  * Options: `--only=3,6` runs some figures and replaces only their rows in bench/results.json and
- * BENCHMARKS.md; `--on=postgres,mysql` limits the databases (for a look, it writes nothing); `--quick` shortens every budget (a smoke test, not a result: it writes nothing).
+ * BENCHMARKS.md; `--on=postgres,mysql` limits the databases (for a look, it writes nothing); `--quick` shortens every budget (a smoke test, not a result: it writes nothing);
+ * `--worst-part=random` runs only part 2 of figure 16 (the seeded random requests; it writes nothing), e.g.
+ * `--only=16 --on=postgres,mysql --worst-part=random` for the servers alone.
  */
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const onlyArg = args.find((arg) => arg.startsWith('--only='))
 const only = onlyArg === undefined ? undefined : new Set(onlyArg.slice('--only='.length).split(',').map(Number))
 const wants = (figure: number): boolean => only === undefined || only.has(figure)
+/** `--worst-part=random`: figure 16 runs only its part 2 (the seeded random requests), e.g. with `--on=postgres,mysql`. */
+const worstPart = args.find((arg) => arg.startsWith('--worst-part='))?.slice('--worst-part='.length)
+if (worstPart !== undefined && worstPart !== 'random')
+  throw new Error(`--worst-part=${worstPart}: only 'random' is known`)
 
 const servers = benchServers(process.env)
 /** Figures 2 and 5 (the demo's eager data set, HTTP). */
@@ -317,9 +323,9 @@ if (wants(16)) {
   for (const dialect of allDialects) {
     await figure(`16. the worst valid request (${dialect})`, () =>
       withDataset(dialect, worstRecipe(), async (database) => {
-        results.push(...(await aggregateIndexCases(database, budgets.scale, log)))
+        if (worstPart === undefined) results.push(...(await aggregateIndexCases(database, budgets.scale, log)))
         results.push(...(await randomRequests(database, quick ? 20 : 150, log)))
-        if (dialect !== 'postgres') return
+        if (dialect !== 'postgres' || worstPart !== undefined) return
         const session = (jit: 'on' | 'off'): Knex =>
           knex({
             ...database.knex.client.config,
@@ -367,8 +373,8 @@ log(
   `${results.filter((row) => row.met === true).length} targets met, ${missed.length} missed; ${report.durationSeconds.toFixed(0)} s`,
 )
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url))
-if (quick || on !== undefined) {
-  log('(--quick or --on: bench/results.json and BENCHMARKS.md left as they were)')
+if (quick || on !== undefined || worstPart !== undefined) {
+  log('(--quick, --on or --worst-part: bench/results.json and BENCHMARKS.md left as they were)')
 } else {
   const previous = only === undefined ? undefined : readReport(resultsFile)
   writeReport(

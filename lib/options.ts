@@ -78,7 +78,8 @@ export interface ApplyOptions<Context = unknown> extends BoundOptions, DialectOp
    * by equality on a `unique` column) is read in two statements: a probe of how many rows the value has (an index
    * read of at most 1,000 entries, 5,000 on PostgreSQL), then the page in the form that is fast for that many. Within
    * this time the
-   * same value sends only the page. Reads the rows of the plain query either way; `0` probes on every read.
+   * same value sends only the page. Reads the rows of the plain query either way; `0` probes on every read. The
+   * same memo holds the choice of a MariaDB page ordered through joined hops (`Dialect.cutoffListGuard`).
    */
   frequencyMemoMs?: number
 }

@@ -287,7 +287,9 @@ export async function randomRequests(
       if (!(error instanceof QueryTimeoutError)) throw new Error(`${FIGURE}: ${table}?${query}: ${String(error)}`)
       timeouts++
     }
-    times.push({ ms: performance.now() - start, table, query })
+    const ms = performance.now() - start
+    times.push({ ms, table, query })
+    if (ms > 2_000) log(`    #${i} ${ms.toFixed(0)} ms: /${table}?${query}`)
   }
   const sorted = times.map(({ ms }) => ms).sort((a, b) => a - b)
   const slowest = [...times].sort((a, b) => b.ms - a.ms)[0]

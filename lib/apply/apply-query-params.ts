@@ -25,6 +25,7 @@ import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
 import { callerProbe } from '../sql/caller-probe.ts'
+import { columnTestsFirst } from '../sql/column-tests-first.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import { pageDialect } from './page-dialect.ts'
@@ -167,14 +168,15 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
 }
 
 /**
- * The client's wheres as one parenthesised group, then each `relationsExists`, AND-ed: one raw
+ * The client's wheres as one parenthesised group (each run joined by `and` with its column tests first: see
+ * {@link columnTestsFirst}), then each `relationsExists`, AND-ed: one raw
  * fragment, which compiles to exactly the SQL of one where per part.
  */
 function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWriter {
   const scope = new Set([ref])
   if (plan.wheres.length > 0) {
     out.text('(')
-    plan.wheres.forEach(({ boolean, condition }, index) => {
+    columnTestsFirst(plan.wheres).forEach(({ boolean, condition }, index) => {
       if (index > 0) out.text(` ${boolean} `)
       writeCondition(out, condition, ref, scope)
     })

@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect/dialect.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { copyWheres } from '../knex/builder-state.ts'
-import type { OrderJoins } from './order-joins.ts'
+import { dropOrderJoins, type OrderJoins } from './order-joins.ts'
 import type { PageWindow } from './page-rewrite.ts'
 
 /** A first order by a column reached through inner-joined belongsTo hops, as the cutoff condition needs it. */
@@ -24,6 +24,14 @@ export interface OrderCutoff {
    * being walked inside the hops (on a 3,000-row table the bound took 300 ms with a tag filter, 30 ms with it).
    */
   selectModifier: string
+  /** The base table as the query names it (`posts`), where the probe of {@link cutoffListProbe} counts rows. */
+  baseTable: string
+  /**
+   * The order's joins from the base table out, each hop joined with `Dialect.orderedJoin` (`posts straight_join
+   * users on …`: the base table first), when the query's order joins are exactly the cutoff's hops; else
+   * `undefined`.
+   */
+  listJoins?: string
 }
 
 /**
@@ -55,13 +63,46 @@ export function orderCutoffOf(
       ` ${join} ${parentTable} on ${names.column(parent, relation.parentKey)} = ` +
       `${names.column(alias, relation.relatedKey)}`
   }
+  const forward = (kind: string): string =>
+    order.via
+      .map(
+        (relation, index) =>
+          `${kind} ${names.table(relation.table, aliases[index] ?? '')} on ` +
+          `${names.column(aliases[index] ?? '', relation.relatedKey)} = ` +
+          `${names.column(index === 0 ? ref : (aliases[index - 1] ?? ''), relation.parentKey)}`,
+      )
+      .join(' ')
+  const onlyTheseHops = joins.out.bindings.length === 0 && joins.out.sql === forward('inner join')
   return {
     value: names.column(aliases[last] ?? '', order.column),
     direction: order.direction,
     walk,
     orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? ''),
     selectModifier: join === 'straight_join' ? 'straight_join ' : '',
+    baseTable: names.table(table, ref),
+    ...(onlyTheseHops ? { listJoins: forward(join) } : {}),
   }
+}
+
+/**
+ * The probe that chooses how a cut-off page is read (`Dialect.cutoffListGuard`): the `rows`-th row of the base
+ * table that meets the page's conditions, NULL when they hold fewer: `(select 1 from posts where <the same
+ * conditions> limit 1 offset rows − 1)`. It reads through the caller's conditions and guards only.
+ */
+export function cutoffListProbe(plain: Knex.QueryBuilder, cutoff: OrderCutoff, rows: number): Knex.QueryBuilder {
+  const probe = plain.client.queryBuilder().select(plain.client.raw('1')).fromRaw(cutoff.baseTable)
+  copyWheres(plain, probe)
+  return probe.limit(1).offset(rows - 1)
+}
+
+/**
+ * `plain` (a clone, changed in place) read base table first: its order joins replaced by `cutoff.listJoins`, so
+ * the database filters the base rows and sorts those that remain, without the cutoff.
+ */
+export function listedFromBase(plain: Knex.QueryBuilder, cutoff: OrderCutoff): Knex.QueryBuilder {
+  const listed = dropOrderJoins(plain)
+  if (cutoff.listJoins !== undefined) listed.joinRaw(cutoff.listJoins)
+  return listed
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Identifiers } from '../sql/identifiers.ts'
 import { compileAs, statementCopy } from '../knex/builder-methods.ts'
 import {
   hasOrder,
+  hasWheres,
   holdsWhereRaw,
   isPlainRowList,
   limitOf,
@@ -13,7 +14,7 @@ import {
   offsetOf,
   replaceWhereRaw,
 } from '../knex/builder-state.ts'
-import { withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
+import { cutoffListProbe, listedFromBase, withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
 import { ORDER_JOINS } from './order-joins.ts'
 import { changeReadState, readStateOf } from './read-state.ts'
 
@@ -159,6 +160,10 @@ export function pageRewriteFor(
           replaceWhereRaw(read, forms.list, forms.walk)
         }
       }
+      if (forms === undefined && form === 'list' && cutoffListRows(query, page) !== undefined) {
+        cut = undefined
+        read = listedFromBase(query.clone(), cutoff as OrderCutoff)
+      }
       const changed = read === query ? undefined : read
       if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
       if (deferFrom !== undefined && page.offset >= deferFrom && ordered)
@@ -166,11 +171,28 @@ export function pageRewriteFor(
       return changed
     },
     probe(query: Knex.QueryBuilder, page: PageWindow): Knex.Raw | undefined {
-      return guardsPage(guarded, query, page)?.probe
+      const forms = guardsPage(guarded, query, page)
+      if (forms !== undefined) return forms.probe
+      const rows = cutoffListRows(query, page)
+      if (rows === undefined || cutoff === undefined) return undefined
+      const probe = cutoffListProbe(query, cutoff, rows).toSQL()
+      return query.client.raw(`(${probe.sql})`, probe.bindings)
     },
   }
+  /**
+   * The rows a cut-off page's conditions must hold for it to be read with the cutoff
+   * (`Dialect.cutoffListGuard`), or `undefined` when no probe chooses: no guard, a page of no rows, no
+   * condition (every base row is in the join), or order joins other than the cutoff's hops.
+   */
+  const cutoffListRows = (query: Knex.QueryBuilder, page: PageWindow): number | undefined => {
+    const listGuard = dialect.cutoffListGuard
+    if (listGuard === undefined || cutoff?.listJoins === undefined || page.limit === 0 || !hasWheres(query))
+      return undefined
+    return Math.min(listGuard.cap, listGuard.factor * (page.offset + page.limit))
+  }
   const rewrite: PageRewrite = made.rewrite
-  if (guarded !== undefined) rewrite.probe = made.probe
+  if (guarded !== undefined || (cutoff?.listJoins !== undefined && dialect.cutoffListGuard !== undefined))
+    rewrite.probe = made.probe
   return rewrite
 }
 

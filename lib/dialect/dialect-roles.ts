@@ -35,6 +35,7 @@ export type DialectPlanner<Name extends DialectName = DialectName> = Pick<
   | 'deferredPageOffset'
   | 'deferredAggregatePageOffset'
   | 'cutoffJoinedOrder'
+  | 'cutoffListGuard'
   | 'topPerParent'
 >
 

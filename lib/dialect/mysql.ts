@@ -43,6 +43,7 @@ export const mysql: Dialect<'mysql'> = {
   deferredPageOffset: 300,
   inlinePage: false,
   cutoffJoinedOrder: true,
+  cutoffListGuard: { factor: 4, cap: 20_000 },
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,
   prepareCancel: mysqlLearnSession,

@@ -185,6 +185,11 @@ function hasLaterOr(statements: readonly KnexStatement[], from: number): boolean
   return false
 }
 
+/** Whether `builder` has a where condition. */
+export function hasWheres(builder: Knex.QueryBuilder): boolean {
+  return statementsOf(builder).some((statement) => statement.grouping === 'where')
+}
+
 /** Appends the where conditions of `from` (the same statements, bindings included) to those of `to`. */
 export function copyWheres(from: Knex.QueryBuilder, to: Knex.QueryBuilder): void {
   statementsOf(to).push(...statementsOf(from).filter((statement) => statement.grouping === 'where'))

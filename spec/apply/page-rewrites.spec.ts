@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
 import { applyQueryParams, countQuery, paginate, parseQueryParams } from '../../lib/index.ts'
+import { guardedFormStatements } from '../../lib/apply/page-rewrite.ts'
 import { dialectOf } from '../../lib/dialect/dialect-of.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { idsOf, rowsOf } from '../support/apply-query.ts'
@@ -28,22 +29,29 @@ for (const db of testDatabases()) {
 
   describe(`page rewrites (${db.name})`, function () {
     this.timeout(60_000)
+    // No memo of a probe's choice: each read below sends its probe, so the statements that ran are known.
     const apply = (request: string, map: RelationMap = pageMap, base = db.knex('pg_posts')): Knex.QueryBuilder =>
-      applyQueryParams(base, parseQueryParams(request), map)
+      applyQueryParams(base, parseQueryParams(request), map, { frequencyMemoMs: 0 })
     /**
      * Runs the query and its plain `.clone()`, asserts that what ran is the query's own (rewritten) SQL and the
      * clone's is not rewritten, and that both give the same rows; returns them.
      */
-    const samePage = async (query: Knex.QueryBuilder, size = 20): Promise<Array<Record<string, unknown>>> => {
+    const samePage = async (
+      query: Knex.QueryBuilder,
+      size = 20,
+      form?: 'list' | 'walk',
+    ): Promise<Array<Record<string, unknown>>> => {
       const placeholders = (sql: string): string => sql.replace(/\$\d+/g, '?')
-      const compiled = placeholders(query.toSQL().sql)
+      const forms = guardedFormStatements(query)
+      expect(forms !== undefined, 'a probe chooses the form').to.equal(form !== undefined)
+      const chosen = form === undefined || forms === undefined ? query.toSQL() : forms[form]
+      const compiled = placeholders(chosen.sql)
       const plain = query.clone().toSQL().sql
       expect(/kqp_page|straight_join/.test(plain), 'the plain clone carries a rewrite').to.equal(false)
       const ran = await countQueries(db.knex, async () => rowsOf(await query))
-      expect(
-        ran.queries.map((statement) => placeholders(statement.sql)),
-        'the statement that ran',
-      ).to.deep.equal([compiled])
+      const statements = ran.queries.map((statement) => placeholders(statement.sql))
+      if (form !== undefined) expect(statements.shift(), 'the probe').to.match(/ as kqp_frequent$/)
+      expect(statements, 'the statement that ran').to.deep.equal([compiled])
       const rows = ran.result
       expect(rows).to.have.length(size)
       expect(rows).to.deep.equal(rowsOf(await query.clone()))
@@ -169,8 +177,28 @@ for (const db of testDatabases()) {
       it('keeps every row when the result is shorter than the page', async () => {
         const query = apply('orders[0][column]=author.name&wheres[0][column]=kind&wheres[0][value]=rare&limit=20')
         expect(query.toSQL().sql.includes('coalesce(')).to.equal(cutting)
-        const rows = await samePage(query, 8)
+        const rows = await samePage(query, 8, cutting ? 'list' : undefined)
         expect(rows.every((row) => row.kind === 'rare')).to.equal(true)
+      })
+
+      it('MariaDB: conditions that hold fewer than 4 × (offset + limit) rows (at most 20,000) are read base table first and sorted; more, with the cutoff', async () => {
+        const rare = apply('orders[0][column]=author.name&wheres[0][column]=kind&wheres[0][value]=rare&limit=5&page=2')
+        const common = apply(
+          'orders[0][column]=author.name&wheres[0][column]=kind&wheres[0][operator]=!%3D&wheres[0][value]=rare&limit=5&page=2',
+        )
+        const forms = guardedFormStatements(rare)
+        expect(forms === undefined, 'only MariaDB probes').to.equal(!cutting)
+        if (forms === undefined) return
+        expect(forms.list.sql).to.include('from `pg_posts` straight_join `pg_users` on')
+        expect(forms.list.sql).not.to.include('coalesce(')
+        expect(forms.walk.sql).to.equal(rare.toSQL().sql)
+        expect(forms.walk.sql).to.include('coalesce(')
+        const rareRows = await samePage(rare, 3, 'list')
+        expect(rareRows.every((row) => row.kind === 'rare')).to.equal(true)
+        const commonRows = await samePage(common, 5, 'walk')
+        expect(commonRows.every((row) => row.kind !== 'rare')).to.equal(true)
+        const noCondition = apply('orders[0][column]=author.name&limit=5&page=2')
+        expect(guardedFormStatements(noCondition), 'every base row is in the join: no probe').to.equal(undefined)
       })
 
       it('keeps the ties with the last row of the page (names repeat across authors), ascending and descending', async () => {
@@ -189,7 +217,7 @@ for (const db of testDatabases()) {
           'orders[0][column]=author.team.name&orders[0][direction]=asc&orders[1][column]=title&wheres[0][column]=tags.name&wheres[0][operator]=in&wheres[0][value][0]=tag 2&wheres[0][value][1]=tag 3&wheres[1][column]=kind&wheres[1][operator]=in&wheres[1][value][0]=draft&wheres[1][value][1]=review&limit=10&page=2'
         const query = apply(request)
         expectSql(db.name, 'apply/page-rewrites/cutoff two hops with filters', query)
-        const rows = await samePage(query, 10)
+        const rows = await samePage(query, 10, cutting ? 'walk' : undefined)
         const guardedMap: RelationMap = { ...pageMap, pg_posts: guardedPageMap.pg_posts ?? pageMap.pg_posts }
         expect(apply(request, guardedMap).toSQL().sql.includes('coalesce(')).to.equal(cutting)
         expect(rows).to.have.length(10)

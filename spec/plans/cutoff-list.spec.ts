@@ -1,0 +1,114 @@
+import { expect } from 'chai'
+import type { Knex } from 'knex'
+import { guardedFormStatements } from '../../lib/apply/page-rewrite.ts'
+import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { countQueries } from '../support/count-queries.ts'
+import { testDatabases } from '../support/databases.ts'
+import { explainPlan } from './support/explain-plan.ts'
+
+/**
+ * Posts ordered by their author's name with a selective title filter: on MariaDB the order cutoff walks
+ * `users (name)` through every user when few posts match, so a probe chooses to read such a page base table
+ * first (posts filtered, each author read by its primary key) and sort it.
+ */
+const map = defineRelationMap({
+  cl_users: { columns: { id: 'integer', name: { type: 'string', nullable: false } } },
+  cl_posts: {
+    columns: { id: 'integer', user_id: 'integer', title: { type: 'string', nullable: false } },
+    relations: { author: { type: 'belongsTo', table: 'cl_users', foreignKey: 'user_id', required: true } },
+  },
+})
+
+const USERS = 3_000
+const POSTS = 30_000
+const userOf = (post: number): number => ((post * 7) % USERS) + 1
+const titleOf = (post: number): string => (post % 1_000 === 0 ? `rare ${post}` : `post ${post}`)
+const nameOf = (user: number): string => `user ${String((user * 37) % USERS).padStart(5, '0')}`
+const RARE = 'orders[0][column]=author.name&wheres[0][column]=title&wheres[0][operator]=like&wheres[0][value]=rare%25'
+const COMMON = 'orders[0][column]=author.name&wheres[0][column]=title&wheres[0][operator]=like&wheres[0][value]=post%25'
+
+for (const db of testDatabases()) {
+  describe(`a page ordered through a joined hop with a selective filter (${db.name})`, function () {
+    this.timeout(120_000)
+    const apply = (request: string): Knex.QueryBuilder =>
+      applyQueryParams(db.knex('cl_posts'), parseQueryParams(request), map, { frequencyMemoMs: 0 })
+
+    before(async () => {
+      await db.knex.schema.dropTableIfExists('cl_posts')
+      await db.knex.schema.dropTableIfExists('cl_users')
+      await db.knex.schema.createTable('cl_users', (table) => {
+        table.increments('id')
+        table.string('name', 40).notNullable().index('cl_users_name')
+      })
+      await db.knex.schema.createTable('cl_posts', (table) => {
+        table.increments('id')
+        table.integer('user_id').notNullable().index('cl_posts_user_id')
+        table.string('title', 40).notNullable()
+      })
+      const users = Array.from({ length: USERS }, (_, index) => ({ id: index + 1, name: nameOf(index + 1) }))
+      await db.knex.batchInsert('cl_users', users, 500)
+      const posts = Array.from({ length: POSTS }, (_, index) => ({
+        id: index + 1,
+        user_id: userOf(index + 1),
+        title: titleOf(index + 1),
+      }))
+      await db.knex.batchInsert('cl_posts', posts, 500)
+      await db.knex.raw(db.name === 'mysql' ? 'analyze table cl_users, cl_posts' : 'analyze')
+    })
+
+    after(async () => {
+      await db.knex.schema.dropTableIfExists('cl_posts')
+      await db.knex.schema.dropTableIfExists('cl_users')
+    })
+
+    it('returns the rows of the plain query, ordered by the author name then the id', async () => {
+      const query = apply(`${RARE}&limit=10&page=2`)
+      const expected = Array.from({ length: POSTS }, (_, index) => index + 1)
+        .filter((post) => titleOf(post).startsWith('rare'))
+        .sort((a, b) => nameOf(userOf(a)).localeCompare(nameOf(userOf(b))) || a - b)
+        .slice(10, 20)
+      const rows = (await query) as Array<{ id: number }>
+      expect(rows.map((row) => row.id)).to.deep.equal(expected)
+      expect(rows.map((row) => row.id)).to.deep.equal(
+        ((await query.clone()) as Array<{ id: number }>).map((row) => row.id),
+      )
+    })
+
+    if (db.name !== 'mysql') {
+      it('no probe on PostgreSQL and SQLite: they have no order cutoff to choose against', async () => {
+        expect(guardedFormStatements(apply(`${RARE}&limit=10&page=2`))).to.equal(undefined)
+      })
+      return
+    }
+
+    it('MariaDB: 30 matching posts (fewer than 4 × 20) are read posts first, each author by its primary key, one probe before', async () => {
+      const query = apply(`${RARE}&limit=10&page=2`)
+      const forms = guardedFormStatements(query)
+      if (forms === undefined) throw new Error('no probe')
+      const { lines, text } = await explainPlan(db.knex, db.name, forms.list)
+      expect(lines[0], text).to.match(/^SIMPLE cl_posts type=ALL /)
+      expect(lines[1], text).to.match(/^SIMPLE cl_users type=eq_ref key=PRIMARY /)
+      const ran = await countQueries(db.knex, async () => await query)
+      expect(ran.queries.map((statement) => statement.sql)).to.have.length(2)
+      expect(ran.queries[1]?.sql).to.equal(forms.list.sql)
+    })
+
+    it('the detector has teeth: the cutoff form of the same page walks the whole users (name) index', async () => {
+      const forms = guardedFormStatements(apply(`${RARE}&limit=10&page=2`))
+      if (forms === undefined) throw new Error('no probe')
+      const { lines, text } = await explainPlan(db.knex, db.name, forms.walk)
+      expect(lines[0], text).to.match(/ cl_users type=(index|range) key=cl_users_name /)
+    })
+
+    it('MariaDB: 29,970 matching posts keep the cutoff (the walk stops at the page)', async () => {
+      const query = apply(`${COMMON}&limit=10&page=2`)
+      const forms = guardedFormStatements(query)
+      if (forms === undefined) throw new Error('no probe')
+      const ran = await countQueries(db.knex, async () => await query)
+      expect(ran.queries[1]?.sql).to.equal(forms.walk.sql)
+      expect(forms.walk.sql).to.include('coalesce(')
+    })
+  })
+}
