@@ -35,6 +35,8 @@ export function aggregateValue(aggregate: PlannedAggregate, value: unknown, read
     default:
       if (value === null || value === undefined) return null
       if (aggregate.type === 'integer' || aggregate.type === 'number') return Number(value)
+      if (aggregate.epochSeconds === true && (typeof value === 'number' || typeof value === 'bigint'))
+        return convertersFor(reading).datetime(Number(value) * 1000)
       return convertersFor(reading)[aggregate.type](value)
   }
 }

@@ -67,6 +67,7 @@ function collect(map: RelationMap, table: string): TableAggregates {
       ...(definition.scope === undefined ? {} : { scope: definition.scope }),
       type,
       nullable: definition.fn !== 'count',
+      ...(type === 'datetime' && typeof spec === 'object' && spec.storage === 'epoch_s' ? { epochSeconds: true } : {}),
     })
   }
   for (const relation of relations.values()) {

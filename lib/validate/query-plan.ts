@@ -28,6 +28,8 @@ export interface PlannedAggregate {
   type: ColumnType
   /** Whether the value can be NULL: a sum, avg, min or max over no rows. */
   nullable: boolean
+  /** A min or max of a SQLite date-time stored as epoch seconds (`storage: 'epoch_s'`): the value is seconds. */
+  epochSeconds?: true
 }
 
 /** A client value after coercion to its column's type, before the dialect binds it. */

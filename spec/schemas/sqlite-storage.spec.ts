@@ -134,5 +134,32 @@ if (database !== undefined) {
         EVENTS.map(({ id, at }) => ({ id, at_s: at, at_ms: at, day: `${at.slice(0, 10)}T00:00:00.000Z`, at_text: at })),
       )
     })
+
+    it("a declared min or max over an epoch_s column is the same instant as the column's own values", async () => {
+      await own.knex.raw('create table stamp_owners (id integer primary key)')
+      await own.knex.raw('create table stamps (id integer primary key, owner_id integer not null, at integer not null)')
+      await own.knex('stamp_owners').insert([{ id: 1 }, { id: 2 }])
+      await own.knex('stamps').insert(EVENTS.map(({ id, at }) => ({ id, owner_id: 1, at: Date.parse(at) / 1000 })))
+      const map: RelationMap = {
+        stamp_owners: {
+          columns: { id: 'integer' },
+          relations: { stamps: { type: 'hasMany', table: 'stamps', foreignKey: 'owner_id' } },
+          aggregates: {
+            stampsFirst: { relation: 'stamps', fn: 'min', column: 'at' },
+            stampsLast: { relation: 'stamps', fn: 'max', column: 'at' },
+          },
+        },
+        stamps: { columns: { id: 'integer', owner_id: 'integer', at: { type: 'datetime', storage: 'epoch_s' } } },
+      }
+      const rows = await applyQueryParams(
+        own.knex('stamp_owners'),
+        parseQueryParams('with[0]=stampsFirst&with[1]=stampsLast&orders[0][column]=id'),
+        map,
+      )
+      expect(rows).to.deep.equal([
+        { id: 1, stamps_first: EVENTS[0]?.at, stamps_last: EVENTS[4]?.at },
+        { id: 2, stamps_first: null, stamps_last: null },
+      ])
+    })
   })
 }
