@@ -23,17 +23,17 @@ import { groupWheres, joinedTables, limitOf, selectedValues, statementCount } fr
 import { statementCopy } from '../knex/builder-methods.ts'
 import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
-import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
+import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../plan/relation-filter-form.ts'
 import { callerProbe } from '../sql/caller-probe.ts'
-import { columnTestsFirst } from '../sql/column-tests-first.ts'
+import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
-import { pageDialect } from './page-dialect.ts'
+import { pageDialect } from '../plan/page-dialect.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
-import { planHoldsKeyFirstFilter } from '../sql/holds-key-first-filter.ts'
+import { planHoldsKeyFirstFilter } from '../plan/holds-key-first-filter.ts'
 
 /**
  * The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too

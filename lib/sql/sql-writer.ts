@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect, FrequencyGuard } from '../dialect/dialect.ts'
 import type { Identifiers } from './identifiers.ts'
-import type { KeyFirstChooser, RelationFilterChooser } from './relation-filter-form.ts'
+import type { KeyFirstChooser, RelationFilterChooser } from '../plan/relation-filter-form.ts'
 import type { RowGuards } from '../guard/row-guards.ts'
 
 /**

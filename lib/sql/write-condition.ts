@@ -1,7 +1,7 @@
 import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
-import type { RelationFilterForm } from './relation-filter-form.ts'
+import type { RelationFilterForm } from '../plan/relation-filter-form.ts'
 import { writeAggregateTest } from './write-aggregate-predicate.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeKeyFirst } from './write-key-first.ts'
