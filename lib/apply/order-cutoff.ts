@@ -1,6 +1,5 @@
 import type { Knex } from 'knex'
-import type { Dialect } from '../dialect/dialect.ts'
-import type { PlannedOrder } from '../validate/resolve-order.ts'
+import type { CutoffPlan } from '../plan/read-plan.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { copyWheres } from '../knex/builder-state.ts'
 import { dropOrderJoins, type OrderJoins } from './order-joins.ts'
@@ -18,11 +17,7 @@ export interface OrderCutoff {
   walk: string
   /** The ordered table alone (`users`), where the largest (or smallest) value is read. */
   orderedTable: string
-  /**
-   * Written after the bound's `select`: `straight_join ` where the walk joins with `straight_join` (MySQL/MariaDB),
-   * which keeps the listed order for every table, so a relation filter's semi-join is materialised once instead of
-   * being walked inside the hops (on a 3,000-row table the bound took 300 ms with a tag filter, 30 ms with it).
-   */
+  /** Written after the bound's `select` (see `CutoffPlan.selectModifier`). */
   selectModifier: string
   /** The base table as the query names it (`posts`), where the probe of {@link cutoffListProbe} counts rows. */
   baseTable: string
@@ -35,21 +30,17 @@ export interface OrderCutoff {
 }
 
 /**
- * The cutoff of a first order by `order` (see {@link withOrderCutoff}), or `undefined` when it does not apply:
- * the order must go through belongsTo hops that are all inner joins (`required`, no guard) to a NOT NULL
- * column, so every base row has exactly one value and no NULL sorts anywhere. The walk joins with `join`, which
- * keeps the ordered table first.
+ * The SQL of the cutoff the read plan chose (see {@link withOrderCutoff} and `CutoffPlan`) for the order joins
+ * `joins` written for it: the walk joins with `plan.join`, which keeps the ordered table first.
  */
 export function orderCutoffOf(
   names: Identifiers,
   table: string,
   ref: string,
-  order: PlannedOrder | undefined,
-  joins: OrderJoins | undefined,
-  join: Dialect['orderedJoin'],
+  plan: CutoffPlan,
+  joins: OrderJoins,
 ): OrderCutoff | undefined {
-  if (order === undefined || joins === undefined || order.via.length === 0 || order.nullable) return undefined
-  if (!joins.innerPath(order.via)) return undefined
+  const { order, join } = plan
   const aliases = order.via.map((_, index) => joins.aliasOf(order.via.slice(0, index + 1)))
   const last = order.via.length - 1
   let walk = names.table(order.via[last]?.table ?? '', aliases[last] ?? '')
@@ -78,7 +69,7 @@ export function orderCutoffOf(
     direction: order.direction,
     walk,
     orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? ''),
-    selectModifier: join === 'straight_join' ? 'straight_join ' : '',
+    selectModifier: plan.selectModifier,
     baseTable: names.table(table, ref),
     ...(onlyTheseHops ? { listJoins: forward(join) } : {}),
   }
