@@ -43,22 +43,29 @@ export interface ConditionStyle {
   readonly underMany: boolean
 }
 
+const PLAIN = new WeakMap<object, ConditionStyle>()
+
 /**
  * The style of every condition but the client's own (search, orders, aggregates, keyset positions): no key first,
  * no frequency guard; a relation filter with a condition in the dialect's form, `in` where it chooses by
- * selectivity (which only the client's conditions do).
+ * selectivity (which only the client's conditions do). One value per dialect.
  */
 export function plainStyle(planner: Pick<DialectPlanner, 'filteredRelation' | 'bareRelation'>): ConditionStyle {
-  const form = planner.filteredRelation === 'by-selectivity' ? 'in' : planner.filteredRelation
-  return Object.freeze({
-    relationForm: form === 'in' ? listed : correlated,
-    bare: planner.bareRelation,
-    keyFirst: undefined,
-    walk: undefined,
-    fencedBase: undefined,
-    keyLists: undefined,
-    underMany: false,
-  })
+  let style = PLAIN.get(planner)
+  if (style === undefined) {
+    const form = planner.filteredRelation === 'by-selectivity' ? 'in' : planner.filteredRelation
+    style = Object.freeze({
+      relationForm: form === 'in' ? listed : correlated,
+      bare: planner.bareRelation,
+      keyFirst: undefined,
+      walk: undefined,
+      fencedBase: undefined,
+      keyLists: undefined,
+      underMany: false,
+    })
+    PLAIN.set(planner, style)
+  }
+  return style
 }
 
 /** `style` writing every relation filter with a condition as `key in (select …)`. */
