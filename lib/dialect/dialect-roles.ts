@@ -34,6 +34,7 @@ export type DialectPlanner<Name extends DialectName = DialectName> = Pick<
   | 'frequencyGuard'
   | 'deferredPageOffset'
   | 'deferredAggregatePageOffset'
+  | 'deferredAggregateOrderPageOffset'
   | 'cutoffJoinedOrder'
   | 'cutoffListGuard'
   | 'topPerParent'
