@@ -66,7 +66,7 @@ export async function loadAggregates(
       for (const aggregate of group) {
         out.text(', ')
         writeAggregate(out, aggregate, table, new Set([table]), map, client)
-        out.text(` as ${names.table(aggregate.key, aggregate.key)}`)
+        out.text(` as ${names.name(aggregate.key)}`)
       }
       const result: unknown = await runBounded(
         query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys),

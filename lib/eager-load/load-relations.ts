@@ -76,6 +76,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     budget,
     ...(normalize === undefined ? {} : { normalize }),
     ...(bound === undefined ? {} : { bound }),
+    ...(limits.schema === undefined ? {} : { schema: limits.schema }),
   })
   await loadAggregates(
     client,
@@ -86,6 +87,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     MAX_IN_BINDINGS,
     guards,
     bound,
+    limits.schema,
   )
   normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>
