@@ -137,5 +137,9 @@ describe('the read plan (planRead)', () => {
     expect(planOf(postgres, TAGGED).page.deferFrom).to.equal(undefined)
     expect(planOf(postgres, 'with[0]=commentsCount&orders[0][column]=id&limit=20').page.deferFrom).to.equal(100)
     expect(planOf(mysql, 'with[0]=commentsCount&orders[0][column]=id&limit=20').page.deferFrom).to.equal(300)
+    const byAggregate = 'with[0]=commentsCount&orders[0][column]=commentsCount&limit=20'
+    expect(planOf(mysql, byAggregate).page.deferFrom, 'ordered by the one aggregate it selects').to.equal(300)
+    expect(planOf(mysql, `${byAggregate}&with[1]=commentsExists`).page.deferFrom, 'and another').to.equal(0)
+    expect(planOf(postgres, `${byAggregate}&with[1]=commentsExists`).page.deferFrom).to.equal(100)
   })
 })
