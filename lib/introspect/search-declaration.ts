@@ -22,7 +22,7 @@ function whyNot(
   key: readonly string[],
   textName: (column: string) => string | undefined,
 ): string | undefined {
-  if (index.unreadable !== undefined) return 'its columns could not be read from it'
+  if (index.unreadable !== undefined) return 'its columns and configuration could not be read from it'
   if (index.expression !== undefined) {
     const columns = index.columns.map((column) => `coalesce(${column}, '')`).join(` || ' ' || `)
     return (

@@ -24,7 +24,12 @@ const sameSet = (left: readonly string[], right: readonly string[]): boolean =>
  * `tsvector` column's index when the search matches that `vector` (its columns and configuration the declared ones
  * when they can be read); an FTS5 table when it is the declared `fts`, over the declared columns, its rowid the
  * key; a PostgreSQL expression index on the very expression the search writes (the declared columns in order, the
- * configuration); a MySQL/MariaDB `FULLTEXT` index over the declared columns in any order.
+ * configuration); a MySQL/MariaDB `FULLTEXT` index over the declared columns in any order. Each database's index
+ * is compared with the options its SQL reads only (`fts` is no matter on PostgreSQL, `vector` none on MySQL).
+ *
+ * @example
+ * servesFulltext({ name: 'posts_search', mode: 'fulltext', columns: ['body', 'title'] }, { mode: 'fulltext', columns: ['title', 'body'], language: 'simple', key: 'id' }) // true
+
  */
 export function servesFulltext(index: SchemaSearchIndex, search: OwnSearch): boolean {
   if (index.mode !== 'fulltext' || index.expression !== undefined) return false

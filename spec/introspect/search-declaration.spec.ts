@@ -143,7 +143,7 @@ describe('relationMapFromSchema: the search declaration (hand-made snapshots)', 
     expect(generated([{ name: 'posts_doc', mode: 'fulltext', columns: [], vector: 'doc', unreadable }])).to.deep.equal({
       search: undefined,
       notices: [
-        `posts: no search declared from posts_doc (full-text over ${unreadable} through the tsvector column doc): its columns could not be read from it`,
+        `posts: no search declared from posts_doc (full-text over ${unreadable} through the tsvector column doc): its columns and configuration could not be read from it`,
       ],
     })
   })

@@ -209,7 +209,7 @@ function expectedNotices(db: TestDatabase, trigram: boolean): string[] {
           'articles: articles_summary_trgm (pg_trgm over summary) also serves a search; the search is declared from articles_search (full-text first, then the most columns, then by name)',
         ]
       : []),
-    `pages: no search declared from pages_lower (full-text over to_tsvector('english'::regconfig, lower(title))): its columns could not be read from it`,
+    `pages: no search declared from pages_lower (full-text over to_tsvector('english'::regconfig, lower(title))): its columns and configuration could not be read from it`,
     `pages: no search declared from pages_words (full-text over title, body ('english') on the expression to_tsvector('english'::regconfig, (title || ' '::text) || body)): the search's SQL writes to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || coalesce(body, '')), and PostgreSQL reads an expression index only for its own expression; create that index (or a GIN index on a generated tsvector column) and declare the search by hand`,
   ]
 }

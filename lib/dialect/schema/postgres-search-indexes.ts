@@ -43,8 +43,11 @@ function fulltextIndex(name: string, row: SearchKeyRow): SchemaSearchIndex {
   }
   const read = readTsvector(expression)
   const where = vector === undefined ? {} : { vector }
-  if (read === undefined || read.languages.length !== 1)
-    return { name, mode: 'fulltext', columns: [], ...where, unreadable: expression }
+  if (read === undefined) return { name, mode: 'fulltext', columns: [], ...where, unreadable: expression }
+  if (read.languages.length !== 1) {
+    const unreadable = `${expression}: several configurations (${read.languages.join(', ')})`
+    return { name, mode: 'fulltext', columns: [], ...where, unreadable }
+  }
   const language = read.languages[0] ?? 'simple'
   const form = vector !== undefined || read.searchForm ? {} : { expression }
   return { name, mode: 'fulltext', columns: read.columns, language, ...where, ...form }
