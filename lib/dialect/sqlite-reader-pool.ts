@@ -56,6 +56,9 @@ class SqliteReader {
   exited = false
   /** Ended for being idle: not replaced. */
   retired = false
+  /** Whether it opened the file. */
+  ready = false
+  #killed = false
   #next = 0
   #pending: { id: number; resolve(answer: ReaderAnswer): void; reject(error: unknown): void } | undefined
   #idle: ReturnType<typeof setTimeout> | undefined
@@ -76,6 +79,12 @@ class SqliteReader {
       this.exited = true
       living.delete(this.child)
       if (this.#idle !== undefined) clearTimeout(this.#idle)
+      if (!this.ready && !this.#killed) {
+        // It could not start (no process, the driver not loadable there): the file's reads stay on the caller's
+        // connection, rather than starting readers again and again.
+        pool.failure ??= `the SQLite reader process did not start (${why})`
+        this.#settle({ caller: true })
+      }
       this.#pending?.reject(new Error(`knex-query-params: the SQLite reader process ended (${why})`))
       this.#pending = undefined
       pool.ended(this)
@@ -93,7 +102,12 @@ class SqliteReader {
     this.#channel()?.ref()
     return new Promise((resolve, reject) => {
       this.#pending = { id, resolve, reject }
-      this.child.send({ id, ...statement })
+      this.child.send({ id, ...statement }, (error) => {
+        if (error !== null && this.#pending?.id === id) {
+          this.#pending = undefined
+          reject(error)
+        }
+      })
     })
   }
 
@@ -105,6 +119,7 @@ class SqliteReader {
   }
 
   kill(): void {
+    this.#killed = true
     if (!this.exited) this.child.kill('SIGKILL')
   }
 
@@ -123,7 +138,8 @@ class SqliteReader {
       this.#settle({ caller: true })
       return
     }
-    if (message.ready === true || message.id !== this.#pending?.id) return
+    if (message.ready === true) this.ready = true
+    if (message.id === undefined || message.id !== this.#pending?.id) return
     this.#settle(message as ReaderAnswer)
   }
 

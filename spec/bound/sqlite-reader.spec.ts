@@ -63,13 +63,15 @@ for (const journal of ['wal', 'delete'] as const) {
   describe(`SQLite's bound on a database file (journal_mode ${journal})`, function () {
     this.timeout(60_000)
     let directory = ''
+    let file = ''
     let db: Knex
 
     before(async () => {
       directory = mkdtempSync(join(tmpdir(), 'kqp-sqlite-reader-'))
+      file = join(directory, 'reader.sqlite')
       db = knex({
         client: 'better-sqlite3',
-        connection: { filename: join(directory, 'reader.sqlite') },
+        connection: { filename: file },
         useNullAsDefault: true,
       })
       await db.raw(`pragma journal_mode = ${journal}`)
@@ -89,7 +91,7 @@ for (const journal of ['wal', 'delete'] as const) {
     })
 
     it('a timeout rejects with QueryTimeoutError at once, and the reader process running the statement is gone', async () => {
-      const readers = readerPids()
+      const readers = readerPids(file)
       expect(readers.size, 'reader processes').to.be.above(0)
       const running = rejection(
         applyQueryParams(db('users'), parseQueryParams('scopes[0]=slow'), map, { timeout: 300 }),
@@ -104,7 +106,7 @@ for (const journal of ['wal', 'delete'] as const) {
 
     it("an AbortSignal rejects with the signal's reason, and the reader process running the statement is gone", async () => {
       await new Promise((resolve) => setTimeout(resolve, 200))
-      const readers = readerPids()
+      const readers = readerPids(file)
       const controller = new AbortController()
       const running = rejection(
         applyQueryParams(db('users'), parseQueryParams('scopes[0]=slow'), map, { signal: controller.signal }),
@@ -128,7 +130,7 @@ for (const journal of ['wal', 'delete'] as const) {
         () => (slowSettled = true),
         () => (slowSettled = true),
       )
-      await busyReader(readerPids(), 5000)
+      await busyReader(readerPids(file), 5000)
       const query = parseQueryParams('orders[0][column]=id&limit=2&columns[0]=id')
       const bounded = await applyQueryParams(db('users'), query, map, { timeout: 20_000 })
       const plain = await applyQueryParams(db('users'), query, map)
@@ -137,6 +139,25 @@ for (const journal of ['wal', 'delete'] as const) {
       expect(plain).to.deep.equal(bounded)
       controller.abort()
       await slow
+    })
+
+    it('more concurrent bounded reads than readers (4 a file) wait their turn, and each gets its own rows', async () => {
+      const ids = Array.from({ length: 10 }, (_, index) => index + 1)
+      const rows = await Promise.all(
+        ids.map((id) =>
+          applyQueryParams(
+            db('users'),
+            parseQueryParams(
+              `wheres[0][column]=id&wheres[0][operator]=%3D&wheres[0][value]=${id}&wheres[0][boolean]=and&columns[0]=id`,
+            ),
+            map,
+            { timeout: 20_000 },
+          ),
+        ),
+      )
+      const expected = await db('users').whereIn('id', ids).orderBy('id').select('id')
+      expect(rows.flat()).to.deep.equal(expected)
+      expect(readerPids(file).size, 'reader processes').to.be.within(1, 4)
     })
 
     it('paginate with a timeout reads page and count in readers', async () => {

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import type { Knex } from 'knex'
 
-/** The pids of this process's SQLite reader processes (Linux: read from `/proc`). */
-export function readerPids(): Set<number> {
+/** The pids of this process's SQLite reader processes (of the database `file` when given; Linux: read from `/proc`). */
+export function readerPids(file?: string): Set<number> {
   const found = new Set<number>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
@@ -10,7 +10,9 @@ export function readerPids(): Set<number> {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
       if (Number(fields[1]) !== process.pid || fields[0] === 'Z') continue
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('SQLite reader')) found.add(Number(entry))
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+      if (command.includes('SQLite reader') && (file === undefined || command.includes(JSON.stringify(file))))
+        found.add(Number(entry))
     } catch {
       // ended meanwhile
     }
