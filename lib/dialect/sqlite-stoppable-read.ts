@@ -129,6 +129,7 @@ async function readRows(
   if (turn.stopped) throw new Error('knex-query-params: the read was stopped')
   const connection = (await acquireConnection(client)) as SqliteConnection
   try {
+    if (turn.stopped) throw new Error('knex-query-params: the read was stopped')
     const prepared = connection.prepare(statement.sql)
     if (statement.safeIntegers !== undefined) prepared.safeIntegers(statement.safeIntegers)
     return prepared.all(statement.bindings)
