@@ -14,7 +14,7 @@ import {
   QueryTimeoutError,
   type RelationMap,
 } from '../../lib/index.ts'
-import { busyReader, goneWithin, preparedOnCaller, readerPids } from './support/sqlite-readers.ts'
+import { busyReader, goneWithin, preparedOnCaller, readerPids, settledReaders } from './support/sqlite-readers.ts'
 
 /** A where that runs for many seconds on SQLite (a recursive count to a billion), whatever the machine. */
 const SLOW_SQLITE =
@@ -91,8 +91,7 @@ for (const journal of ['wal', 'delete'] as const) {
     })
 
     it('a timeout rejects with QueryTimeoutError at once, and the reader process running the statement is gone', async () => {
-      const readers = readerPids(file)
-      expect(readers.size, 'reader processes').to.be.above(0)
+      const readers = await settledReaders(file, 20_000)
       const running = rejection(
         applyQueryParams(db('users'), parseQueryParams('scopes[0]=slow'), map, { timeout: 300 }),
       )
@@ -105,8 +104,7 @@ for (const journal of ['wal', 'delete'] as const) {
     })
 
     it("an AbortSignal rejects with the signal's reason, and the reader process running the statement is gone", async () => {
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      const readers = readerPids(file)
+      const readers = await settledReaders(file, 20_000)
       const controller = new AbortController()
       const running = rejection(
         applyQueryParams(db('users'), parseQueryParams('scopes[0]=slow'), map, { signal: controller.signal }),
@@ -122,6 +120,7 @@ for (const journal of ['wal', 'delete'] as const) {
     })
 
     it('a concurrent request is answered while a slow one runs (with a bound, in another reader; without, on the calling thread)', async () => {
+      const readers = await settledReaders(file, 20_000)
       const controller = new AbortController()
       let slowSettled = false
       const slow = applyQueryParams(db('users'), parseQueryParams('scopes[0]=slow'), map, {
@@ -130,7 +129,7 @@ for (const journal of ['wal', 'delete'] as const) {
         () => (slowSettled = true),
         () => (slowSettled = true),
       )
-      await busyReader(readerPids(file), 5000)
+      await busyReader(readers, 5000)
       const query = parseQueryParams('orders[0][column]=id&limit=2&columns[0]=id')
       const bounded = await applyQueryParams(db('users'), query, map, { timeout: 20_000 })
       const plain = await applyQueryParams(db('users'), query, map)

@@ -32,6 +32,22 @@ export function cpuTicks(pid: number): number | undefined {
   }
 }
 
+/**
+ * Waits until the readers of `file` use no CPU for 300 ms (a reader still starting would look busy), up to `within`
+ * ms; returns their pids.
+ */
+export async function settledReaders(file: string, within: number): Promise<Set<number>> {
+  const start = Date.now()
+  for (;;) {
+    const pids = readerPids(file)
+    const before = [...pids].map((pid) => cpuTicks(pid))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const after = [...pids].map((pid) => cpuTicks(pid))
+    if (pids.size > 0 && before.every((ticks, index) => ticks === after[index])) return pids
+    if (Date.now() - start > within) throw new Error(`the readers of ${file} did not settle within ${within} ms`)
+  }
+}
+
 /** The reader that is using CPU now (of `pids`), waiting up to `within` ms for one to show it. */
 export async function busyReader(pids: Iterable<number>, within: number): Promise<number> {
   const start = Date.now()
