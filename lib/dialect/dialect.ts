@@ -7,6 +7,7 @@ import type { DialectTooling } from './dialect-tooling.ts'
 export type { DialectName } from './dialect-name.ts'
 export type { FrequencyGuard } from './dialect-planner.ts'
 export type { LikeSql } from './dialect-syntax.ts'
+export type { StoppableRead } from './dialect-runtime.ts'
 
 /**
  * What the library needs to know about a database: the differences, as data and small functions, split by who asks
