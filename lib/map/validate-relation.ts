@@ -106,11 +106,12 @@ function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables:
 /** A relation key: a column name, or the columns of a composite key (two or more distinct names). */
 function checkKey(path: string, value: unknown): void {
   if (typeof value === 'string' && value !== '') return
-  if (!Array.isArray(value) || value.length < 2)
+  if (!Array.isArray(value)) throw relationMapError(path, `expected a column name, got ${describeValue(value)}`)
+  if (value.length < 2)
     throw relationMapError(
       path,
-      `expected a column name, or the columns of a composite key (e.g. ['rental_id', 'rental_date']), got ` +
-        `${describeValue(value)}`,
+      `expected a column name, or the columns of a composite key (two or more, e.g. ['rental_id', 'rental_date']), ` +
+        `got a list of ${value.length}`,
     )
   value.forEach((column: unknown, index) => {
     if (typeof column !== 'string' || column === '')

@@ -73,7 +73,7 @@ describe('relation map: composite keys (foreignKey, ownerKey and localKey as lis
           ownerKey: ['rental_id'],
         }),
         'knex-query-params: rental_charge.relations.rental.ownerKey: expected a column name, or the columns of a ' +
-          "composite key (e.g. ['rental_id', 'rental_date']), got an array",
+          "composite key (two or more, e.g. ['rental_id', 'rental_date']), got a list of 1",
       ],
       [
         withRelation('rental_charge', 'rental', {
