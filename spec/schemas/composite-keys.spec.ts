@@ -115,6 +115,8 @@ for (const database of testDatabases()) {
         ...new Set(charges.filter((charge) => charge.kind === 'damage').map((charge) => charge.rental_id)),
       ]
       expect(ids((await query) as Row[], 'rental_id')).to.deep.equal(damaged.sort((a, b) => a - b))
+      // The same rows on every database: the rentals whose id is a multiple of 5.
+      expect(damaged).to.deep.equal(Array.from({ length: 24 }, (_, index) => 5 * (index + 1)))
 
       const existing = applyQueryParams(
         db('rental'),
@@ -135,6 +137,47 @@ for (const database of testDatabases()) {
         .select('r.rental_id')) as Row[]
       expect(ids((await existing) as Row[], 'rental_id')).to.deep.equal(ids(expected, 'rental_id'))
       expect(expected).to.have.length(new Set(charges.map((charge) => charge.rental_id)).size)
+    })
+
+    it('a two-hop filter (one-column hasMany, then the composite one) and a search through the composite belongsTo', async () => {
+      const query = applyQueryParams(
+        db('film'),
+        parseQueryParams(
+          'wheres[0][column]=rentals.rental_charges.kind&wheres[0][value]=damage&columns[0]=film_id&limit=500',
+        ),
+        map,
+      )
+      snapshot('filter through two hops', query)
+      const expected = (await db('film as f')
+        .whereExists((sub) =>
+          sub
+            .select(db.raw('1'))
+            .from('rental as r')
+            .join('rental_charge as c', (join) =>
+              join.on('c.rental_id', 'r.rental_id').andOn('c.rental_date', 'r.rental_date'),
+            )
+            .whereRaw('r.film_id = f.film_id')
+            .where('c.kind', 'damage'),
+        )
+        .orderBy('f.film_id')
+        .select('f.film_id')) as Row[]
+      expect(ids((await query) as Row[], 'film_id')).to.deep.equal(ids(expected, 'film_id'))
+      expect(expected.length).to.be.above(1)
+
+      const charge = map['rental_charge'] as TableDefinition
+      const searchable: RelationMap = {
+        ...map,
+        rental_charge: { ...charge, search: { columns: ['kind', 'rental.film.title'], mode: 'contains' } },
+      }
+      const found = await rows('rental_charge', 'search=ACADEMY&columns[0]=charge_id&limit=500', searchable)
+      const titled = (await db('rental_charge as c')
+        .join('rental as r', (join) => join.on('r.rental_id', 'c.rental_id').andOn('r.rental_date', 'c.rental_date'))
+        .join('film as f', 'f.film_id', 'r.film_id')
+        .whereRaw('lower(f.title) like ?', ['%academy%'])
+        .orderBy('c.charge_id')
+        .select('c.charge_id')) as Row[]
+      expect(ids(found, 'charge_id')).to.deep.equal(ids(titled, 'charge_id'))
+      expect(titled.length).to.be.above(0)
     })
 
     it('an order through the composite belongsTo joins on both columns; paginate counts without it; cursorPaginate walks it', async () => {
