@@ -2,6 +2,9 @@ import { expect } from 'chai'
 import knex from 'knex'
 import { applyQueryParams, defineRelationMap, parseQueryParams, type RelationMap } from '../../lib/index.ts'
 import { openApiDocument, type OpenApiDocument } from '../../lib/openapi.ts'
+import { describeEagerLoading } from '../../lib/cli/describe-eager-loading.ts'
+import { APPLY_DEFAULTS, withDefaults } from '../../lib/options.ts'
+import { validateQueryParams } from '../../lib/validate/validate-query-params.ts'
 
 /** A rental keyed by (rental_id, rental_date), and charges referencing it by both columns. */
 function rentalMap(): Record<string, Record<string, unknown>> {
@@ -152,6 +155,22 @@ describe('relation map: composite keys (foreignKey, ownerKey and localKey as lis
       "knex-query-params: rental_charge.relations.rental.foreignKey[0]: 'rentalId' is the client name of " +
         "rental_charge.rental_id; relation keys name database columns, here 'rental_id'",
     )
+  })
+
+  it("the explain CLI's eager-loading lines name the key as a tuple", () => {
+    const map = define(rentalMap()) as RelationMap
+    const plan = validateQueryParams(
+      parseQueryParams('with[0]=rental.charges'),
+      'rental_charge',
+      map,
+      withDefaults(APPLY_DEFAULTS, {}),
+    )
+    expect(describeEagerLoading(plan.with)).to.deep.equal([
+      'rental (belongsTo): from rental where (rental.rental_id, rental.rental_date) in ((rental_charge.rental_id, ' +
+        'rental_charge.rental_date) of the rows)',
+      '  charges (hasMany): from rental_charge where (rental_charge.rental_id, rental_charge.rental_date) in ' +
+        '((rental.rental_id, rental.rental_date) of the rows)',
+    ])
   })
 
   it('OpenAPI lists the paths through composite relations, and applyQueryParams accepts every one it lists', () => {
