@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url'
 import knex from 'knex'
 import ts from 'typescript'
 import { runCli } from '../lib/cli/run-cli.ts'
+import { compileErrors } from './support/compile-errors.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 
@@ -223,7 +224,7 @@ async function waitUntilServing(base: string, child: ChildProcess, output: () =>
  * `allowImportingTsExtensions` the README asks for.
  */
 function strictCompileErrors(files: readonly string[]): string[] {
-  const program = ts.createProgram([...files], {
+  return compileErrors(files, {
     strict: true,
     noUncheckedIndexedAccess: true,
     exactOptionalPropertyTypes: true,
@@ -239,13 +240,6 @@ function strictCompileErrors(files: readonly string[]): string[] {
     customConditions: ['knex-query-params:source'],
     skipLibCheck: true,
     types: ['node'],
-  })
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where =
-      diagnostic.file === undefined
-        ? ''
-        : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
-    return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`
   })
 }
 

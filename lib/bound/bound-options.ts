@@ -6,8 +6,8 @@ export interface BoundOptions {
   /**
    * Milliseconds the request's statements (page, count, every eager-load batch) may take together, from the
    * first one. When it is up, the running statement is cancelled on the server (PostgreSQL, MySQL/MariaDB)
-   * and the promise rejects with `QueryTimeoutError` (503). SQLite cannot stop a running statement: there
-   * the time is checked before and after each one.
+   * and the promise rejects with `QueryTimeoutError` (503). On a SQLite file (better-sqlite3) a bounded read runs in a
+   * reader process, ended at once; in a transaction or in memory the time is checked before and after each statement.
    */
   timeout?: number | undefined
   /**

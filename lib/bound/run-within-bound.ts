@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { StoppableRead } from '../dialect/dialect.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
 import { transientFailureOf } from '../dialect/transient-failure.ts'
@@ -14,7 +15,8 @@ export type Statement = Knex.QueryBuilder | Knex.Raw
  * that when the signal aborts or time is up while it runs, the statement can be cancelled on the server
  * (the dialect's `cancelStatement`); the promise then rejects at once with the reason, and the connection
  * goes back to the pool when the cancelled statement has ended. The wait for a connection is bounded too.
- * Where statements cannot be cancelled (SQLite) the bound is checked before and after the statement.
+ * On SQLite a read runs in a reader process that is ended when the bound stops it (the dialect's `stoppableRead`);
+ * where it cannot (a transaction, a database in memory), the bound is checked before and after the statement.
  * `statement` must be one the caller made for this run: it is bound to the connection.
  */
 export async function runBounded(statement: Statement, bound: StatementBound | undefined): Promise<unknown> {
@@ -42,8 +44,10 @@ function shouldRetry(error: unknown, attempt: number, bound: StatementBound, cli
 async function runBoundedOnce(statement: Statement, bound: StatementBound): Promise<unknown> {
   bound.throwIfOver()
   const { client } = statement as { client: Knex.Client }
-  const { cancelStatement: cancel, prepareCancel, cancellableSession } = dialectOf(client)
+  const { cancelStatement: cancel, prepareCancel, cancellableSession, stoppableRead } = dialectOf(client)
   if (cancel === undefined) {
+    const read = stoppableRead === undefined ? undefined : await bound.race(stoppableRead(client))
+    if (read !== undefined) return runStoppable(statement, read, bound)
     const result = await runAsKnex(statement)
     bound.throwIfOver()
     return result
@@ -102,6 +106,23 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
   }
   await release()
   return result
+}
+
+/** Runs `statement` as `read` sets up (outside the calling thread); when the bound stops it, `read` is stopped at once. */
+async function runStoppable(statement: Statement, read: StoppableRead, bound: StatementBound): Promise<unknown> {
+  const stop = bound.stop()
+  const running = runAsKnex(statement.connection(read.connection))
+  try {
+    return await Promise.race([running, stop.stopped])
+  } catch (error) {
+    if (stop.fired) {
+      running.catch(() => undefined)
+      read.stop()
+    }
+    throw error
+  } finally {
+    stop.clear()
+  }
 }
 
 /** How long a cancelled statement may keep running before the cancel is sent again. */

@@ -34,6 +34,7 @@ export type DialectPlanner<Name extends DialectName = DialectName> = Pick<
   | 'frequencyGuard'
   | 'deferredPageOffset'
   | 'deferredAggregatePageOffset'
+  | 'deferredAggregateOrderPageOffset'
   | 'cutoffJoinedOrder'
   | 'cutoffListGuard'
   | 'topPerParent'
@@ -42,7 +43,7 @@ export type DialectPlanner<Name extends DialectName = DialectName> = Pick<
 /** Runtime: running statements on this database (cancellation, snapshot transactions). */
 export type DialectRuntime<Name extends DialectName = DialectName> = Pick<
   Dialect<Name>,
-  'cancelStatement' | 'prepareCancel' | 'cancellableSession' | 'snapshotTransaction'
+  'cancelStatement' | 'prepareCancel' | 'cancellableSession' | 'stoppableRead' | 'snapshotTransaction'
 >
 
 /** Tooling: what the CLI, `estimatedCount` and `checkRelationMap` read (EXPLAIN, estimates, catalogs' storage). */

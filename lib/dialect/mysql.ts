@@ -41,6 +41,7 @@ export const mysql: Dialect<'mysql'> = {
   keyFirstRelation: 'always',
   frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'scalar', orderedPivotServes: true, fencedList: false },
   deferredPageOffset: 300,
+  deferredAggregateOrderPageOffset: 0,
   inlinePage: false,
   cutoffJoinedOrder: true,
   cutoffListGuard: { factor: 4, cap: 20_000 },

@@ -1,6 +1,7 @@
 import type { Dialect } from './dialect.ts'
 import type { UtcInstant } from '../values.ts'
 import { formatUtc } from './format-utc.ts'
+import { sqliteStoppableRead } from './sqlite-stoppable-read.ts'
 
 const globSpecials = new Set(['*', '?', '[', ']'])
 
@@ -68,6 +69,7 @@ export const sqlite: Dialect<'sqlite'> = {
   cutoffJoinedOrder: false,
   topPerParent: 'window',
   snapshotTransaction: {},
+  stoppableRead: sqliteStoppableRead,
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),
   bindDatetime: storedDatetime,

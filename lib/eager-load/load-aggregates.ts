@@ -75,7 +75,7 @@ export async function loadAggregates(
       for (const aggregate of group) {
         out.text(', ')
         writeAggregate(out, aggregate, table, new Set([table]), map, client)
-        out.text(` as ${names.table(aggregate.key, aggregate.key)}`)
+        out.text(` as ${names.name(aggregate.key)}`)
       }
       const keyColumns = parentKeys.map((column) => `${table}.${column}`)
       const result: unknown = await runBounded(

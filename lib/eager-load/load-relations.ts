@@ -75,6 +75,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     budget,
     ...(normalize === undefined ? {} : { normalize }),
     ...(bound === undefined ? {} : { bound }),
+    ...(limits.schema === undefined ? {} : { schema: limits.schema }),
   })
   await loadAggregates(
     client,
@@ -85,6 +86,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     maxInBindings,
     guards,
     bound,
+    limits.schema,
   )
   normalize?.(table, rows as Row[])
   return rows as Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>

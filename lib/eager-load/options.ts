@@ -74,4 +74,10 @@ export interface LoadRelationsOptions<Context = unknown> extends Partial<WithLim
    * `maxEagerRows`). Past it, a `limit_exceeded` error names the path, after at most this many rows were loaded.
    */
   maxEagerRows?: number
+  /**
+   * The schema of every table named without one, for rows read from `db('reports').withSchema('analytics')`: the
+   * related tables, their guards' subqueries and the aggregates are read there too. Default none (the
+   * connection's search path).
+   */
+  schema?: string
 }

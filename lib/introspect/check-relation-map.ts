@@ -31,8 +31,8 @@ function tablesOf(map: RelationMap): Set<string> {
  * also the default `id`; relation, pivot and morph keys), a NOT NULL or unique claim the database does not
  * keep, a `required` belongsTo whose foreign key is nullable or not enforced, a declared type the column
  * cannot hold, on SQLite sampled `datetime` values that do not have the declared `storage`, and with
- * `options.indexes` each sortable column no index leads (`sortable_without_index`) and each declared search whose
- * plan reads every row (`search_without_index`), and in a map where some tables
+ * `options.indexes` each sortable column no index leads (`sortable_without_index`) and each declared search no
+ * index of the catalog serves (`search_without_index`, naming the index to create), and in a map where some tables
  * have a guard each reachable table without one (`unguarded_table`, unless listed in `options.unguarded`). Each
  * problem has a stable `kind`, a `level` (`error`: requests can fail or return wrong rows;
  * `warning`: slower, or not checkable) and the map `path`. An empty list means the map fits the database.
@@ -64,7 +64,7 @@ export async function checkRelationMap(
     }
     problems.push(...checkColumns(map, name, table, jsonInText), ...checkRelationKeys(map, name, schema))
     if (options.indexes === true)
-      problems.push(...checkSortIndexes(map, name, table), ...(await checkSearchIndex(db, map, name)))
+      problems.push(...checkSortIndexes(map, name, table), ...(await checkSearchIndex(db, map, name, table)))
   }
   const exists = (table: string, column: string): boolean =>
     schema.table(table)?.columns.some((each) => each.name === column) ?? false

@@ -33,6 +33,11 @@ export type IntrospectionNoticeKind =
   | 'datetime-storage'
   /** A table's partitions or `INHERITS` children, folded into it: the parent's queries read their rows. */
   | 'partition'
+  /**
+   * A search index the generated `search` is not declared from (its columns unreadable, another expression, a column
+   * the map leaves out, another index chosen), or an FTS5 table and its shadow tables folded into their content table.
+   */
+  | 'search-index'
 
 /**
  * One thing the generated map leaves out or decides on its own, for the developer to review.

@@ -11,6 +11,7 @@ import { tableKey } from './table-key.ts'
 import { selectTables } from './select-tables.ts'
 import { columnPatterns } from './column-patterns.ts'
 import { unsortUnindexed } from './sort-indexes.ts'
+import { searchDeclaration } from './search-declaration.ts'
 
 /** A generated relation map and what it leaves out or decided on its own. */
 export interface GeneratedRelationMap {
@@ -54,6 +55,7 @@ interface Link {
  *   is itself left out unless `options.exposePivots`, or unless it has columns other than date-times (a
  *   `weight`): then it is also a table, with its two `belongsTo` and their inverses, so they stay reachable.
  * - With `options.sortableIndexedOnly`, `sortable: false` on each column that leads no index nor the primary key.
+ * - A `search` from the table's full-text or pg_trgm indexes (see `searchDeclaration`).
  * - Names that clash with a column or another relation take the next candidate (`posts_by_editor_id`), then a
  *   number; every choice the developer should review is in `notices`.
  *
@@ -115,6 +117,8 @@ export function relationMapFromSchema(
     const primaryKey =
       key.length === 1 && key[0] === 'id' ? {} : { primaryKey: key.length === 1 ? (key[0] ?? '') : [...key] }
     const definition: TableDefinition = { ...primaryKey, columns }
+    const search = searchDeclaration(table, key, columns, clientNames, notices)
+    if (search !== undefined) definition.search = search
     map[table.name] = definition
     taken.set(table.name, new Set(Object.keys(columns)))
   }

@@ -64,8 +64,8 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
    */
   sortable_without_index: 'warning',
   /**
-   * Only with the `indexes` option: the plan of a table's declared `search` reads every row; the message names the
-   * index to create.
+   * Only with the `indexes` option: no index of the table serves its declared `search` (its SQL would read every
+   * row); the message names the index to create.
    */
   search_without_index: 'warning',
   /**

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString } from 'openapi-typescript'
 import ts from 'typescript'
 import { demoOpenApiDocument } from '../../demo/openapi.ts'
+import { compileErrors as filesCompileErrors } from '../support/compile-errors.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -44,7 +45,7 @@ export type Checks = [
 `
 
 function compileErrors(files: readonly string[]): string[] {
-  const program = ts.createProgram([...files], {
+  return filesCompileErrors(files, {
     strict: true,
     noUncheckedIndexedAccess: true,
     exactOptionalPropertyTypes: true,
@@ -56,13 +57,6 @@ function compileErrors(files: readonly string[]): string[] {
     customConditions: ['knex-query-params:source'],
     skipLibCheck: true,
     types: ['node'],
-  })
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where =
-      diagnostic.file === undefined
-        ? ''
-        : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
-    return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`
   })
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { applyQueryParams, defineRelationMap, paginate, parseQueryParams } from '../../lib/index.ts'
+import { applyQueryParams, defineRelationMap, loadRelations, paginate, parseQueryParams } from '../../lib/index.ts'
 import { dropFreshDatabase, freshDatabase } from '../introspect/support/fresh-database.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
 
@@ -159,6 +159,50 @@ for (const database of testDatabases().filter((each) => each.name !== 'sqlite'))
       )
       expect(page.meta.total).to.equal(3)
       expect(page.data.map((row) => row['id'])).to.deep.equal([1, 2])
+    })
+
+    it('loadRelations with its schema option: relations, a top-N relation and aggregates read in that schema', async () => {
+      const rows = await own.knex('reports').withSchema(schema).select('id').whereIn('id', [1, 3]).orderBy('id')
+      const loaded = await loadRelations(
+        own.knex,
+        'reports',
+        rows,
+        ['lines', 'tags', 'biggestLine', 'linesCount'],
+        map,
+        {
+          schema,
+        },
+      )
+      expect(loaded).to.deep.equal([
+        {
+          id: 1,
+          lines: [
+            { id: 1, report_id: 1, amount: 5 },
+            { id: 2, report_id: 1, amount: 7 },
+          ],
+          tags: [{ id: 2, name: 'blue' }],
+          biggestLine: [{ id: 2, report_id: 1, amount: 7 }],
+          lines_count: 2,
+        },
+        {
+          id: 3,
+          lines: [{ id: 4, report_id: 3, amount: 20 }],
+          tags: [
+            { id: 1, name: 'red' },
+            { id: 2, name: 'blue' },
+          ],
+          biggestLine: [{ id: 4, report_id: 3, amount: 20 }],
+          lines_count: 1,
+        },
+      ])
+      // Without it the connection's own schema is read, which has no such tables.
+      let failure: unknown
+      try {
+        await loadRelations(own.knex, 'reports', rows, ['lines'], map)
+      } catch (error) {
+        failure = error
+      }
+      expect(failure).to.be.instanceOf(Error)
     })
   })
 }

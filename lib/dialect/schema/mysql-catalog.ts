@@ -88,7 +88,8 @@ function jsonColumns(checks: readonly CheckRow[]): Set<string> {
 /**
  * MySQL and MariaDB (mysql2, mysql): `information_schema` of one database, the connection's `database()` by
  * default. `tinyint(1)` holds booleans; MariaDB's JSON (LONGTEXT checked by `json_valid`) reads as `json`.
- * Foreign keys are enforced on InnoDB tables while the session's `foreign_key_checks` is on.
+ * Foreign keys are enforced on InnoDB tables while the session's `foreign_key_checks` is on. `FULLTEXT` indexes
+ * are the tables' `searchIndexes`.
  */
 export const mysqlCatalog: CatalogReader = {
   defaultSchema: async (db) =>
@@ -114,6 +115,10 @@ export const mysqlCatalog: CatalogReader = {
         .filter(([, rows]) => rows.every((row) => row.column_name !== null))
         .map(([index, rows]) => [index, rows.map((row) => row.column_name ?? ''), rows] as const)
       const partitioned = /\bpartitioned\b/i.test(options ?? '')
+      const searchIndexes = byIndex
+        .filter(([, , rows]) => rows[0]?.index_type.toUpperCase() === 'FULLTEXT')
+        .map(([index, columns]) => ({ name: index, mode: 'fulltext' as const, columns: [...columns] }))
+        .sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0))
       return {
         name,
         ...(tableType === 'VIEW' ? { kind: 'view' as const } : {}),
@@ -141,6 +146,7 @@ export const mysqlCatalog: CatalogReader = {
         foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) =>
           foreignKeyOf(rows, schema, enforced),
         ),
+        ...(searchIndexes.length > 0 ? { searchIndexes } : {}),
       }
     })
   },

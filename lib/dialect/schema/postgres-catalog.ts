@@ -4,6 +4,7 @@ import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { columnTypeOf } from './column-type-of.ts'
 import { foreignKeyOf, type ForeignKeyColumnRow } from './foreign-key-of.ts'
 import { groupRows } from './group-rows.ts'
+import { postgresSearchIndexes, SEARCH_KEYS, type SearchKeyRow } from './postgres-search-indexes.ts'
 import { textFacts } from './text-facts.ts'
 
 interface ColumnRow {
@@ -95,7 +96,8 @@ const FOREIGN_KEYS = `select c.relname as table_name, con.conname as name, fn.ns
 /**
  * PostgreSQL (pg, PGlite): `pg_catalog` of one schema, the connection's `current_schema()` by default.
  * Reads ordinary and partitioned tables (not partitions, not views); a foreign key to another schema names
- * its table `schema.table`.
+ * its table `schema.table`. Full-text (`to_tsvector`, `tsvector` columns) and pg_trgm GIN/GiST indexes are the
+ * tables' `searchIndexes`.
  */
 export const postgresCatalog: CatalogReader = {
   defaultSchema: async (db) =>
@@ -112,7 +114,9 @@ export const postgresCatalog: CatalogReader = {
     const columns = groupRows(await query<ColumnRow>(db, COLUMNS, [schema]), (row) => row.table_name)
     const indexes = groupRows(await query<IndexRow>(db, INDEXES, [schema]), (row) => row.table_name)
     const foreignKeys = groupRows(await query<ForeignKeyRow>(db, FOREIGN_KEYS, [schema]), (row) => row.table_name)
+    const searchKeys = groupRows(await query<SearchKeyRow>(db, SEARCH_KEYS, [schema]), (row) => row.table_name)
     return names.map((name) => {
+      const searchIndexes = postgresSearchIndexes(searchKeys.get(name) ?? [])
       const byIndex = [...groupRows(indexes.get(name) ?? [], (row) => row.index_name).values()].filter((rows) =>
         rows.every((row) => row.column_name !== null),
       )
@@ -138,6 +142,7 @@ export const postgresCatalog: CatalogReader = {
         foreignKeys: [...groupRows(foreignKeys.get(name) ?? [], (row) => row.name).values()].map((rows) =>
           foreignKeyOf(rows, schema, rows[0]?.enforced === true),
         ),
+        ...(searchIndexes.length > 0 ? { searchIndexes } : {}),
       }
     })
   },

@@ -1,4 +1,4 @@
-import type { ColumnType } from '../../relation-map.ts'
+import type { ColumnType, SearchMode } from '../../relation-map.ts'
 
 /** A column as the database declares it. */
 export interface SchemaColumn {
@@ -40,6 +40,46 @@ export interface SchemaForeignKey {
   enforced: boolean
 }
 
+/**
+ * An index that can answer a search of the table (see `SearchDefinition`): a full-text index, or on PostgreSQL a
+ * pg_trgm index, which serves `like '%…%'` (a `contains` search).
+ *
+ * @example
+ * { name: 'posts_search', mode: 'fulltext', columns: ['title', 'body'], language: 'english' } // PostgreSQL
+ * { name: 'posts_title_trgm', mode: 'contains', columns: ['title'] } // PostgreSQL, gin (title gin_trgm_ops)
+ * { name: 'posts_search', mode: 'fulltext', columns: ['title', 'body'] } // MySQL/MariaDB FULLTEXT
+ * { name: 'posts_fts', mode: 'fulltext', columns: ['title', 'body'], fts: 'posts_fts', rowid: 'id' } // SQLite FTS5
+ */
+export interface SchemaSearchIndex {
+  /** The index's name; on SQLite the FTS5 table's. */
+  name: string
+  /** `fulltext` for a full-text index, `contains` for a pg_trgm index (GIN `gin_trgm_ops`, GiST `gist_trgm_ops`). */
+  mode: SearchMode
+  /**
+   * The table's columns it indexes, in the index's order (the columns a `to_tsvector` expression or a generated
+   * `tsvector` column reads, in the order they appear); empty when they could not be read (see `unreadable`).
+   */
+  columns: string[]
+  /** PostgreSQL full-text: the text search configuration of its `to_tsvector` (`english`). */
+  language?: string
+  /** PostgreSQL: the stored `tsvector` column it indexes (its columns and configuration read from its generation). */
+  vector?: string
+  /** SQLite: the external-content FTS5 table (`content='<table>'`), which is this index. */
+  fts?: string
+  /** SQLite: the column of the table the FTS5 rowid holds (`content_rowid`; the rowid's alias when not given). */
+  rowid?: string
+  /** SQLite: the FTS5 table's shadow tables (`<fts>_data`, `_idx`, `_docsize`, `_config`), in name order. */
+  shadowTables?: string[]
+  /**
+   * PostgreSQL: the indexed expression as the database prints it, when it is not the one a declared search writes
+   * over `columns` (`to_tsvector('<language>'::regconfig, coalesce(a, '') || ' ' || coalesce(b, ''))`): such an
+   * index does not serve the search, since PostgreSQL uses an expression index only for that same expression.
+   */
+  expression?: string
+  /** Why `columns` could not be read: the expression as the database prints it, or what it lacks. */
+  unreadable?: string
+}
+
 /** One table as the database declares it. */
 export interface SchemaTable {
   name: string
@@ -73,6 +113,11 @@ export interface SchemaTable {
    */
   partitionLocalIndexes?: boolean
   foreignKeys: SchemaForeignKey[]
+  /**
+   * The indexes that can answer a search (see {@link SchemaSearchIndex}), sorted by name; present only on a table
+   * that has some.
+   */
+  searchIndexes?: SchemaSearchIndex[]
 }
 
 /** The tables of one database (one schema on PostgreSQL), sorted by name. */

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
-import type { SchemaColumn, SchemaForeignKey, SchemaTable } from './schema-snapshot.ts'
+import type { SchemaColumn, SchemaForeignKey, SchemaSearchIndex, SchemaTable } from './schema-snapshot.ts'
 import type { CatalogReader, CatalogScope } from './catalog-reader.ts'
 import { bareTypeName, columnTypeOf } from './column-type-of.ts'
+import { readFts5, type Fts5Declaration } from './fts5-declaration.ts'
 import { groupRows } from './group-rows.ts'
 import { sqliteCheckedValues, textFacts } from './text-facts.ts'
 
@@ -126,7 +127,57 @@ async function foreignKeysOf(db: Knex, table: string, schema: string, enforced: 
   return foreignKeys
 }
 
-async function readTable(db: Knex, table: TableRow, schema: string, enforced: boolean): Promise<SchemaTable> {
+/** An external-content FTS5 table: the index of its content table's search. */
+interface Fts5Table {
+  name: string
+  declaration: Fts5Declaration
+  shadowTables: string[]
+}
+
+/** The external-content FTS5 tables of `schema`, by their content table. */
+async function fts5Tables(db: Knex, schema: string): Promise<Map<string, Fts5Table[]>> {
+  const master = `"${schema.replace(/"/g, '""')}".sqlite_master`
+  const virtual = await query<{ name: string; sql: string | null }>(
+    db,
+    `select name, sql from ${master} where type = 'table' and sql like 'create virtual table%' order by name`,
+    [],
+  )
+  const shadows = await query<{ name: string }>(
+    db,
+    `select name from pragma_table_list where schema = ? and type = 'shadow' order by name`,
+    [schema],
+  )
+  const byContent = new Map<string, Fts5Table[]>()
+  for (const row of virtual) {
+    const declaration = readFts5(row.sql ?? '')
+    if (declaration?.content === undefined || declaration.content === '') continue
+    const shadowTables = shadows
+      .map((shadow) => shadow.name)
+      .filter((name) => name.startsWith(`${row.name}_`) && /^[a-z]+$/.test(name.slice(row.name.length + 1)))
+    const tables = byContent.get(declaration.content) ?? []
+    byContent.set(declaration.content, [...tables, { name: row.name, declaration, shadowTables }])
+  }
+  return byContent
+}
+
+function searchIndexOf(fts: Fts5Table, rowidKey: string | undefined): SchemaSearchIndex {
+  return {
+    name: fts.name,
+    mode: 'fulltext',
+    columns: fts.declaration.columns,
+    fts: fts.name,
+    rowid: fts.declaration.contentRowid ?? rowidKey ?? 'rowid',
+    shadowTables: fts.shadowTables,
+  }
+}
+
+async function readTable(
+  db: Knex,
+  table: TableRow,
+  schema: string,
+  enforced: boolean,
+  fts: readonly Fts5Table[],
+): Promise<SchemaTable> {
   const rows = await columnRows(db, table.name, schema)
   const primaryKey = primaryKeyOf(rows)
   const checked = await checkedValues(db, table.name, schema)
@@ -141,13 +192,17 @@ async function readTable(db: Knex, table: TableRow, schema: string, enforced: bo
     primaryKey,
     ...(await indexesOf(db, table.name, schema)),
     foreignKeys: await foreignKeysOf(db, table.name, schema, enforced),
+    ...(fts.length > 0
+      ? { searchIndexes: fts.map((each) => searchIndexOf(each, rowidAlias ? primaryKey[0] : undefined)) }
+      : {}),
   }
 }
 
 /**
  * SQLite (better-sqlite3, sqlite3): the `pragma_*` table functions of one schema (`main` by default).
  * Foreign keys are enforced only while `PRAGMA foreign_keys` is on for the connection read; constraints
- * have no names SQLite reports.
+ * have no names SQLite reports. An external-content FTS5 table (`content='<table>'`) is its content table's search
+ * index (`searchIndexes`), not a table of its own, nor are its shadow tables.
  */
 export const sqliteCatalog: CatalogReader = {
   defaultSchema: () => Promise.resolve('main'),
@@ -158,8 +213,10 @@ export const sqliteCatalog: CatalogReader = {
     const tables = await query<TableRow>(db, `${list} and name not like 'sqlite\\_%' escape '\\'`, [schema])
     const [setting] = await query<{ foreign_keys: number }>(db, 'select foreign_keys from pragma_foreign_keys', [])
     const enforced = setting?.foreign_keys === 1
+    const fts = await fts5Tables(db, schema)
     const read: SchemaTable[] = []
-    for (const table of tables) if (scope.includes(table.name)) read.push(await readTable(db, table, schema, enforced))
+    for (const table of tables)
+      if (scope.includes(table.name)) read.push(await readTable(db, table, schema, enforced, fts.get(table.name) ?? []))
     return read
   },
 }

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import ts from 'typescript'
 import type { RelationMap } from '../../../lib/relation-map.ts'
+import { compileErrors as filesCompileErrors } from '../../support/compile-errors.ts'
 
 const root = fileURLToPath(new URL('../../..', import.meta.url))
 const LIBRARY = join(root, 'lib/index.ts')
@@ -14,7 +15,7 @@ const LIBRARY = join(root, 'lib/index.ts')
 export function compileErrors(files: readonly string[]): string[] {
   for (const directory of new Set(files.map((file) => dirname(file))))
     writeFileSync(join(directory, 'package.json'), '{ "type": "module" }\n')
-  const program = ts.createProgram([...files], {
+  return filesCompileErrors(files, {
     strict: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
@@ -28,13 +29,6 @@ export function compileErrors(files: readonly string[]): string[] {
     types: ['node'],
     typeRoots: [join(root, 'node_modules/@types')],
     paths: { 'knex-query-params': [LIBRARY], knex: [join(root, 'node_modules/knex/types/index.d.ts')] },
-  })
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where =
-      diagnostic.file === undefined
-        ? ''
-        : `${diagnostic.file.fileName}(${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}): `
-    return `${where}${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`
   })
 }
 
