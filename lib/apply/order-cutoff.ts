@@ -50,6 +50,8 @@ export function orderCutoffOf(
 ): OrderCutoff | undefined {
   if (order === undefined || joins === undefined || order.via.length === 0 || order.nullable) return undefined
   if (!joins.innerPath(order.via)) return undefined
+  // The walk joins hop by hop on one key column each; a composite key keeps the page as it is.
+  if (order.via.some((relation) => relation.composite !== undefined)) return undefined
   const aliases = order.via.map((_, index) => joins.aliasOf(order.via.slice(0, index + 1)))
   const last = order.via.length - 1
   let walk = names.table(order.via[last]?.table ?? '', aliases[last] ?? '')

@@ -9,6 +9,7 @@ import { writeTest } from './write-column-predicate.ts'
 import { writeFulltextTest } from './write-fulltext-test.ts'
 import { testedColumn } from './tested-column.ts'
 import { closeExists, openExists } from './write-exists.ts'
+import { keyEquality } from './key-equality.ts'
 
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
@@ -30,11 +31,13 @@ export function writeCondition(out: SqlWriter, condition: Condition, ref: string
       return
     case 'exists': {
       const { relation, inner } = condition
-      const form = inner === null ? 'exists' : filterForm(out, inner, relation.many)
+      // A composite key has no one column to list or to look up first: its filter is the correlated exists.
+      const composite = relation.composite !== undefined
+      const form = inner === null || composite ? 'exists' : filterForm(out, inner, relation.many)
       // What this filter's subquery holds is written under a to-many hop (see `SqlWriter.underMany`).
       const outer = out.underMany
       out.underMany = relation.many
-      if (inner !== null && out.keyFirst?.(relation, inner, ref) === true)
+      if (inner !== null && !composite && out.keyFirst?.(relation, inner, ref) === true)
         writeKeyFirst(out, relation, inner, form, ref, scope)
       else if (inner !== null && form === 'in') writeInSubquery(out, relation, inner, ref, scope)
       else {
@@ -117,7 +120,7 @@ function writeExistsSubquery(
   out.text(`select 1 from ${names.table(relation.table, alias)}`)
   let pivotAlias = ''
   if (pivot === undefined) {
-    out.text(` where ${names.column(alias, relation.relatedKey)} = ${parentKey}`)
+    out.text(` where ${keyEquality(names, relation, alias, ref)}`)
   } else {
     pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)
