@@ -14,10 +14,27 @@ export interface CursorSql {
   read(type: ColumnType): string
   /** The position text of a value of `type` as the driver returned it for {@link read}. */
   text(value: unknown, type: ColumnType): string
+  /**
+   * Whether the value the driver returns for a selected column of `type` (before any conversion of the library) is
+   * what {@link read} would return for it, so that a page reads the position from the row instead of selecting it
+   * again; `undefined` where it never is (a `Date` of node-postgres or mysql2 lost the microseconds, a number past
+   * 2^53 its last digits).
+   */
+  fromRow(type: ColumnType): ((value: unknown) => boolean) | undefined
   readonly rowValues: boolean
   bind(type: ColumnType): string
   binding(text: string, type: ColumnType): Knex.Value
 }
+
+const isText = (value: unknown): boolean => typeof value === 'string'
+const isWhole = (value: unknown): boolean =>
+  typeof value === 'string' || typeof value === 'bigint' || Number.isSafeInteger(value)
+
+/**
+ * The column values node-postgres, PGlite and mysql2 return as the server's text of them (`String` of the value):
+ * text, and whole numbers up to 2^53 (node-postgres returns a `bigint` column as its text).
+ */
+const serverFromRow: Partial<Record<ColumnType, (value: unknown) => boolean>> = { string: isText, integer: isWhole }
 
 /**
  * PostgreSQL: the value's text (`timestamptz` with its microseconds, `numeric` and `bigint` whole) bound as an
@@ -26,6 +43,7 @@ export interface CursorSql {
 const postgres: CursorSql = {
   read: () => '($)::text',
   text: String,
+  fromRow: (type) => serverFromRow[type],
   rowValues: true,
   bind: () => '?',
   binding: (text) => text,
@@ -38,6 +56,7 @@ const postgres: CursorSql = {
 const mysql = (exact: Dialect['exactNumber']): CursorSql => ({
   read: () => 'cast($ as char)',
   text: String,
+  fromRow: (type) => serverFromRow[type],
   rowValues: false,
   bind: (type) => {
     if (type === 'bigint') return exact?.bigint ?? '?'
@@ -48,6 +67,9 @@ const mysql = (exact: Dialect['exactNumber']): CursorSql => ({
   },
   binding: (text) => text,
 })
+
+/** SQLite reads every position but a `bigint`'s as the column itself: the row has the very value. */
+const anyValue = (): boolean => true
 
 /**
  * SQLite: the value as the driver reads it, its storage class first (`r` a number, `t` text), bound back as a
@@ -66,6 +88,7 @@ const sqlite: CursorSql = {
       : typeof value === 'number' || typeof value === 'bigint'
         ? `r${value}`
         : `t${String(value)}`,
+  fromRow: (type) => (type === 'bigint' ? undefined : anyValue),
   rowValues: true,
   bind: () => '?',
   binding: (text) => {
