@@ -138,13 +138,14 @@ const CASES: CursorCase[] = [
  * keyset SQL an expert writes (the page of 21 rows, so that it knows there is a next one;
  * the nullable order's NULL rows in a second statement when the first has too few), and `offset` (ours) as
  * context, with the whole request (parse, verify the cursor, apply, read). Target: within 1.2× of the expert at
- * every depth.
+ * every depth. `cells` picks some of them (`bench/cursor/rerun-cells.ts` measures a noisy cell again).
  */
 export async function cursorPages(
   database: BenchDatabase,
   budget: Budget,
   slowBudget: Budget,
   log: (line: string) => void,
+  cells: (order: string, depth: number) => boolean = () => true,
 ): Promise<BenchResult[]> {
   const { knex, dialect } = database
   const results: BenchResult[] = []
@@ -153,6 +154,7 @@ export async function cursorPages(
   for (const scaleCase of CASES) {
     const slow = scaleCase.name.includes('count')
     for (const depth of DEPTHS) {
+      if (!cells(scaleCase.name, depth)) continue
       const [at] = await run({ sql: `${scaleCase.position(dialect)} limit 1 offset ${depth - 1}`, bindings: [] })
       if (at === undefined) throw new Error(`${FIGURE}: no row at ${depth}`)
       const startParams = parseQueryParams(`${scaleCase.request}&limit=1&offset=${depth - 1}`)

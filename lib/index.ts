@@ -42,6 +42,7 @@ export type {
   MorphManyRelation,
   MorphToRelation,
   RelationDefinition,
+  RelationKey,
   RelationMap,
   RelationOrder,
   RelationTopN,

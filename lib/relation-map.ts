@@ -95,12 +95,25 @@ export interface ColumnDefinition {
 /** How a column is declared in `columns`: its type alone (nullable, not unique), or a {@link ColumnDefinition}. */
 export type ColumnSpec = ColumnType | ColumnDefinition
 
-/** `this.<foreignKey>` references `table.<ownerKey>` (default: the related table's primary key). */
+/**
+ * The column of a relation key, or its columns in order for a composite key (a foreign key that spans two columns,
+ * such as one into a table partitioned by a date: `['rental_id', 'rental_date']`). The two sides of a relation name
+ * the same number of columns, paired in order.
+ */
+export type RelationKey = string | readonly string[]
+
+/**
+ * `this.<foreignKey>` references `table.<ownerKey>` (default: the related table's primary key). Composite keys are
+ * arrays paired in order.
+ *
+ * @example
+ * rental: { type: 'belongsTo', table: 'rental', foreignKey: ['rental_id', 'rental_date'] } // rental's composite key
+ */
 export interface BelongsToRelation {
   type: 'belongsTo'
   table: string
-  foreignKey: string
-  ownerKey?: string
+  foreignKey: RelationKey
+  ownerKey?: RelationKey
   /**
    * `true` when every row has its related row: the foreign key is NOT NULL and a constraint guarantees the
    * referenced row exists. Orders through it may then use an inner join. Default `false`.
@@ -136,14 +149,18 @@ export interface RelationTopN {
 }
 
 /**
- * `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). A `hasMany` may declare
- * `limit` and `orders` ({@link RelationTopN}); a `hasOne` eager-loads the related row with the lowest key.
+ * `table.<foreignKey>` references `this.<localKey>` (default: this table's primary key). Composite keys are arrays
+ * paired in order. A `hasMany` may declare `limit` and `orders` ({@link RelationTopN}); a `hasOne` eager-loads the
+ * related row with the lowest key.
+ *
+ * @example
+ * payments: { type: 'hasMany', table: 'payment', foreignKey: ['rental_id', 'rental_date'] } // on rental
  */
 export interface HasRelation extends RelationTopN {
   type: 'hasOne' | 'hasMany'
   table: string
-  foreignKey: string
-  localKey?: string
+  foreignKey: RelationKey
+  localKey?: RelationKey
 }
 
 /**

@@ -116,6 +116,19 @@ function allowedColumns(map: RelationMap, table: string): readonly string[] {
   return columns
 }
 
+/**
+ * The columns of `ref` this library listed in the select of `builder` (see {@link applySelection}), under the names
+ * its rows carry them (the client names): the columns a read's rows hold whatever the driver returns.
+ */
+export function listedColumnsOf(builder: Knex.QueryBuilder, ref: string): Set<string> {
+  const names = new Set<string>()
+  for (const value of selectedValues(builder) ?? []) {
+    const list = typeof value === 'object' && value !== null ? listedColumns.get(value) : undefined
+    if (list?.ref === ref) for (const column of list.columns) names.add(column)
+  }
+  return names
+}
+
 function qualified(list: { ref: string; columns: readonly string[] } | undefined): string[] | undefined {
   return list?.columns.map((column) => `${list.ref}.${column}`)
 }

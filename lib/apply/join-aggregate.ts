@@ -2,6 +2,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aggregateRows } from '../sql/aggregate-rows.ts'
 import type { OrderJoins } from './order-joins.ts'
+import { parentKeyColumns } from '../validate/key-pairs.ts'
 
 const DERIVED = 'kqp_aggregate'
 const joined = new WeakMap<OrderJoins, Map<string, string>>()
@@ -34,15 +35,16 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     const rows = aggregateRows(out, aggregate, new Set(), map)
     const value = aggregate.kind === 'exists' ? 'count(*)' : rows.value
     if (out.sql !== '') out.text(' ')
-    out.text(
-      `left join (select ${rows.key} as ${names.name('kqp_key')}, ${value} as ` +
-        `${names.name('kqp_value')} from ${rows.from}`,
-    )
+    // A composite key is grouped by each of its columns: kqp_key, kqp_key_2, …
+    const keyNames = rows.keys.map((_, index) => (index === 0 ? 'kqp_key' : `kqp_key_${index + 1}`))
+    const selected = rows.keys.map((key, index) => `${key} as ${names.name(keyNames[index] ?? '')}, `).join('')
+    out.text(`left join (select ${selected}${value} as ${names.name('kqp_value')} from ${rows.from}`)
     if (rows.conditions.sql !== '') out.text(' where ').append(rows.conditions)
-    out.text(
-      ` group by ${rows.key}) as ${names.name(alias)} on ${names.column(alias, 'kqp_key')} = ` +
-        `${names.column(ref, aggregate.relation.parentKey)}`,
+    const parentKeys = parentKeyColumns(aggregate.relation)
+    const on = keyNames.map(
+      (name, index) => `${names.column(alias ?? '', name)} = ${names.column(ref, parentKeys[index] ?? '')}`,
     )
+    out.text(` group by ${rows.keys.join(', ')}) as ${names.name(alias)} on ${on.join(' and ')}`)
   }
   const value = names.column(alias, 'kqp_value')
   if (aggregate.kind === 'count') return `coalesce(${value}, 0)`

@@ -7,6 +7,7 @@ import { aliasFor } from '../sql/alias-scope.ts'
 import { innerPath } from '../plan/inner-path.ts'
 import { StatementMark } from '../knex/builder-state.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
+import { keyEquality } from '../sql/key-equality.ts'
 
 /**
  * The joins that orders through to-one relations need, one per relation path (`team`, `team.owner`), shared by
@@ -35,7 +36,7 @@ export class OrderJoins {
   /**
    * Whether orders through `via` can be joined: every hop references one row (a belongsTo), or picks the first of
    * its rows (a hasOne/morphOne) from a table with a one-column primary key (the key the derived table picks)
-   * other than the foreign key.
+   * other than a one-column foreign key. A hasOne over a composite key is ordered by a scalar subquery.
    */
   joinable(via: readonly DirectRelation[]): boolean {
     return via.every((relation) => loadsOf(relation.type) === 'one' || firstRowKey(this.map, relation) !== undefined)
@@ -87,7 +88,7 @@ export class OrderJoins {
 
 /** The one-column primary key of a hasOne/morphOne relation's table that is not its foreign key, or `undefined`. */
 function firstRowKey(map: RelationMap, relation: DirectRelation): string | undefined {
-  if (relation.pivot !== undefined) return undefined
+  if (relation.pivot !== undefined || relation.composite !== undefined) return undefined
   const key = primaryKeyColumns(map, relation.table)
   return key.length === 1 && key[0] !== relation.relatedKey ? key[0] : undefined
 }
@@ -129,10 +130,7 @@ export function writeJoinHop(
 ): void {
   const { names } = out
   if (out.sql !== '') out.text(' ')
-  out.text(
-    `${kind} join ${names.table(relation.table, alias)} on ${names.column(alias, relation.relatedKey)} = ` +
-      `${names.column(parentRef, relation.parentKey)}`,
-  )
+  out.text(`${kind} join ${names.table(relation.table, alias)} on ${keyEquality(names, relation, alias, parentRef)}`)
   // A guarded table is always left-joined: its guard goes in the ON clause, so a hidden row reads as NULL.
   out.guards?.writeAnd(out, relation.table, alias)
 }

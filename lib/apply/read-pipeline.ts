@@ -15,6 +15,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate, WithNode } from '../validate/query-plan.ts'
 import { chooseGuardedForm } from './choose-frequency-form.ts'
 import { guardProbeOf, readInForm } from './page-rewrite.ts'
+import { readStateOf } from './read-state.ts'
 
 /**
  * The statement that runs when a builder is read: a copy of it with statement options (see `jsonReadOptions`),
@@ -67,7 +68,7 @@ export async function readBuilder(
   const { statement } = await chooseStatement(pipeline, builder, bound)
   const result = await runWithinBound(builder, statement, bound)
   const rows = rowsOf(builder, result)
-  if (rows !== undefined) await finishRows(pipeline.rows, builder.client, rows, bound)
+  if (rows !== undefined) await finishRows(pipeline.rows, builder.client, rows, bound, readStateOf(builder).seeRawRows)
   return result
 }
 
@@ -105,16 +106,20 @@ function runWithinBound(
 }
 
 /**
- * Steps 3 to 6, in place, on the rows of one read (or of one streamed batch): 3. the aggregates' values; 4. the
- * `with` relations loaded, within `bound` and the row budget; 5. the keys selected only for matching stripped;
- * 6. the allow-listed columns of every row (loaded ones included) as the JSON values of their declared types.
+ * Steps 3 to 6, in place, on the rows of one read (or of one streamed batch), after step 0: `seeRaw` (a keyset
+ * page's, see `copyPositions`) reads the rows as the driver returned them, before any value is converted;
+ * 3. the aggregates' values; 4. the `with` relations loaded, within `bound` and the row budget; 5. the keys selected
+ * only for matching stripped; 6. the allow-listed columns of every row (loaded ones included) as the JSON values of
+ * their declared types.
  */
 export async function finishRows(
   steps: RowSteps,
   client: Knex.Client,
   rows: Row[],
   bound: StatementBound | undefined,
+  seeRaw?: (rows: Row[]) => void,
 ): Promise<void> {
+  seeRaw?.(rows)
   const normalize = steps.json ? rowsOfTable(client, steps.map) : undefined
   convertAggregates(rows, steps.aggregates, driverReadingOf(client))
   if (steps.nodes.length > 0) {

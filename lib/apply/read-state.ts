@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { BoundedRun } from '../bound/carried-run.ts'
 import { BuilderSlot } from '../knex/builder-slot.ts'
+import type { Row } from '../normalize/row-values.ts'
 import type { GuardedForm } from './page-rewrite.ts'
 import type { Seek } from './seek-orders.ts'
 
@@ -24,6 +25,8 @@ export interface ReadState {
   readonly seek?: Seek
   /** On a keyset page's copy: the one select entry it added for the position values (see `markSeekColumns`). */
   readonly seekColumns?: 1
+  /** On a keyset page's copy: reads the rows as the driver returned them (see `finishRows`, step 0). */
+  readonly seeRawRows?: (rows: Row[]) => void
 }
 
 const READ_STATE = new BuilderSlot<ReadState>()

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialect/dialect.ts'
 import { clientColumn, columnType, databaseColumn, primaryKeyColumns } from '../map/columns.ts'
+import type { Row } from '../normalize/row-values.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { ColumnType, RelationMap } from '../relation-map.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
@@ -23,6 +24,8 @@ export interface SeekOrder {
   readonly nullable: boolean
   readonly type: ColumnType
   readonly appended: boolean
+  /** The client name of the base table's column the order is, the key its rows carry it under when selected. */
+  readonly column?: string
 }
 
 /** What `applyQueryParams` applied, as a keyset page needs it (see `cursorPaginate`). */
@@ -81,6 +84,11 @@ export function markSeekColumns(copy: Knex.QueryBuilder): void {
   changeReadState(copy, { seekColumns: 1 })
 }
 
+/** Makes a read of `copy` (a keyset page's) give `see` its rows as the driver returned them (see `finishRows`). */
+export function seeRawRows(copy: Knex.QueryBuilder, see: (rows: Row[]) => void): void {
+  changeReadState(copy, { seeRawRows: see })
+}
+
 /** The select entries {@link markSeekColumns} added to `builder` (0 or 1). */
 export function seekColumnsOf(builder: Knex.QueryBuilder): number {
   return readStateOf(builder).seekColumns ?? 0
@@ -110,6 +118,7 @@ function seekOrder(
     nullable,
     type,
     appended,
+    ...(order.via.length === 0 && order.aggregate === undefined && name !== undefined ? { column: name } : {}),
   }
 }
 

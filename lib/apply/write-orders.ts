@@ -3,6 +3,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { aliasFor } from '../sql/alias-scope.ts'
+import { keyEquality } from '../sql/key-equality.ts'
 import type { OrderJoins } from './order-joins.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 import { joinAggregate } from './join-aggregate.ts'
@@ -56,13 +57,12 @@ function writeRelatedValue(out: SqlWriter, ref: string, order: PlannedOrder, map
   order.via.forEach((relation, index) => {
     const alias = aliasFor(relation.table, scope)
     scope.add(alias)
-    const related = names.column(alias, relation.relatedKey)
-    const parent = names.column(previous, relation.parentKey)
+    const linked = keyEquality(names, relation, alias, previous)
     if (index === 0) {
       from = names.table(relation.table, alias)
-      where.text(`${related} = ${parent}`)
+      where.text(linked)
     } else {
-      from += ` inner join ${names.table(relation.table, alias)} on ${related} = ${parent}`
+      from += ` inner join ${names.table(relation.table, alias)} on ${linked}`
     }
     if (relation.morph !== undefined)
       where.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)

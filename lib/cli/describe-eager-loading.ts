@@ -1,4 +1,5 @@
 import type { PlannedAggregate, WithNode } from '../validate/query-plan.ts'
+import { parentKeyColumns, relatedKeyColumns } from '../validate/key-pairs.ts'
 
 /**
  * One line per relation of a `with` tree, indented by level, saying which query would load it:
@@ -22,10 +23,15 @@ export function describeEagerLoading(nodes: readonly WithNode[], depth = 0): str
       )
       lines.push(`${indent}${relation.name} (morphTo): one query per type found: ${targets.join('; ')}`)
     } else {
-      const parentKeys = `${relation.parentTable}.${relation.parentKey} of the rows`
+      // A composite key is matched as a tuple: (payment.rental_id, payment.rental_date) in (…).
+      const tuple = (table: string, columns: readonly string[]): string =>
+        columns.length === 1
+          ? `${table}.${columns[0]}`
+          : `(${columns.map((column) => `${table}.${column}`).join(', ')})`
+      const parentKeys = `${tuple(relation.parentTable, parentKeyColumns(relation))} of the rows`
       const match =
         relation.pivot === undefined
-          ? `${relation.table}.${relation.relatedKey} in (${parentKeys})`
+          ? `${tuple(relation.table, relatedKeyColumns(relation))} in (${parentKeys})`
           : `join ${relation.pivot.table} on ${relation.pivot.table}.${relation.pivot.relatedColumn} = ` +
             `${relation.table}.${relation.relatedKey} where ${relation.pivot.table}.${relation.pivot.parentColumn} in (${parentKeys})`
       const morph =

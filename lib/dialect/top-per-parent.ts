@@ -8,7 +8,8 @@ export type TopPerParentForm = 'window' | 'lateral'
 export interface ParentKeys {
   table: string
   column: string
-  values: readonly Knex.Value[]
+  /** The values of `column`; with a composite `partition`, the list of each parent's key values. */
+  values: readonly Knex.Value[] | readonly Knex.Value[][]
 }
 
 /** A relation's declared top N: at most `limit` rows per parent, in `orders` (database columns, qualified). */
@@ -19,8 +20,11 @@ export interface TopOrders {
 
 /** Everything {@link topPerParent} needs beside the related-rows query. */
 export interface TopPerParentSpec {
-  /** The related (or pivot) column that references the parent key, qualified: each parent's partition. */
-  partition: string
+  /**
+   * The related (or pivot) column that references the parent key, qualified: each parent's partition. The columns
+   * of a composite key (`window` form only).
+   */
+  partition: string | readonly string[]
   top: TopOrders
   /** The alias of each row's rank among its parent's rows, for the caller to strip. */
   rankAlias: string
@@ -61,6 +65,7 @@ export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec
   }
   const order = parts.join(', ')
   if (spec.form === 'lateral') {
+    if (typeof partition !== 'string') throw new Error('knex-query-params: a lateral top N takes a one-column key')
     const keys = client.queryBuilder()
     // The parents' table is in the schema the related rows are read from (a `withSchema` of the main query).
     const schema = schemaOf(query)
@@ -68,7 +73,7 @@ export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec
     keys
       .distinct(`${parents.table}.${parents.column} as key`)
       .from(parents.table)
-      .whereIn(`${parents.table}.${parents.column}`, parents.values)
+      .whereIn(`${parents.table}.${parents.column}`, parents.values as Knex.Value[])
     query
       .select(client.raw(`row_number() over (order by ${order}) as ??`, [...bindings, rankAlias]))
       .where(partition, client.ref('__kqp_keys.key'))
@@ -82,11 +87,16 @@ export function topPerParent(client: Knex.Client, query: Knex.QueryBuilder, spec
       .orderBy(`__kqp_top.${rankAlias}`)
       .limit(spec.most)
   }
-  query
-    .select(
-      client.raw(`row_number() over (partition by ?? order by ${order}) as ??`, [partition, ...bindings, rankAlias]),
-    )
-    .whereIn(partition, parents.values)
+  const columns = typeof partition === 'string' ? [partition] : partition
+  query.select(
+    client.raw(`row_number() over (partition by ${columns.map(() => '??').join(', ')} order by ${order}) as ??`, [
+      ...columns,
+      ...bindings,
+      rankAlias,
+    ]),
+  )
+  if (typeof partition === 'string') query.whereIn(partition, parents.values as Knex.Value[])
+  else query.whereIn([...partition], parents.values as Knex.Value[][])
   return client
     .queryBuilder()
     .select('*')

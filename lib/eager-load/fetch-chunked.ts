@@ -23,12 +23,12 @@ export function chunk<T>(values: readonly T[], size: number): T[][] {
  * Rows are appended one by one: spreading a result into `push` fails past V8's argument limit (about
  * 120,000 rows).
  */
-export async function fetchChunked(
-  keys: readonly Knex.Value[],
+export async function fetchChunked<Key = Knex.Value>(
+  keys: readonly Key[],
   chunkSize: number,
   budget: RowBudget,
   param: string,
-  query: (keys: Knex.Value[], most: number) => Knex.QueryBuilder,
+  query: (keys: Key[], most: number) => Knex.QueryBuilder,
   bound?: StatementBound,
   json = false,
 ): Promise<Row[]> {

@@ -10,7 +10,8 @@ import { driverReadingOf } from '../dialect/driver-reading.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aggregateValue } from './convert-aggregates.ts'
-import { distinctKeys, keyOf, keyProperty } from './keys.ts'
+import { distinctRowKeys, keyProperty, rowKeyOf, whereKeyIn } from './keys.ts'
+import { parentKeyColumns } from '../validate/key-pairs.ts'
 import { chunk } from './fetch-chunked.ts'
 import { requireParentColumns } from './require-parent-columns.ts'
 import { toRows } from './to-rows.ts'
@@ -45,42 +46,51 @@ export async function loadAggregates(
   schema?: string,
 ): Promise<void> {
   if (rows.length === 0 || aggregates.length === 0) return
+  // Grouped by the parent's key columns (a composite key's, joined with commas, is one group).
   const byParentKey = new Map<string, PlannedAggregate[]>()
   for (const aggregate of aggregates) {
-    const list = byParentKey.get(aggregate.relation.parentKey) ?? []
+    const columns = parentKeyColumns(aggregate.relation).join(',')
+    const list = byParentKey.get(columns) ?? []
     list.push(aggregate)
-    byParentKey.set(aggregate.relation.parentKey, list)
+    byParentKey.set(columns, list)
   }
   const dialect = dialectOf(client)
   const reading = driverReadingOf(client)
-  for (const [parentKey, group] of byParentKey) {
-    const property = keyProperty(rows, map, table, parentKey)
-    requireParentColumns(rows, [property], table, group[0]?.name ?? '')
-    const keys = distinctKeys(rows, property)
+  for (const [joined, group] of byParentKey) {
+    const parentKeys = joined.split(',')
+    const properties = parentKeys.map((column) => keyProperty(rows, map, table, column))
+    requireParentColumns(rows, properties, table, group[0]?.name ?? '')
+    const keys = distinctRowKeys(rows, properties)
     const found: Row[] = []
+    const aliases = parentKeys.map((_, index) => (index === 0 ? KEY : `${KEY}_${index + 1}`))
     for (const chunkKeys of chunk(keys, chunkSize)) {
       const query = queryOn(client, table, schema)
       const names = Identifiers.for(query)
       const out = new SqlWriter(names, dialect, 'insensitive', guards)
-      out.text(`${names.column(table, parentKey)} as ${names.name(KEY)}`)
+      out.text(
+        parentKeys
+          .map((column, index) => `${names.column(table, column)} as ${names.name(aliases[index] ?? '')}`)
+          .join(', '),
+      )
       for (const aggregate of group) {
         out.text(', ')
         writeAggregate(out, aggregate, table, new Set([table]), map, client)
         out.text(` as ${names.name(aggregate.key)}`)
       }
+      const keyColumns = parentKeys.map((column) => `${table}.${column}`)
       const result: unknown = await runBounded(
-        query.select(out.toRaw(client)).whereIn(`${table}.${parentKey}`, chunkKeys),
+        whereKeyIn(query.select(out.toRaw(client)), keyColumns, chunkKeys),
         bound,
       )
       for (const row of toRows(result)) found.push(row)
     }
     const byKey = new Map<string, Row>()
     for (const row of found) {
-      const key = keyOf(row[KEY])
+      const key = rowKeyOf(row, aliases)
       if (key !== null) byKey.set(key, row)
     }
     for (const row of rows) {
-      const key = keyOf(row[property])
+      const key = rowKeyOf(row, properties)
       const values = key === null ? undefined : byKey.get(key)
       for (const aggregate of group)
         row[aggregate.key] = aggregateValue(aggregate, values?.[aggregate.key] ?? null, reading)

@@ -3,7 +3,8 @@ import type { RelationMap } from '../relation-map.ts'
 import { clientColumn, primaryKeyColumns } from '../map/columns.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/query-plan.ts'
-import { distinctKeys, groupByKey, keyOf, keyProperty, parentKeysFor } from './keys.ts'
+import { distinctRowKeys, groupByRowKey, keyProperty, parentKeysFor, rowKeyOf, whereKeyIn } from './keys.ts'
+import { parentKeyColumns, relatedKeyColumns } from '../validate/key-pairs.ts'
 import { fetchChunked } from './fetch-chunked.ts'
 import type { EagerBatchSettings } from './options.ts'
 import { PIVOT_ALIAS, RANK_ALIAS } from './hidden-aliases.ts'
@@ -35,15 +36,18 @@ export async function loadDirect(
 ): Promise<LoadedBatch> {
   const { chunkSize, guards, budget, nullsSortLargest, topForm, bound, json, schema } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
-  const parentProperty = keyProperty(parents, map, relation.parentTable, parentKey)
-  const keys = distinctKeys(parents, parentProperty)
+  const parentProperties = parentKeyColumns(relation).map((column) =>
+    keyProperty(parents, map, relation.parentTable, column),
+  )
+  const keys = distinctRowKeys(parents, parentProperties)
   if (keys.length === 0) {
     for (const parent of parents) parent[name] = many ? [] : null
     return { table, rows: [], extra: [] }
   }
 
   const nested = parentKeysFor(children)
-  const selection = relatedSelection(map, table, pivot === undefined ? [relatedKey, ...nested] : nested)
+  const relatedKeys = relatedKeyColumns(relation)
+  const selection = relatedSelection(map, table, pivot === undefined ? [...relatedKeys, ...nested] : nested)
   const { columns } = selection
   const keyColumns = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
   const top = topPerParentOf(relation)
@@ -55,7 +59,12 @@ export async function loadDirect(
     param,
     (chunkKeys, most) => {
       const query = queryOn(client, table, schema)
-      const partition = pivot === undefined ? `${table}.${relatedKey}` : `${pivot.table}.${pivot.parentColumn}`
+      // A composite key partitions by each of its columns, matched as a tuple: `(a, b) in ((?, ?), …)`.
+      const partitions =
+        pivot === undefined
+          ? relatedKeys.map((column) => `${table}.${column}`)
+          : [`${pivot.table}.${pivot.parentColumn}`]
+      const partition = partitions[0] ?? ''
       if (pivot === undefined) query.select(columns)
       else {
         query
@@ -63,7 +72,7 @@ export async function loadDirect(
           .innerJoin(pivot.table, `${pivot.table}.${pivot.relatedColumn}`, `${table}.${relatedKey}`)
       }
       // A top-N query adds its parent-key condition itself (see topPerParent).
-      if (top === undefined) query.whereIn(partition, chunkKeys)
+      if (top === undefined) whereKeyIn(query, partitions, chunkKeys)
       if (morph !== undefined) query.where(`${table}.${morph.column}`, morph.value)
       guards?.applyTo(query, table, table)
       if (pivot !== undefined) guards?.applyTo(query, pivot.table, pivot.table)
@@ -72,14 +81,16 @@ export async function loadDirect(
           limit: top.limit,
           orders: top.orders.map((order) => ({ ...order, column: `${table}.${order.column}` })),
         }
-        const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys }
+        const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys as Knex.Value[] }
+        const composite = partitions.length > 1
         return topPerParent(client, query, {
-          partition,
+          partition: composite ? partitions : partition,
           top: ordered,
           rankAlias: RANK_ALIAS,
           keyColumns,
           nullsSortLargest,
-          form: topForm,
+          // The lateral form reads one key column back from the parent table; a composite key takes the window.
+          form: composite ? 'window' : topForm,
           parents: parentKeys,
           most,
         })
@@ -91,16 +102,16 @@ export async function loadDirect(
     json,
   )
 
-  const byKey = groupByKey(
+  const byKey = groupByRowKey(
     related,
-    pivot === undefined ? (clientColumn(map, table, relatedKey) ?? relatedKey) : PIVOT_ALIAS,
+    pivot === undefined ? relatedKeys.map((column) => clientColumn(map, table, column) ?? column) : [PIVOT_ALIAS],
   )
   // Each related row is in exactly one group, so the attached rows are those of the groups some parent
   // matched. A group goes to its first parent as is; a later parent with the same key gets a copy. Each
   // parent is written once: driver rows are often dictionary-mode objects, where every write costs.
   const matched = new Set<Row[]>()
   for (const parent of parents) {
-    const key = keyOf(parent[parentProperty])
+    const key = rowKeyOf(parent, parentProperties)
     const matches = key === null ? undefined : byKey.get(key)
     if (matches === undefined) {
       parent[name] = many ? [] : null

@@ -1,6 +1,7 @@
 import type { SchemaColumn, SchemaTable } from '../dialect/schema/schema-snapshot.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
-import type { BelongsToRelation, RelationMap } from '../relation-map.ts'
+import type { BelongsToRelation, RelationKey, RelationMap } from '../relation-map.ts'
+import { checkCompositeKey } from './check-composite-key.ts'
 import { relationKind } from '../map/relation-kinds.ts'
 import { relationMapProblem, type RelationMapProblem } from './relation-map-problem.ts'
 
@@ -24,6 +25,13 @@ export function schemaLookup(tables: readonly SchemaTable[]): SchemaLookup {
   }
 }
 
+/** The columns of a relation key, one or several. */
+export const keyList = (key: RelationKey): readonly string[] => (typeof key === 'string' ? [key] : key)
+
+/** Whether two column lists name the same columns in the same order. */
+export const sameColumns = (left: readonly string[], right: readonly string[]): boolean =>
+  left.length === right.length && left.every((column, index) => right[index] === column)
+
 function checkRequired(
   map: RelationMap,
   table: string,
@@ -31,11 +39,15 @@ function checkRequired(
   path: string,
   schema: SchemaLookup,
 ): RelationMapProblem[] {
-  const column = schema.column(table, relation.foreignKey)
-  const ownerKey = relation.ownerKey ?? primaryKeyColumns(map, relation.table)[0] ?? 'id'
-  if (column === undefined || schema.column(relation.table, ownerKey) === undefined) return []
-  const where = `${table}.${relation.foreignKey}`
-  if (column.nullable) {
+  const foreignKeys = keyList(relation.foreignKey)
+  const ownerKeys =
+    relation.ownerKey === undefined ? primaryKeyColumns(map, relation.table) : keyList(relation.ownerKey)
+  const columns = foreignKeys.map((column) => schema.column(table, column))
+  if (columns.includes(undefined) || ownerKeys.some((key) => schema.column(relation.table, key) === undefined))
+    return []
+  const where = `${table}.${foreignKeys.join(', ')}`
+  const ownerKey = ownerKeys.join(', ')
+  if (columns.some((column) => column?.nullable === true)) {
     return [
       relationMapProblem(
         'required_foreign_key_nullable',
@@ -48,10 +60,9 @@ function checkRequired(
     .table(table)
     ?.foreignKeys.find(
       (foreignKey) =>
-        foreignKey.columns.length === 1 &&
-        foreignKey.columns[0] === relation.foreignKey &&
+        sameColumns(foreignKey.columns, foreignKeys) &&
         foreignKey.referencedTable === relation.table &&
-        foreignKey.referencedColumns[0] === ownerKey,
+        sameColumns(foreignKey.referencedColumns, ownerKeys),
     )
   if (constraint?.enforced === true) return []
   const state =
@@ -97,6 +108,7 @@ export function checkRelationKeys(map: RelationMap, table: string, schema: Schem
     }
     if (relation.type === 'belongsTo' && relation.required === true)
       problems.push(...checkRequired(map, table, relation, path, schema))
+    problems.push(...checkCompositeKey(map, table, relation, path, schema))
   }
   return problems
 }

@@ -12,7 +12,10 @@ export type IntrospectionNoticeKind =
   | 'column-name-clash'
   /** A relation renamed because its first name was taken by a column or another relation. */
   | 'relation-name-clash'
-  /** A foreign key over several columns: a map relation has one key column, so it is left out. */
+  /**
+   * No longer emitted: a foreign key over several columns gets composite relations (`foreignKey: ['a', 'b']`). Kept so
+   * that code matching on it still compiles.
+   */
   | 'multi-column-foreign-key'
   /** A foreign key to or from a table that is not in the map, left out. */
   | 'foreign-key-outside-map'

@@ -1,4 +1,4 @@
-import type { RelationDefinition, RelationMap, TableDefinition } from '../relation-map.ts'
+import type { RelationDefinition, RelationKey, RelationMap, TableDefinition } from '../relation-map.ts'
 import { tableColumns } from './column-specs.ts'
 import { compareText } from './compare-text.ts'
 import { pivotOf, type Pivot } from './find-pivots.ts'
@@ -29,12 +29,14 @@ interface PendingRelation {
   ambiguous?: string
 }
 
-/** One single-column foreign key between two mapped tables. */
+/** One foreign key between two mapped tables: its first column pair, and every pair of a composite key. */
 interface Link {
   from: SchemaTable
   key: SchemaForeignKey
   column: string
   referencedColumn: string
+  columns: readonly string[]
+  referencedColumns: readonly string[]
 }
 
 /**
@@ -45,10 +47,11 @@ interface Link {
  *   `unique: true` and `column` (the database name, where the client name differs) as the schema says.
  * - `primaryKey` when the key is not `id` (an array when composite); a table without a key uses a unique
  *   NOT NULL constraint or is left out.
- * - A `belongsTo` per single-column foreign key (named after the column without `_id`, else after the
- *   referenced table in the singular; `required` when the column is NOT NULL and the key enforced), and its
- *   inverse on the referenced table: `hasMany` named after the referencing table, `hasOne` when the column
- *   is unique. A pivot table (keyed by its two foreign keys) gives a `belongsToMany` on each side instead, and
+ * - A `belongsTo` per foreign key (named after its first column without `_id`, else after the referenced table
+ *   in the singular; `required` when its columns are NOT NULL and the key enforced), and its inverse on the
+ *   referenced table: `hasMany` named after the referencing table, `hasOne` when the column is unique. A foreign
+ *   key over several columns (one into a table partitioned by a date spans the date) gives composite keys:
+ *   `foreignKey: ['rental_id', 'rental_date']`, its other side left out when it is the referenced primary key. A pivot table (keyed by its two foreign keys) gives a `belongsToMany` on each side instead, and
  *   is itself left out unless `options.exposePivots`, or unless it has columns other than date-times (a
  *   `weight`): then it is also a table, with its two `belongsTo` and their inverses, so they stay reachable.
  * - With `options.sortableIndexedOnly`, `sortable: false` on each column that leads no index nor the primary key.
@@ -166,16 +169,6 @@ function foreignKeyLinks(
     )
     for (const key of sorted) {
       const at = `${table.name}.${key.columns.join(', ')}`
-      if (key.columns.length !== 1) {
-        notices.push({
-          kind: 'multi-column-foreign-key',
-          table: table.name,
-          message:
-            `${at}: the foreign key to ${key.referencedTable} spans ${key.columns.length} columns; a map ` +
-            `relation has one key column, so it is left out`,
-        })
-        continue
-      }
       if (!inMap.has(key.referencedTable)) {
         const why = pivots.has(key.referencedTable) ? 'a pivot table' : 'not in the map'
         notices.push({
@@ -185,11 +178,37 @@ function foreignKeyLinks(
         })
         continue
       }
-      links.push({ from: table, key, column: key.columns[0] ?? '', referencedColumn: key.referencedColumns[0] ?? '' })
+      links.push({
+        from: table,
+        key,
+        column: key.columns[0] ?? '',
+        referencedColumn: key.referencedColumns[0] ?? '',
+        columns: key.columns,
+        referencedColumns: key.referencedColumns,
+      })
     }
   }
   return links
 }
+
+/**
+ * A link's key on one side as a map names it: its column, or the columns of a composite key; `undefined` when it is
+ * the table's key (in order), which a relation key defaults to.
+ */
+function keyOption(
+  keys: ReadonlyMap<string, readonly string[]>,
+  table: string,
+  columns: readonly string[],
+): RelationKey | undefined {
+  if (columns.length === 1) return soleKey(keys, table) === columns[0] ? undefined : columns[0]
+  const key = keys.get(table) ?? []
+  return key.length === columns.length && key.every((column, index) => columns[index] === column)
+    ? undefined
+    : [...columns]
+}
+
+/** A link's referencing columns as a relation's `foreignKey`: a column, or a composite key's columns. */
+const foreignKeyOf = (link: Link): RelationKey => (link.columns.length === 1 ? link.column : [...link.columns])
 
 const soleKey = (keys: ReadonlyMap<string, readonly string[]>, table: string): string | undefined => {
   const key = keys.get(table)
@@ -201,16 +220,25 @@ function belongsToRelations(
   keys: ReadonlyMap<string, readonly string[]>,
   notices: IntrospectionNotice[],
 ): PendingRelation[] {
-  return links.map(({ from, key, column, referencedColumn }) => {
+  return links.map((link) => {
+    const { from, key, column } = link
     const singular = inflectedWords(key.referencedTable, 'singular')
     const stem = foreignKeyStem(column)
-    const definition: RelationDefinition = { type: 'belongsTo', table: key.referencedTable, foreignKey: column }
-    if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.ownerKey = referencedColumn
-    const nullable = from.columns.find((candidate) => candidate.name === column)?.nullable ?? true
+    const definition: RelationDefinition = {
+      type: 'belongsTo',
+      table: key.referencedTable,
+      foreignKey: foreignKeyOf(link),
+    }
+    const ownerKey = keyOption(keys, key.referencedTable, link.referencedColumns)
+    if (ownerKey !== undefined) definition.ownerKey = ownerKey
+    // A composite key references nothing while any of its columns is NULL.
+    const nullable = link.columns.some(
+      (name) => from.columns.find((candidate) => candidate.name === name)?.nullable ?? true,
+    )
     if (!nullable && key.enforced) definition.required = true
     if (!nullable && !key.enforced) {
       const message =
-        `${from.name}.${column}: NOT NULL, but the database does not enforce its foreign key to ` +
+        `${from.name}.${link.columns.join(', ')}: NOT NULL, but the database does not enforce its foreign key to ` +
         `${key.referencedTable}: the belongsTo is not required`
       notices.push({ kind: 'unenforced-foreign-key', table: from.name, column, message })
     }
@@ -247,17 +275,20 @@ function inverseRelations(
   }
   return ordered
     .filter((link) => !noInverse.has(link.key.referencedTable))
-    .map(({ from, key, column, referencedColumn }) => {
-      const unique =
-        soleKey(keys, from.name) === column ||
-        from.uniques.some((columns) => columns.length === 1 && columns[0] === column)
+    .map((link) => {
+      const { from, key, column } = link
+      // Unique when the table's key or a unique constraint lies within the foreign key's columns.
+      const within = (columns: readonly string[]): boolean =>
+        columns.length > 0 && columns.every((name) => link.columns.includes(name))
+      const unique = within(keys.get(from.name) ?? []) || from.uniques.some(within)
       const words = inflectedWords(from.name, unique ? 'singular' : 'plural')
       const definition: RelationDefinition = {
         type: unique ? 'hasOne' : 'hasMany',
         table: from.name,
-        foreignKey: column,
+        foreignKey: foreignKeyOf(link),
       }
-      if (soleKey(keys, key.referencedTable) !== referencedColumn) definition.localKey = referencedColumn
+      const localKey = keyOption(keys, key.referencedTable, link.referencedColumns)
+      if (localKey !== undefined) definition.localKey = localKey
       const qualified = qualifiedWords(words, 'by', column)
       const siblings = links.filter(
         (link) => link.from.name === from.name && link.key.referencedTable === key.referencedTable,

@@ -28,6 +28,16 @@ export const RELATION_MAP_PROBLEM_LEVELS = {
   required_foreign_key_nullable: 'error',
   /** A `required` belongsTo with no foreign-key constraint to its table's key, or one the database does not enforce. */
   required_foreign_key_not_enforced: 'error',
+  /**
+   * Two paired columns of a composite relation key hold different types in the database (an integer and a date-time):
+   * the relation would never match, or match by conversion.
+   */
+  relation_key_type_mismatch: 'error',
+  /**
+   * A composite relation key that nothing in the database backs: no foreign key between its columns, and the
+   * referenced columns are neither the primary key nor unique, so one row may have several "owners".
+   */
+  relation_key_unbacked: 'error',
   /** The declared type is not one the database column can hold: a client's value would become a database error. */
   type_mismatch: 'error',
   /** A `number` column declared `precision: 'single'` that the database stores as a double: values would be rounded. */

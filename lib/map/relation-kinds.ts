@@ -1,7 +1,7 @@
-import type { HasRelation, MorphManyRelation, RelationDefinition, RelationType } from '../relation-map.ts'
+import type { HasRelation, MorphManyRelation, RelationDefinition, RelationKey, RelationType } from '../relation-map.ts'
 
 /** What a key of a relation definition holds. */
-export type RelationKeyKind = 'table' | 'column' | 'text' | 'boolean' | 'types' | 'limit' | 'orders'
+export type RelationKeyKind = 'table' | 'column' | 'key' | 'text' | 'boolean' | 'types' | 'limit' | 'orders'
 
 /** The keys one relation type takes besides `type`: the required ones and the optional ones, with what each holds. */
 export interface RelationKeys {
@@ -32,8 +32,9 @@ export type RelationLink =
   | {
       kind: 'direct'
       table: string
-      parentKey: string | undefined
-      relatedKey: string | undefined
+      /** A column, or the columns of a composite key (paired in order with `relatedKey`'s). */
+      parentKey: RelationKey | undefined
+      relatedKey: RelationKey | undefined
       pivot?: { table: string; parentColumn: string; relatedColumn: string }
       morph?: { column: string; value: string }
     }
@@ -79,10 +80,19 @@ const hasKind = <Loads extends 'first' | 'all'>(
     relatedKey: definition.foreignKey,
   }),
   keyColumns: (table, definition) => [
-    { option: 'foreignKey', column: definition.foreignKey, table: definition.table },
-    { option: 'localKey', column: definition.localKey, table },
+    ...keyColumnsOf('foreignKey', definition.foreignKey, definition.table),
+    ...keyColumnsOf('localKey', definition.localKey, table),
   ],
 })
+
+/**
+ * The {@link RelationKeyColumn}s of one key option: one for a column (or a key left out), one per column of a
+ * composite key, each option named with its index (`foreignKey[1]`).
+ */
+function keyColumnsOf(option: string, key: RelationKey | undefined, table: string): RelationKeyColumn[] {
+  if (typeof key === 'string' || key === undefined) return [{ option, column: key, table }]
+  return key.map((column, index) => ({ option: `${option}[${index}]`, column, table }))
+}
 
 const morphKind = <Loads extends 'first' | 'all'>(
   loads: Loads,
@@ -110,7 +120,7 @@ const morphKind = <Loads extends 'first' | 'all'>(
  */
 export const RELATION_KINDS = {
   belongsTo: {
-    keys: { required: { table: 'table', foreignKey: 'column' }, optional: { ownerKey: 'column', required: 'boolean' } },
+    keys: { required: { table: 'table', foreignKey: 'key' }, optional: { ownerKey: 'key', required: 'boolean' } },
     loads: 'one',
     link: (definition) => ({
       kind: 'direct',
@@ -119,14 +129,14 @@ export const RELATION_KINDS = {
       relatedKey: definition.ownerKey,
     }),
     keyColumns: (table, definition) => [
-      { option: 'foreignKey', column: definition.foreignKey, table },
-      { option: 'ownerKey', column: definition.ownerKey, table: definition.table },
+      ...keyColumnsOf('foreignKey', definition.foreignKey, table),
+      ...keyColumnsOf('ownerKey', definition.ownerKey, definition.table),
     ],
   },
-  hasOne: hasKind('first', { required: { table: 'table', foreignKey: 'column' }, optional: { localKey: 'column' } }),
+  hasOne: hasKind('first', { required: { table: 'table', foreignKey: 'key' }, optional: { localKey: 'key' } }),
   hasMany: hasKind('all', {
-    required: { table: 'table', foreignKey: 'column' },
-    optional: { localKey: 'column', limit: 'limit', orders: 'orders' },
+    required: { table: 'table', foreignKey: 'key' },
+    optional: { localKey: 'key', limit: 'limit', orders: 'orders' },
   }),
   belongsToMany: {
     keys: {

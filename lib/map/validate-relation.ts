@@ -51,6 +51,7 @@ export function validateRelation(path: string, definition: unknown, tables: Read
     const value = definition[key]
     if (value !== undefined) checkValue(`${path}.${key}`, kind, value, tables)
   }
+  checkKeyPairs(path, definition)
   if (definition.orders !== undefined && definition.limit === undefined) {
     throw relationMapError(
       `${path}.orders`,
@@ -68,6 +69,9 @@ function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables:
     case 'column':
       if (typeof value !== 'string' || value === '')
         throw relationMapError(path, `expected a column name, got ${describeValue(value)}`)
+      return
+    case 'key':
+      checkKey(path, value)
       return
     case 'text':
       if (typeof value !== 'string' || value === '')
@@ -96,6 +100,56 @@ function checkValue(path: string, kind: RelationKeyKind, value: unknown, tables:
       return
     case 'orders':
       checkOrders(path, value)
+  }
+}
+
+/** A relation key: a column name, or the columns of a composite key (two or more distinct names). */
+function checkKey(path: string, value: unknown): void {
+  if (typeof value === 'string' && value !== '') return
+  if (!Array.isArray(value)) throw relationMapError(path, `expected a column name, got ${describeValue(value)}`)
+  if (value.length < 2)
+    throw relationMapError(
+      path,
+      `expected a column name, or the columns of a composite key (two or more, e.g. ['rental_id', 'rental_date']), ` +
+        `got a list of ${value.length}`,
+    )
+  value.forEach((column: unknown, index) => {
+    if (typeof column !== 'string' || column === '')
+      throw relationMapError(`${path}[${index}]`, `expected a column name, got ${describeValue(column)}`)
+    if (value.indexOf(column) !== index)
+      throw relationMapError(`${path}[${index}]`, `'${column}' is named twice in the key`)
+  })
+}
+
+/** The two sides of a relation key, as a definition names them: `foreignKey` and `ownerKey` or `localKey`. */
+const PAIRED = [
+  ['foreignKey', 'ownerKey'],
+  ['foreignKey', 'localKey'],
+] as const
+
+/**
+ * A composite key on one side needs one of the same length on the other, when that side is named: `foreignKey:
+ * ['a', 'b']` with `ownerKey: 'id'` (or `ownerKey: ['x']`) is a mistake. A side left out defaults to the primary
+ * key, checked once every table is known (`checkRelationKeys`).
+ */
+function checkKeyPairs(path: string, definition: Record<string, unknown>): void {
+  for (const [first, second] of PAIRED) {
+    const left = definition[first]
+    const right = definition[second]
+    if (left === undefined || right === undefined) continue
+    const composite = Array.isArray(left)
+    if (composite !== Array.isArray(right))
+      throw relationMapError(
+        `${path}.${second}`,
+        `${first} is ${composite ? `a composite key of ${(left as unknown[]).length} columns` : 'one column'}, so ` +
+          `${second} must be ${composite ? 'a list of as many columns' : 'one column too'}, got ${describeValue(right)}`,
+      )
+    if (composite && (left as unknown[]).length !== (right as unknown[]).length)
+      throw relationMapError(
+        `${path}.${second}`,
+        `${first} names ${(left as unknown[]).length} columns and ${second} ${(right as unknown[]).length}; the ` +
+          `columns of a composite key are paired in order, so name as many on each side`,
+      )
   }
 }
 

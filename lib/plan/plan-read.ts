@@ -59,8 +59,9 @@ export function planRead(query: QueryPlan, dialect: PlannerDialect, map: Relatio
     })
   }
   let cutoff: CutoffPlan | undefined
+  // The cutoff's walk joins hop by hop on one key column each; a composite key keeps the page as it is.
   if (dialect.cutoffJoinedOrder && first !== undefined && first.via.length > 0 && !first.nullable)
-    if (innerPath(map, first.via))
+    if (innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined))
       cutoff = Object.freeze({
         order: first,
         join: dialect.orderedJoin,

@@ -67,14 +67,16 @@ export type KeyFirstChooser = (
 
 /**
  * Whether `inner` (the condition on `relation`'s related rows) is passed by at most one related row, as the
- * map declares: equality on the primary key or on a `unique: true` column of the related table itself.
+ * map declares: equality on the primary key or on a `unique: true` column of the related table itself; never
+ * through a composite key.
  */
 export function keyFirstTest(
   map: RelationMap,
   relation: DirectRelation,
   inner: Condition,
 ): inner is Condition & { kind: 'test' } {
-  if (inner.kind !== 'test' || inner.table !== relation.table) return false
+  // A composite key has no one column to compare with the scalar subquery.
+  if (inner.kind !== 'test' || inner.table !== relation.table || relation.composite !== undefined) return false
   return (
     inner.test.op === 'compare' && inner.test.operator === '=' && columnFacts(map, inner.table, inner.column).unique
   )

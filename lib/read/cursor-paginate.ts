@@ -1,13 +1,14 @@
 import type { Knex } from 'knex'
 import { readReversed } from '../apply/page-rewrite.ts'
-import { markSeekColumns, seekOf } from '../apply/seek-orders.ts'
+import { listedColumnsOf } from '../apply/apply-selection.ts'
+import { markSeekColumns, seeRawRows, seekOf } from '../apply/seek-orders.ts'
 import { boundedRunOf, carryBoundedRun } from '../apply/read-state.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import { runBounded } from '../bound/run-within-bound.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import { cursorKeys, type CursorSecret } from '../cursor/cursor-secrets.ts'
 import { decodeCursor, encodeCursor, type CursorDirection, type CursorPayload } from '../cursor/cursor-token.ts'
-import { positionSelect, takePosition } from '../cursor/page-position.ts'
+import { copyPositions, positionSelect, positionSources, takePosition } from '../cursor/page-position.ts'
 import { requestBinding } from '../cursor/request-binding.ts'
 import { orderList, pageOrders, seekConditions } from '../cursor/seek-condition.ts'
 import { cursorSqlOf, isCursorText } from '../dialect/cursor-sql.ts'
@@ -139,10 +140,14 @@ export async function cursorPaginate<T = Record<string, unknown>>(
   }
 }
 
+const NONE: ReadonlySet<string> = new Set()
+
 /**
  * The statements of a keyset page of `builder` (from `applyQueryParams`) at `position` (none: the first page), each
  * a function of the rows it may read: one, or two for a first order that can be NULL (see `seekConditions`); the
- * second reads only when the first had fewer rows than the page. Each selects the position values beside the row.
+ * second reads only when the first had fewer rows than the page. Each reads the position values of its rows: from
+ * the row itself for an order that is a selected column of the table whose driver value is exact (see
+ * `positionSources`), else selected beside the row.
  */
 export function cursorPageQueries(
   builder: Knex.QueryBuilder,
@@ -160,14 +165,24 @@ export function cursorPageQueries(
   const parts = position === undefined ? [undefined] : seekConditions(read, position.values, cursorSqlOf(dialect))
   const reordered =
     direction === 'prev' || orders.some((order) => order.appended) ? orderList(read, dialect) : undefined
+  // A row read through the read pipeline has the values of its own columns as the driver returned them (step 0).
+  const sources = positionSources(
+    orders,
+    boundedRunOf(builder) === undefined ? NONE : listedColumnsOf(builder, seek.ref),
+    dialect,
+  )
   return parts.map((condition) => (rows: number = size): Knex.QueryBuilder => {
     const query = statementCopy(builder)
     if (direction === 'prev') readReversed(query)
     carryBoundedRun(query, boundedRunOf(builder))
     if (reordered !== undefined) query.clear('order').orderByRaw(reordered.sql, reordered.bindings)
     if (condition !== undefined) query.whereRaw(condition.sql, condition.bindings)
-    query.select(positionSelect(builder.client, Identifiers.for(builder), orders, dialect))
-    markSeekColumns(query)
+    const select = positionSelect(builder.client, Identifiers.for(builder), orders, dialect, sources.selected)
+    if (select !== undefined) {
+      query.select(select)
+      markSeekColumns(query)
+    }
+    if (sources.fromRow.length > 0) seeRawRows(query, (rows) => copyPositions(rows, sources, dialect))
     query.limit(rows, { skipBinding: dialect.inlinePage })
     if (offset > 0) query.offset(offset, { skipBinding: dialect.inlinePage })
     return query

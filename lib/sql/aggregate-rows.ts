@@ -4,6 +4,7 @@ import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import { clauseOtherThanWhere, compileWhere } from '../knex/builder-state.ts'
 import type { SqlWriter } from './sql-writer.ts'
+import { relatedKeyColumns } from '../validate/key-pairs.ts'
 
 /** The related rows an aggregate reads, as the parts of a subquery over them. */
 export interface AggregateRows {
@@ -11,6 +12,8 @@ export interface AggregateRows {
   from: string
   /** The quoted column that holds the parent's key: the related key, or the pivot's parent column. */
   key: string
+  /** Every quoted column of the parent's key, paired in order with the parent's: `[key]`, or a composite key's. */
+  keys: readonly string[]
   /** The aggregated value: `count(*)`, `sum("posts"."views")`, `1` for exists. */
   value: string
   /**
@@ -67,6 +70,7 @@ export function aggregateRows(
     return {
       from: names.table(pivot.table, pivotAlias),
       key: names.column(pivotAlias, pivot.parentColumn),
+      keys: [names.column(pivotAlias, pivot.parentColumn)],
       value,
       conditions,
     }
@@ -91,7 +95,8 @@ export function aggregateRows(
     and().text(scopeSql.sql)
     for (const binding of scopeSql.bindings) conditions.bindings.push(binding)
   }
-  return { from, key, value, conditions }
+  const keys = pivot === undefined ? relatedKeyColumns(relation).map((column) => names.column(alias, column)) : [key]
+  return { from, key, keys, value, conditions }
 }
 
 /** The where conditions a scope of `table` adds, as parenthesised SQL with `?` placeholders. */

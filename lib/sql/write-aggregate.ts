@@ -5,6 +5,7 @@ import type { PlannedAggregate } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
 import { aggregateRows } from './aggregate-rows.ts'
 import type { SqlWriter } from './sql-writer.ts'
+import { parentKeyColumns } from '../validate/key-pairs.ts'
 
 /**
  * Writes an aggregate of the row known as `ref` as a correlated scalar subquery over its related rows (see
@@ -35,10 +36,10 @@ export function writeAggregate(
   const exists = aggregate.kind === 'exists'
   const test = existenceTest(out.dialect)
   out.text(exists ? `(${test.open}` : '(')
-  out.text(
-    `select ${rows.value} from ${rows.from} where ${rows.key} = ${out.names.column(ref, aggregate.relation.parentKey)}`,
-  )
+  const parentKeys = parentKeyColumns(aggregate.relation)
+  const linked = rows.keys.map((key, index) => `${key} = ${out.names.column(ref, parentKeys[index] ?? '')}`)
+  out.text(`select ${rows.value} from ${rows.from} where ${linked.join(' and ')}`)
   if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
-  if (aggregate.kind === 'min' || aggregate.kind === 'max') out.text(` group by ${rows.key}`)
+  if (aggregate.kind === 'min' || aggregate.kind === 'max') out.text(` group by ${rows.keys.join(', ')}`)
   out.text(exists ? `${test.close})` : ')')
 }

@@ -10,6 +10,7 @@ import { writeTest } from './write-column-predicate.ts'
 import { writeFulltextTest } from './write-fulltext-test.ts'
 import { testedColumn } from './tested-column.ts'
 import { closeExists, openExists } from './write-exists.ts'
+import { keyEquality } from './key-equality.ts'
 
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
@@ -38,10 +39,12 @@ export function writeCondition(
       return NOTHING_LEARNED
     case 'exists': {
       const { relation, inner } = condition
-      const form = inner === null ? 'exists' : style.relationForm(inner, relation.many, style.underMany)
+      // A composite key has no one column to list or to look up first: its filter is the correlated exists.
+      const composite = relation.composite !== undefined
+      const form = inner === null || composite ? 'exists' : style.relationForm(inner, relation.many, style.underMany)
       // What this filter's subquery holds is written under a to-many hop (see `ConditionStyle.underMany`).
       const under = styleUnder(style, relation.many)
-      if (inner !== null && under.keyFirst?.(relation, inner, ref) === true)
+      if (inner !== null && !composite && under.keyFirst?.(relation, inner, ref) === true)
         return writeKeyFirst(out, relation, inner, form, ref, scope, under)
       if (inner !== null && form === 'in') return writeInSubquery(out, relation, inner, ref, scope, under)
       openExists(out, under, inner === null, relation.many)
@@ -113,7 +116,7 @@ function writeExistsSubquery(
   out.text(`select 1 from ${names.table(relation.table, alias)}`)
   let pivotAlias = ''
   if (pivot === undefined) {
-    out.text(` where ${names.column(alias, relation.relatedKey)} = ${parentKey}`)
+    out.text(` where ${keyEquality(names, relation, alias, ref)}`)
   } else {
     pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)

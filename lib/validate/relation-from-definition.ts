@@ -1,8 +1,8 @@
 import { primaryKeyColumns, databaseColumn } from '../map/columns.ts'
 import { isToMany, relationKind, unhandled } from '../map/relation-kinds.ts'
-import type { RelationDefinition, RelationMap, RelationTopN } from '../relation-map.ts'
+import type { RelationDefinition, RelationKey, RelationMap, RelationTopN } from '../relation-map.ts'
 import { columnFacts } from './column-facts.ts'
-import type { DirectRelation, RelationTop, ResolvedRelation } from './resolved-relation.ts'
+import type { CompositeKey, DirectRelation, RelationTop, ResolvedRelation } from './resolved-relation.ts'
 
 /**
  * The single-column primary key of a table of the map (default `id`), as a relation key defaults to it.
@@ -38,6 +38,7 @@ export function resolveRelation(
   switch (link.kind) {
     case 'direct': {
       const table = requireTable(link.table)
+      const composite = compositeKey(map, parentTable, table, link.parentKey, link.relatedKey)
       return {
         kind: 'direct',
         name,
@@ -45,8 +46,9 @@ export function resolveRelation(
         many,
         parentTable,
         table,
-        parentKey: link.parentKey ?? primaryKeyOf(map, parentTable),
-        relatedKey: link.relatedKey ?? primaryKeyOf(map, table),
+        parentKey: composite?.parentKeys[0] ?? keyColumn(link.parentKey) ?? primaryKeyOf(map, parentTable),
+        relatedKey: composite?.relatedKeys[0] ?? keyColumn(link.relatedKey) ?? primaryKeyOf(map, table),
+        ...(composite === undefined ? {} : { composite }),
         ...(link.pivot === undefined ? {} : { pivot: link.pivot }),
         ...(link.morph === undefined ? {} : { morph: link.morph }),
         ...(def.type === 'belongsTo' && def.required === true ? { required: true } : {}),
@@ -71,6 +73,31 @@ export function resolveRelation(
     default:
       return unhandled(link)
   }
+}
+
+/** The column of a one-column key (`undefined` when left out or composite). */
+const keyColumn = (key: RelationKey | undefined): string | undefined => (typeof key === 'string' ? key : undefined)
+
+/**
+ * The two sides of a composite key, a side left out being its table's primary key (the map check made the lengths
+ * agree); `undefined` when the key is one column.
+ */
+function compositeKey(
+  map: RelationMap,
+  parentTable: string,
+  table: string,
+  parentKey: RelationKey | undefined,
+  relatedKey: RelationKey | undefined,
+): CompositeKey | undefined {
+  if (typeof parentKey !== 'object' && typeof relatedKey !== 'object') return undefined
+  const parentKeys = typeof parentKey === 'object' ? [...parentKey] : primaryKeyColumns(map, parentTable)
+  const relatedKeys = typeof relatedKey === 'object' ? [...relatedKey] : primaryKeyColumns(map, table)
+  if (parentKeys.length !== relatedKeys.length || parentKeys.length < 2)
+    throw new Error(
+      `knex-query-params: ${parentTable}: a composite relation key pairs ${parentKeys.join(', ')} with ` +
+        `${relatedKeys.join(', ')}; name as many columns on each side`,
+    )
+  return { parentKeys, relatedKeys }
 }
 
 /** `{ top }` for a relation that declares `limit` (its orders on database columns), else nothing. */

@@ -9,6 +9,12 @@ export interface PivotHop {
   relatedColumn: string
 }
 
+/** The columns of a composite relation key on each side, paired in order (two or more). */
+export interface CompositeKey {
+  parentKeys: readonly string[]
+  relatedKeys: readonly string[]
+}
+
 /** One order of a relation's top N, on a database column of the related table. */
 export interface ResolvedOrder {
   column: string
@@ -39,6 +45,11 @@ export interface DirectRelation {
   table: string
   parentKey: string
   relatedKey: string
+  /**
+   * A composite key (a foreign key of several columns): the parent's and the related table's columns, paired in
+   * order; `parentKey` and `relatedKey` are their first columns. Absent for a one-column key (see `keyPairs`).
+   */
+  composite?: CompositeKey
   pivot?: PivotHop
   morph?: { column: string; value: string }
   /** A belongsTo declared `required: true`: every row has its related row. */

@@ -109,7 +109,7 @@ describe('knex-query-params explain --db with a cursor: runs the page cursorPagi
       const ids = demoData.posts.map((post) => post.id).sort((a, b) => b - a)
       expect(run.stdout).to.match(/ {2}Cursor: {3}the rows after \["\w*\d+"\], issued /)
       expect(run.stdout).to.match(
-        /Queries that ran \(1: the page, reading 4 rows for a page of 3, then those that load 'with'\):\n {2}1\. select .*`posts`\.`id` as `kqp_cursor_0` from `posts` where `posts`\.`id` < \? order by `posts`\.`id` desc limit 4\n {5}Bindings: \[(\d+)\]\n/,
+        /Queries that ran \(1: the page, reading 4 rows for a page of 3, then those that load 'with'\):\n {2}1\. select (?:(?!kqp_cursor).)*`posts`\.`id`(?:(?!kqp_cursor).)* from `posts` where `posts`\.`id` < \? order by `posts`\.`id` desc limit 4\n {5}Bindings: \[(\d+)\]\n/,
       )
       expect(run.stdout).to.include(`Bindings: [${ids[2]}]\nRows`)
       expect(printedRows(run.stdout).map((row) => row['id'])).to.deep.equal(ids.slice(3, 6))

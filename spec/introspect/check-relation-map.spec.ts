@@ -69,6 +69,8 @@ describe('checkRelationMap: problem levels', () => {
       unique_not_enforced: 'error',
       required_foreign_key_nullable: 'error',
       required_foreign_key_not_enforced: 'error',
+      relation_key_type_mismatch: 'error',
+      relation_key_unbacked: 'error',
       type_mismatch: 'error',
       single_precision_not_stored: 'error',
       not_null_undeclared: 'warning',

@@ -376,7 +376,7 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
       ])
     })
 
-    it('leaves out and reports a multi-column foreign key, and a key to a table outside the map', () => {
+    it('gives a multi-column foreign key composite relations both ways, and reports a key to a table outside the map', () => {
       const lines = table(
         'order_lines',
         [id, notNull('order_id', 'integer'), notNull('order_year', 'integer'), column('product_id', 'integer')],
@@ -389,12 +389,53 @@ describe('relationMapFromSchema (hand-made snapshots)', () => {
       })
       const products = table('products', [id])
       const result = relationMapFromSchema(snapshot(lines, orders, products), { exclude: ['products'] })
-      expect(result.map['order_lines']?.relations).to.equal(undefined)
-      expect(result.map['orders']?.relations).to.equal(undefined)
+      // The referenced columns are the primary key of orders in key order: ownerKey and localKey are left out.
+      expect(result.map['order_lines']?.relations).to.deep.equal({
+        order: { type: 'belongsTo', table: 'orders', foreignKey: ['order_id', 'order_year'], required: true },
+      })
+      expect(result.map['orders']?.relations).to.deep.equal({
+        order_lines: { type: 'hasMany', table: 'order_lines', foreignKey: ['order_id', 'order_year'] },
+      })
       expect(kinds(result)).to.deep.equal([
-        'multi-column-foreign-key order_lines.order_id, order_year: the foreign key to orders spans 2 columns; a map relation has one key column, so it is left out',
         'foreign-key-outside-map order_lines.product_id: no relation, it references products, not in the map',
         'excluded-table products: left out, excluded',
+      ])
+    })
+  })
+
+  describe('composite foreign keys', () => {
+    it('names the other side when it is not the referenced primary key in order, and a unique composite key gives a hasOne', () => {
+      const orders = table('orders', [id, notNull('number', 'integer'), notNull('year', 'integer')], {
+        uniques: [['year', 'number']],
+      })
+      const invoices = table(
+        'invoices',
+        [id, notNull('order_number', 'integer'), notNull('order_year', 'integer'), column('note', 'string')],
+        {
+          uniques: [['order_year', 'order_number']],
+          foreignKeys: [fk(['order_number', 'order_year'], 'orders', ['number', 'year'], false)],
+        },
+      )
+      const result = relationMapFromSchema(snapshot(invoices, orders))
+      expect(result.map['invoices']?.relations).to.deep.equal({
+        order: {
+          type: 'belongsTo',
+          table: 'orders',
+          foreignKey: ['order_number', 'order_year'],
+          ownerKey: ['number', 'year'],
+        },
+      })
+      expect(result.map['orders']?.relations).to.deep.equal({
+        invoice: {
+          type: 'hasOne',
+          table: 'invoices',
+          foreignKey: ['order_number', 'order_year'],
+          localKey: ['number', 'year'],
+        },
+      })
+      expect(kinds(result)).to.deep.equal([
+        'unenforced-foreign-key invoices.order_number, order_year: NOT NULL, but the database does not enforce its ' +
+          'foreign key to orders: the belongsTo is not required',
       ])
     })
   })

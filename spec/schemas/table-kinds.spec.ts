@@ -121,24 +121,35 @@ for (const database of testDatabases()) {
       }
     })
 
-    it('a foreign key that spans the partition key (rental_id, rental_date) gets no relation: a notice names its columns', async () => {
+    it('a foreign key that spans the partition key (rental_id, rental_date) gets composite relations both ways', async () => {
       const ts = { sqlite: 'timestamp', postgres: 'timestamp without time zone', mysql: 'datetime' }[database.name]
       await own.knex.raw(
         `create table rental_note (note_id integer primary key, rental_id integer not null, rental_date ${ts} not null, ` +
           'body varchar(40) not null, foreign key (rental_id, rental_date) references rental (rental_id, rental_date))',
       )
       try {
+        await own.knex.raw(
+          "insert into rental_note (note_id, rental_id, rental_date, body) select rental_id, rental_id, rental_date, 'late' " +
+            'from rental where rental_id % 4 = 0',
+        )
         const { map, notices } = await introspectRelationMapWithNotices(own.knex)
-        expect(map['rental_note']?.relations).to.equal(undefined)
+        expect(map['rental_note']?.relations).to.deep.equal({
+          rental: { type: 'belongsTo', table: 'rental', foreignKey: ['rental_id', 'rental_date'], required: true },
+        })
         expect(map['rental']?.relations).to.deep.equal({
           film: { type: 'belongsTo', table: 'film', foreignKey: 'film_id', required: true },
+          rental_notes: { type: 'hasMany', table: 'rental_note', foreignKey: ['rental_id', 'rental_date'] },
         })
-        expect(
-          notices.filter((notice) => notice.kind === 'multi-column-foreign-key').map((notice) => notice.message),
-        ).to.deep.equal([
-          'rental_note.rental_id, rental_date: the foreign key to rental spans 2 columns; a map relation has one key ' +
-            'column, so it is left out',
-        ])
+        expect(notices.filter((notice) => notice.kind === 'multi-column-foreign-key')).to.deep.equal([])
+        expect(await checkRelationMap(own.knex, map)).to.deep.equal([])
+        const noted = (await applyQueryParams(
+          own.knex('rental'),
+          parseQueryParams('relations_exists[0]=rental_notes&columns[0]=rental_id&limit=200'),
+          map,
+        )) as Array<{ rental_id: number }>
+        expect(noted.map((row) => row.rental_id)).to.deep.equal(
+          Array.from({ length: 30 }, (_, index) => 4 * (index + 1)),
+        )
       } finally {
         await own.knex.raw('drop table rental_note')
       }
