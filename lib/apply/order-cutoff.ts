@@ -98,8 +98,8 @@ export function listedFromBase(plain: Knex.QueryBuilder, cutoff: OrderCutoff): K
 
 /**
  * `plain` (changed in place) bounded by the value of the last row of the page in the first order:
- * `users.name <= coalesce((select straight_join users.name from users straight_join posts on … where <the same conditions>
- * order by users.name limit 1 offset <offset + limit − 1>), (select max(users.name) from users))`.
+ * `users.name <= coalesce((select straight_join users.name from users straight_join posts on … where <the same
+ * conditions> order by users.name limit 1 offset <offset + limit − 1>), (select max(users.name) from users))`.
  * MySQL/MariaDB cannot read one index in the order of a column of a joined table and sort the whole join;
  * the subquery finds the bound by walking the ordered column's index (the dialect's `orderedJoin` keeps that
  * table first) and the page then joins and sorts only the rows up to it. Ties with the bound are kept (`<=`), and
