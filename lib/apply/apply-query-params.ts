@@ -7,7 +7,6 @@ import { ensureValidRelationMap } from '../map/validate-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { FrequencyGuard } from '../dialect/dialect.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
@@ -23,17 +22,19 @@ import { groupWheres, joinedTables, limitOf, selectedValues, statementCount } fr
 import { statementCopy } from '../knex/builder-methods.ts'
 import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
-import { chooseBySelectivity, chooseKeyFirst, type KeyFirstChooser } from '../sql/relation-filter-form.ts'
 import { callerProbe } from '../sql/caller-probe.ts'
-import { columnTestsFirst } from '../sql/column-tests-first.ts'
+import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
-import { pageDialect } from './page-dialect.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
-import { planHoldsKeyFirstFilter } from '../sql/holds-key-first-filter.ts'
+import { planRead } from '../plan/plan-read.ts'
+import type { GuardPlan } from '../plan/read-plan.ts'
+import type { DialectSyntax } from '../dialect/dialect-roles.ts'
+import type { ConditionStyle } from '../plan/condition-style.ts'
+import { learnedBoth, NOTHING_LEARNED, type Learned } from '../sql/learned.ts'
 
 /**
  * The longest `frequencyMemoMs` (a day): past it, a key that became common would be read in the wrong form for too
@@ -89,35 +90,20 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     scope(builder)
     groupWheres(builder, before)
   }
+  const read = planRead(plan, dialect, relationMap, {
+    ref,
+    paged: plan.limit !== undefined || limitOf(builder) !== undefined,
+  })
+  const writer = (like = settings.like): SqlWriter => new SqlWriter(names, dialect, like, guards)
   let guarded: GuardedForms | undefined
-  if (plan.wheres.length > 0 || plan.exists.length > 0) {
-    const paged = plan.limit !== undefined || limitOf(builder) !== undefined
-    const choose = dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(relationMap, paged) : undefined
-    const first = plan.orders[0]
-    const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
-    const writer = new SqlWriter(
-      names,
-      dialect,
-      settings.like,
-      guards,
-      choose,
-      chooseKeyFirst(relationMap, dialect, ref, orderedBy),
-    )
-    const guard = paged ? dialect.frequencyGuard : undefined
-    if (guard !== undefined) writer.keyLists = { base: ref, orderedBy, lists: [], served: false }
-    const list = clientConditions(plan, ref, writer).toRaw(builder.client)
+  if (read.conditions !== undefined) {
+    const listed = writer()
+    const learned = clientConditions(plan, ref, listed, read.conditions)
+    const list = listed.toRaw(builder.client)
     builder.whereRaw(list)
-    const keyFirst = guard !== undefined && planHoldsKeyFirstFilter(relationMap, plan)
-    if (guard !== undefined && keyFirst)
-      guarded = guardedForms(
-        builder.client,
-        plan,
-        ref,
-        writer,
-        list,
-        guard,
-        chooseKeyFirst(relationMap, dialect, ref, undefined, true),
-      )
+    const { guard } = read.page
+    if (guard !== undefined)
+      guarded = guardedForms(builder.client, plan, ref, writer, { list, sql: listed.sql, learned }, guard, dialect)
   }
   const ownSelection =
     plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined
@@ -125,29 +111,26 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const search =
     plan.search === undefined
       ? undefined
-      : applySearch(builder, new SqlWriter(names, dialect, 'insensitive', guards), plan.search, ref, table)
+      : applySearch(builder, writer('insensitive'), plan.search, ref, table, read.plain)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {
-    const orders = new SqlWriter(names, dialect, settings.like, guards)
+    const orders = writer()
     joins = selectsEveryColumn(builder)
       ? undefined
       : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
     writeOrders(orders, ref, plan.orders, relationMap, joins, search)
-    if (dialect.cutoffJoinedOrder) cutoff = orderCutoffOf(names, table, ref, plan.orders[0], joins, dialect.orderedJoin)
+    if (read.page.cutoff !== undefined && joins !== undefined)
+      cutoff = orderCutoffOf(names, table, ref, read.page.cutoff, joins)
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
-  selectAggregates(builder, new SqlWriter(names, dialect, settings.like, guards), ref, plan, relationMap, joins)
-  recordSeek(
-    builder,
-    { plan, params, context: options.context, map: relationMap, ref, joins },
-    () => new SqlWriter(names, dialect, settings.like, guards),
-  )
+  selectAggregates(builder, writer(), ref, plan, relationMap, joins)
+  recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, writer)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const keys = primaryKeyColumns(relationMap, table)
-  const rewrite = pageRewriteFor(pageDialect(dialect, plan), names, ref, keys, cutoff, guarded)
+  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {
@@ -168,72 +151,81 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
 }
 
 /**
- * The client's wheres as one parenthesised group (each run joined by `and` with its column tests first: see
- * {@link columnTestsFirst}), then each `relationsExists`, AND-ed: one raw
- * fragment, which compiles to exactly the SQL of one where per part.
+ * Writes the client's wheres as one parenthesised group (each run joined by `and` with its column tests first: see
+ * {@link columnTestsFirst}), then each `relationsExists`, AND-ed, in `style`: one raw fragment, which compiles to
+ * exactly the SQL of one where per part. Returns what writing them learned.
  */
-function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter): SqlWriter {
+function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter, style: ConditionStyle): Learned {
   const scope = new Set([ref])
+  let learned = NOTHING_LEARNED
   if (plan.wheres.length > 0) {
     out.text('(')
     columnTestsFirst(plan.wheres).forEach(({ boolean, condition }, index) => {
       if (index > 0) out.text(` ${boolean} `)
-      writeCondition(out, condition, ref, scope)
+      learned = learnedBoth(learned, writeCondition(out, condition, ref, scope, style))
     })
     out.text(')')
   }
   plan.exists.forEach((condition, index) => {
     if (index > 0 || plan.wheres.length > 0) out.text(' and ')
-    writeCondition(out, condition, ref, scope)
+    learned = learnedBoth(learned, writeCondition(out, condition, ref, scope, style))
   })
-  return out
+  return learned
 }
 
 /**
- * The walking form of the client's conditions beside their listing form `list` (written by `listed`; `keyFirst`
- * when the walking form resolves keys first), for a guarded page (`Dialect.frequencyGuard`), or `undefined`
- * when the two are the same or the conditions hold no relation filter written key first, or more than one
- * (the probe would guard only one of them), or when the listing form already reads the page in order through
- * a pivot's index and the dialect says that serves every frequency (`orderedPivotServes`).
+ * The walking form of the client's conditions beside their listing form (`listing`: its raw, its text, what it
+ * learned), for a
+ * guarded page (`guard`), or `undefined` when the two are the same or the conditions hold no relation filter written
+ * key first, or more than one (the probe would guard only one of them), or when the listing form already reads the
+ * page in order through a pivot's index and the dialect says that serves every frequency (`orderedPivotServes`).
+ * The fenced listing form, where the plan has one, is written when a read first needs it (its probe chose the
+ * listing form), once.
  */
 function guardedForms(
   client: Knex.Client,
   plan: QueryPlan,
   ref: string,
-  listed: SqlWriter,
-  list: Knex.Raw,
-  guard: FrequencyGuard,
-  keyFirst: KeyFirstChooser | undefined,
+  writer: () => SqlWriter,
+  listing: { list: Knex.Raw; sql: string; learned: Learned },
+  guard: GuardPlan,
+  { deferredPageJoin: join }: Pick<DialectSyntax, 'deferredPageJoin'>,
 ): GuardedForms | undefined {
-  const { names, dialect, like, guards } = listed
-  const walker = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
-  walker.keyLists = { base: ref, orderedBy: undefined, lists: [], served: false }
-  walker.walk = guard.walkProbe
-  const walk = clientConditions(plan, ref, walker).toRaw(client)
-  const fromList = listed.keyLists?.lists ?? []
-  const keyLists = fromList.length > 0 ? fromList : walker.keyLists.lists
+  const { list, learned: listed } = listing
+  const walker = writer()
+  const walked = clientConditions(plan, ref, walker, guard.walk)
+  const keyLists = listed.keyLists.length > 0 ? listed.keyLists : walked.keyLists
   const [keyList] = keyLists
   if (
     keyList === undefined ||
     keyLists.length > 1 ||
-    walker.sql === listed.sql ||
-    (guard.orderedPivotServes && listed.keyLists?.served === true)
+    walker.sql === listing.sql ||
+    (guard.orderedPivotServes && listed.served)
   )
     return undefined
-  const keyProbe = keyList
-    .fresh()
+  const keyProbe = writer()
     .text('(')
     .append(keyList)
     .text(` limit 1 offset ${guard.cap - 1})`)
   const probe = callerProbe(keyProbe, plan.table, ref, guard.cap)
-  const forms: GuardedForms = { list, walk, probe: probe.toRaw(client), at: guard.at, join: dialect.deferredPageJoin }
-  if (guard.fencedList && keyFirst !== undefined) {
-    const fencer = new SqlWriter(names, dialect, like, guards, undefined, keyFirst)
-    fencer.fencedBase = ref
-    const fenced = clientConditions(plan, ref, fencer)
-    if (fenced.fenceWritten) forms.fenced = fenced.toRaw(client)
+  const walk = walker.toRaw(client)
+  const { fenced } = guard
+  if (fenced === undefined) return { list, walk, probe: probe.toRaw(client), at: guard.at, join }
+  let fence: Knex.Raw | undefined | null = null
+  return {
+    list,
+    walk,
+    probe: probe.toRaw(client),
+    at: guard.at,
+    join,
+    fenced: () => {
+      if (fence === null) {
+        const fencer = writer()
+        fence = clientConditions(plan, ref, fencer, fenced).fenced ? fencer.toRaw(client) : undefined
+      }
+      return fence
+    },
   }
-  return forms
 }
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */

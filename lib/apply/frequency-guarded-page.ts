@@ -16,9 +16,10 @@ export interface GuardedForms {
   walk: Knex.Raw
   /**
    * The listing form to read once the probe has chosen it, when it differs from `list`: every relation filter key
-   * first in a fenced `in (select … offset 0)` (`fencedList`).
+   * first in a fenced `in (select … offset 0)` (`fencedList`). Written when first asked for, then the same raw;
+   * `undefined` when the conditions hold no filter it fences.
    */
-  fenced?: Knex.Raw
+  fenced?: () => Knex.Raw | undefined
   /**
    * The key's `cap`-th related row, NULL when it has fewer: `(select 1 from post_tag where tag_id = (select …)
    * limit 1 offset cap − 1)`, read in an index.

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex'
-import type { Dialect } from '../dialect/dialect.ts'
-import type { PlannedOrder } from '../validate/resolve-order.ts'
+import type { CutoffPlan } from '../plan/read-plan.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { copyWheres } from '../knex/builder-state.ts'
 import { dropOrderJoins, type OrderJoins } from './order-joins.ts'
@@ -18,11 +17,7 @@ export interface OrderCutoff {
   walk: string
   /** The ordered table alone (`users`), where the largest (or smallest) value is read. */
   orderedTable: string
-  /**
-   * Written after the bound's `select`: `straight_join ` where the walk joins with `straight_join` (MySQL/MariaDB),
-   * which keeps the listed order for every table, so a relation filter's semi-join is materialised once instead of
-   * being walked inside the hops (on a 3,000-row table the bound took 300 ms with a tag filter, 30 ms with it).
-   */
+  /** Written after the bound's `select` (see `CutoffPlan.selectModifier`). */
   selectModifier: string
   /** The base table as the query names it (`posts`), where the probe of {@link cutoffListProbe} counts rows. */
   baseTable: string
@@ -35,23 +30,17 @@ export interface OrderCutoff {
 }
 
 /**
- * The cutoff of a first order by `order` (see {@link withOrderCutoff}), or `undefined` when it does not apply:
- * the order must go through belongsTo hops that are all inner joins (`required`, no guard) to a NOT NULL
- * column, so every base row has exactly one value and no NULL sorts anywhere. The walk joins with `join`, which
- * keeps the ordered table first.
+ * The SQL of the cutoff the read plan chose (see {@link withOrderCutoff} and `CutoffPlan`) for the order joins
+ * `joins` written for it: the walk joins with `plan.join`, which keeps the ordered table first.
  */
 export function orderCutoffOf(
   names: Identifiers,
   table: string,
   ref: string,
-  order: PlannedOrder | undefined,
-  joins: OrderJoins | undefined,
-  join: Dialect['orderedJoin'],
+  plan: CutoffPlan,
+  joins: OrderJoins,
 ): OrderCutoff | undefined {
-  if (order === undefined || joins === undefined || order.via.length === 0 || order.nullable) return undefined
-  if (!joins.innerPath(order.via)) return undefined
-  // The walk joins hop by hop on one key column each; a composite key keeps the page as it is.
-  if (order.via.some((relation) => relation.composite !== undefined)) return undefined
+  const { order, join } = plan
   const aliases = order.via.map((_, index) => joins.aliasOf(order.via.slice(0, index + 1)))
   const last = order.via.length - 1
   let walk = names.table(order.via[last]?.table ?? '', aliases[last] ?? '')
@@ -80,7 +69,7 @@ export function orderCutoffOf(
     direction: order.direction,
     walk,
     orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? ''),
-    selectModifier: join === 'straight_join' ? 'straight_join ' : '',
+    selectModifier: plan.selectModifier,
     baseTable: names.table(table, ref),
     ...(onlyTheseHops ? { listJoins: forward(join) } : {}),
   }
@@ -109,8 +98,8 @@ export function listedFromBase(plain: Knex.QueryBuilder, cutoff: OrderCutoff): K
 
 /**
  * `plain` (changed in place) bounded by the value of the last row of the page in the first order:
- * `users.name <= coalesce((select straight_join users.name from users straight_join posts on … where <the same conditions>
- * order by users.name limit 1 offset <offset + limit − 1>), (select max(users.name) from users))`.
+ * `users.name <= coalesce((select straight_join users.name from users straight_join posts on … where <the same
+ * conditions> order by users.name limit 1 offset <offset + limit − 1>), (select max(users.name) from users))`.
  * MySQL/MariaDB cannot read one index in the order of a column of a joined table and sort the whole join;
  * the subquery finds the bound by walking the ordered column's index (the dialect's `orderedJoin` keeps that
  * table first) and the page then joins and sorts only the rows up to it. Ties with the bound are kept (`<=`), and

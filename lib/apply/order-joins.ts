@@ -4,6 +4,7 @@ import { loadsOf } from '../map/relation-kinds.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor } from '../sql/alias-scope.ts'
+import { innerPath } from '../plan/inner-path.ts'
 import { StatementMark } from '../knex/builder-state.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 import { keyEquality } from '../sql/key-equality.ts'
@@ -43,7 +44,7 @@ export class OrderJoins {
 
   /** Whether every hop of `via` is an inner join: a `required` belongsTo to a table without a guard. */
   innerPath(via: readonly DirectRelation[]): boolean {
-    return via.every((relation) => relation.required === true && this.map[relation.table]?.guard === undefined)
+    return innerPath(this.map, via)
   }
 
   /** A name for another joined table (`kqp_aggregate`, `kqp_aggregate_2`…), unused by the query so far. */

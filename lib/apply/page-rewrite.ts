@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
-import type { Dialect } from '../dialect/dialect.ts'
+import type { DialectSyntax } from '../dialect/dialect-roles.ts'
+import type { PagePlan } from '../plan/read-plan.ts'
 import { deferredPage } from './deferred-page.ts'
 import { guardedPage, type GuardedForms } from './frequency-guarded-page.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
@@ -112,22 +113,22 @@ export function guardedFormStatements(builder: Knex.QueryBuilder): Record<Guarde
 }
 
 /**
- * The rewrite `dialect` wants for pages of `ref` (key columns `keys`), or `undefined` for none: with
- * `cutoff` (a first order through joined hops, on a dialect with `cutoffJoinedOrder`), the bound of
- * {@link withOrderCutoff}; else, from an offset of `dialect.deferredPageOffset`, the {@link deferredPage}
- * of an ordered query. With `guarded` (a relation filter written key first, on a dialect with a
- * `frequencyGuard`), an ordered page is the {@link guardedPage} of both forms, the cutoff only in the walking
- * form (for a rare key, the cutoff's bound would walk the ordered table through every row).
+ * The rewrite of pages of `ref` (key columns `keys`) in the form the read plan chose (`plan`), or `undefined` for
+ * none: with `cutoff` (the SQL of `plan.cutoff`), the bound of {@link withOrderCutoff}; else, from an offset of
+ * `plan.deferFrom`, the {@link deferredPage} of an ordered query (joined back with `syntax.deferredPageJoin`). With
+ * `guarded` (the forms of `plan.guard`), an ordered page is the {@link guardedPage} of both forms, the cutoff only
+ * in the walking form (for a rare key, the cutoff's bound would walk the ordered table through every row).
  */
 export function pageRewriteFor(
-  dialect: Dialect,
+  plan: PagePlan,
+  syntax: Pick<DialectSyntax, 'deferredPageJoin'>,
   names: Identifiers,
   ref: string,
   keys: readonly string[],
   cutoff: OrderCutoff | undefined,
   guarded?: GuardedForms,
 ): PageRewrite | undefined {
-  const deferFrom = dialect.deferredPageOffset
+  const deferFrom = plan.deferFrom
   if (cutoff === undefined && deferFrom === undefined && guarded === undefined) return undefined
   // Methods, not arrow functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
@@ -151,9 +152,10 @@ export function pageRewriteFor(
           if (rewritten !== undefined) return rewritten
         } else if (form === 'list') {
           cut = undefined
-          if (forms.fenced !== undefined) {
+          const fenced = forms.fenced?.()
+          if (fenced !== undefined) {
             read = query.clone()
-            replaceWhereRaw(read, forms.list, forms.fenced)
+            replaceWhereRaw(read, forms.list, fenced)
           }
         } else {
           read = query.clone()
@@ -167,7 +169,7 @@ export function pageRewriteFor(
       const changed = read === query ? undefined : read
       if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
       if (deferFrom !== undefined && page.offset >= deferFrom && ordered)
-        return deferredPage(changed ?? query.clone(), names, ref, keys, dialect.deferredPageJoin) ?? changed
+        return deferredPage(changed ?? query.clone(), names, ref, keys, syntax.deferredPageJoin) ?? changed
       return changed
     },
     probe(query: Knex.QueryBuilder, page: PageWindow): Knex.Raw | undefined {
@@ -181,17 +183,17 @@ export function pageRewriteFor(
   }
   /**
    * The rows a cut-off page's conditions must hold for it to be read with the cutoff
-   * (`Dialect.cutoffListGuard`), or `undefined` when no probe chooses: no guard, a page of no rows, no
+   * (`CutoffPlan.listProbe`), or `undefined` when no probe chooses: no guard, a page of no rows, no
    * condition (every base row is in the join), or order joins other than the cutoff's hops.
    */
   const cutoffListRows = (query: Knex.QueryBuilder, page: PageWindow): number | undefined => {
-    const listGuard = dialect.cutoffListGuard
+    const listGuard = plan.cutoff?.listProbe
     if (listGuard === undefined || cutoff?.listJoins === undefined || page.limit === 0 || !hasWheres(query))
       return undefined
     return Math.min(listGuard.cap, listGuard.factor * (page.offset + page.limit))
   }
   const rewrite: PageRewrite = made.rewrite
-  if (guarded !== undefined || (cutoff?.listJoins !== undefined && dialect.cutoffListGuard !== undefined))
+  if (guarded !== undefined || (cutoff?.listJoins !== undefined && plan.cutoff?.listProbe !== undefined))
     rewrite.probe = made.probe
   return rewrite
 }

@@ -33,7 +33,6 @@ function planLines(result: unknown): string[] {
  */
 export const mysql: Dialect<'mysql'> = {
   name: 'mysql',
-  maxInBindings: 30000,
   likeInsensitive: { sql: INSENSITIVE_LIKE, pattern: (value) => value, placeholders: 2 },
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',

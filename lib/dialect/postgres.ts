@@ -29,7 +29,6 @@ function planLines(result: unknown): string[] {
  */
 export const postgres: Dialect<'postgres'> = {
   name: 'postgres',
-  maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `${column} ilike ?`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   filteredRelation: 'exists',

@@ -57,7 +57,6 @@ function planLines(result: unknown): string[] {
  */
 export const sqlite: Dialect<'sqlite'> = {
   name: 'sqlite',
-  maxInBindings: 30000,
   likeInsensitive: { sql: (column) => `${column} like ? escape '\\'`, pattern: (value) => value },
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   filteredRelation: 'by-selectivity',

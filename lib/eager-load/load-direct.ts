@@ -1,8 +1,7 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import { clientColumn, primaryKeyColumns } from '../map/columns.ts'
-import { loadsOf, unhandled } from '../map/relation-kinds.ts'
-import type { DirectRelation, RelationTop } from '../validate/resolved-relation.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { WithNode } from '../validate/query-plan.ts'
 import { distinctRowKeys, groupByRowKey, keyProperty, parentKeysFor, rowKeyOf, whereKeyIn } from './keys.ts'
 import { parentKeyColumns, relatedKeyColumns } from '../validate/key-pairs.ts'
@@ -14,9 +13,7 @@ import type { Row } from '../normalize/row-values.ts'
 import { relatedSelection } from './related-selection.ts'
 import { queryOn } from './query-on.ts'
 import { topPerParent } from '../dialect/top-per-parent.ts'
-
-/** A to-one relation that several related rows may match loads the one with the lowest key. */
-const FIRST_BY_KEY: RelationTop = { limit: 1, orders: [] }
+import { topPerParentOf } from '../plan/top-per-parent.ts'
 
 /**
  * Loads one direct relation (belongsTo, hasOne, hasMany, belongsToMany, morphOne, morphMany) for all
@@ -53,7 +50,7 @@ export async function loadDirect(
   const selection = relatedSelection(map, table, pivot === undefined ? [...relatedKeys, ...nested] : nested)
   const { columns } = selection
   const keyColumns = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
-  const top = topOf(relation)
+  const top = topPerParentOf(relation)
 
   const related = await fetchChunked(
     keys,
@@ -138,19 +135,4 @@ export async function loadDirect(
   const extra = pivot === undefined ? selection.extra : [...selection.extra, PIVOT_ALIAS]
   if (top !== undefined) extra.push(RANK_ALIAS)
   return { table, rows, extra }
-}
-
-/** How many related rows each parent keeps, as the relation's kind loads them (`RELATION_KINDS`). */
-function topOf(relation: DirectRelation): RelationTop | undefined {
-  const loads = loadsOf(relation.type)
-  switch (loads) {
-    case 'all':
-      return relation.top
-    case 'first':
-      return FIRST_BY_KEY
-    case 'one':
-      return undefined
-    default:
-      return unhandled(loads)
-  }
 }

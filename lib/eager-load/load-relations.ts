@@ -10,6 +10,7 @@ import type { Row } from '../normalize/row-values.ts'
 import { RowGuards } from '../guard/row-guards.ts'
 import { StatementBound } from '../bound/statement-bound.ts'
 import { buildWithTree } from '../validate/build-with-tree.ts'
+import { MAX_IN_BINDINGS } from '../dialect/in-list-bindings.ts'
 import { knexClientOf } from '../knex/client.ts'
 import type { LoadRelationsOptions } from './options.ts'
 import { loadWithTree } from './load-with-tree.ts'
@@ -52,7 +53,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
 ): Promise<Array<Rec & LoadedRelations<Map, Table> & AggregateRecord<Map, Table>>> {
   const limits: LoadRelationsOptions<ContextOf<Map>> = given ?? {}
   const client = knexClientOf(db)
-  const { maxInBindings } = dialectOf(client, limits.dialect)
+  dialectOf(client, limits.dialect)
   ensureValidRelationMap(relationMap)
   const aggregates: PlannedAggregate[] = []
   const nodes = buildWithTree(
@@ -83,7 +84,7 @@ export async function loadRelations<Rec extends object, Map extends RelationMap,
     [...new Set(rows as Row[])],
     aggregates,
     relationMap,
-    maxInBindings,
+    MAX_IN_BINDINGS,
     guards,
     bound,
     limits.schema,

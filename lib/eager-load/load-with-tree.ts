@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { MAX_IN_BINDINGS } from '../dialect/in-list-bindings.ts'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { APPLY_DEFAULTS } from '../options.ts'
 import type { RelationMap } from '../relation-map.ts'
@@ -47,7 +48,7 @@ export async function loadWithTree(
   const client = knexClientOf(source)
   const dialect = dialectOf(client)
   const settings: EagerBatchSettings = {
-    chunkSize: options.chunkSize ?? dialect.maxInBindings,
+    chunkSize: options.chunkSize ?? MAX_IN_BINDINGS,
     budget: options.budget ?? new RowBudget(APPLY_DEFAULTS.maxEagerRows),
     nullsSortLargest: dialect.nullsSortLargest,
     topForm: dialect.topPerParent,

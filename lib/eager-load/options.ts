@@ -35,7 +35,7 @@ export interface EagerBatchSettings {
 
 /** Options of `loadWithTree`. */
 export interface EagerLoadOptions {
-  /** Most key values in one `IN (…)` list; default the dialect's `maxInBindings`. */
+  /** Most key values in one `IN (…)` list; default `MAX_IN_BINDINGS` (30,000). */
   chunkSize?: number
   /** The row guards each loaded table must meet (see {@link RowGuards}). */
   guards?: RowGuards

@@ -1,7 +1,8 @@
 import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
-import type { RelationFilterForm } from './relation-filter-form.ts'
+import { styleUnder, type ConditionStyle } from '../plan/condition-style.ts'
+import { learnedBoth, NOTHING_LEARNED, type Learned } from './learned.ts'
 import { writeAggregateTest } from './write-aggregate-predicate.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeKeyFirst } from './write-key-first.ts'
@@ -16,91 +17,85 @@ import { keyEquality } from './key-equality.ts'
  * name visible there, so a subquery on the same table gets an alias. Relation conditions become
  * subqueries, never joins: a correlated `exists (select 1 …)`, or `key in (select …)` where the dialect
  * plans that better for related rows filtered by a condition (see `Dialect.filteredRelation`), or key first
- * where the related rows are one row by declaration (see `Dialect.keyFirstRelation`).
+ * where the related rows are one row by declaration (see `Dialect.keyFirstRelation`), each as `style` says.
+ * Returns what writing learned (see {@link Learned}).
  */
-export function writeCondition(out: SqlWriter, condition: Condition, ref: string, scope: AliasScope): void {
+export function writeCondition(
+  out: SqlWriter,
+  condition: Condition,
+  ref: string,
+  scope: AliasScope,
+  style: ConditionStyle,
+): Learned {
   switch (condition.kind) {
     case 'test':
       writeTest(out, testedColumn(out, condition, ref), condition.test)
-      return
+      return NOTHING_LEARNED
     case 'aggregate':
       writeAggregateTest(out, condition.aggregate, condition.test, ref, scope)
-      return
+      return NOTHING_LEARNED
     case 'fulltext':
       writeFulltextTest(out, condition.fulltext, condition.terms, ref, condition.fulltext.table)
-      return
+      return NOTHING_LEARNED
     case 'exists': {
       const { relation, inner } = condition
       // A composite key has no one column to list or to look up first: its filter is the correlated exists.
       const composite = relation.composite !== undefined
-      const form = inner === null || composite ? 'exists' : filterForm(out, inner, relation.many)
-      // What this filter's subquery holds is written under a to-many hop (see `SqlWriter.underMany`).
-      const outer = out.underMany
-      out.underMany = relation.many
-      if (inner !== null && !composite && out.keyFirst?.(relation, inner, ref) === true)
-        writeKeyFirst(out, relation, inner, form, ref, scope)
-      else if (inner !== null && form === 'in') writeInSubquery(out, relation, inner, ref, scope)
-      else {
-        openExists(out, inner === null, relation.many)
-        writeExistsSubquery(out, relation, inner, ref, scope)
-        closeExists(out, inner === null, relation.many)
-      }
-      out.underMany = outer
-      return
+      const form = inner === null || composite ? 'exists' : style.relationForm(inner, relation.many, style.underMany)
+      // What this filter's subquery holds is written under a to-many hop (see `ConditionStyle.underMany`).
+      const under = styleUnder(style, relation.many)
+      if (inner !== null && !composite && under.keyFirst?.(relation, inner, ref) === true)
+        return writeKeyFirst(out, relation, inner, form, ref, scope, under)
+      if (inner !== null && form === 'in') return writeInSubquery(out, relation, inner, ref, scope, under)
+      openExists(out, under, inner === null, relation.many)
+      const learned = writeExistsSubquery(out, relation, inner, ref, scope, under)
+      closeExists(out, under, inner === null, relation.many)
+      return learned
     }
     case 'morphExists': {
       const { relation, branches } = condition
       const typeColumn = out.names.column(ref, relation.typeColumn)
       const idColumn = out.names.column(ref, relation.idColumn)
-      const branch = ({ target, inner }: { target: MorphTarget; inner: Condition | null }): void => {
+      // A morphTo hop is to-one: what its branches hold is tested once per row of `ref`.
+      const under = styleUnder(style, false)
+      const branch = ({ target, inner }: { target: MorphTarget; inner: Condition | null }): Learned => {
         const alias = aliasFor(target.table, scope)
         const table = out.names.table(target.table, alias)
         const key = out.names.column(alias, target.key)
         out.text(`${typeColumn} = `).bind(target.typeValue)
-        if (inner !== null && filterForm(out, inner, false) === 'in') {
+        let learned = NOTHING_LEARNED
+        if (inner !== null && under.relationForm(inner, false, under.underMany) === 'in') {
           out.text(` and ${idColumn} in (select ${key} from ${table} where `)
-          writeCondition(out, inner, alias, new Set([...scope, alias]))
+          learned = writeCondition(out, inner, alias, new Set([...scope, alias]), under)
           out.guards?.writeAnd(out, target.table, alias)
           out.text(')')
         } else {
           out.text(' and ')
-          openExists(out, inner === null, false)
+          openExists(out, under, inner === null, false)
           out.text(`select 1 from ${table} where ${key} = ${idColumn}`)
           out.guards?.writeAnd(out, target.table, alias)
           if (inner !== null) {
             out.text(' and ')
-            writeCondition(out, inner, alias, new Set([...scope, alias]))
+            learned = writeCondition(out, inner, alias, new Set([...scope, alias]), under)
           }
-          closeExists(out, inner === null, false)
+          closeExists(out, under, inner === null, false)
         }
+        return learned
       }
-      // A morphTo hop is to-one: what its branches hold is tested once per row of `ref`.
-      const outer = out.underMany
-      out.underMany = false
       out.text('(')
-      if (branches.length === 1 && branches[0] !== undefined) branch(branches[0])
+      let learned = NOTHING_LEARNED
+      if (branches.length === 1 && branches[0] !== undefined) learned = branch(branches[0])
       else {
         branches.forEach((each, index) => {
           out.text(index === 0 ? '(' : ' or (')
-          branch(each)
+          learned = learnedBoth(learned, branch(each))
           out.text(')')
         })
       }
       out.text(')')
-      out.underMany = outer
+      return learned
     }
   }
-}
-
-/**
- * The form of a relation filter whose related rows must meet `inner`, as the dialect (or its chooser) decides;
- * always a correlated test in the walking form of a guarded page (`SqlWriter.walk`).
- */
-function filterForm(out: SqlWriter, inner: Condition, many: boolean): RelationFilterForm {
-  if (out.walk !== undefined) return 'exists'
-  const { filteredRelation } = out.dialect
-  if (filteredRelation !== 'by-selectivity') return filteredRelation
-  return out.chooseFilterForm?.(inner, many, out.underMany) ?? 'in'
 }
 
 function writeExistsSubquery(
@@ -109,7 +104,8 @@ function writeExistsSubquery(
   inner: Condition | null,
   ref: string,
   scope: AliasScope,
-): void {
+  style: ConditionStyle,
+): Learned {
   const { names } = out
   const parentKey = names.column(ref, relation.parentKey)
   // Through a pivot, the related row is joined even for bare existence: a pivot row whose related row is
@@ -134,10 +130,9 @@ function writeExistsSubquery(
     out.text(` and ${names.column(alias, relation.morph.column)} = `).bind(relation.morph.value)
   out.guards?.writeAnd(out, relation.table, alias)
   if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
-  if (inner !== null) {
-    out.text(' and ')
-    writeCondition(out, inner, alias, visible)
-  }
+  if (inner === null) return NOTHING_LEARNED
+  out.text(' and ')
+  return writeCondition(out, inner, alias, visible, style)
 }
 
 /**
@@ -150,7 +145,8 @@ function writeInSubquery(
   inner: Condition,
   ref: string,
   scope: AliasScope,
-): void {
+  style: ConditionStyle,
+): Learned {
   const { names } = out
   const { pivot } = relation
   const alias = aliasFor(relation.table, scope)
@@ -174,8 +170,9 @@ function writeInSubquery(
       .text(`${names.column(alias, relation.morph.column)} = `)
       .bind(relation.morph.value)
       .text(' and ')
-  writeCondition(out, inner, alias, visible)
+  const learned = writeCondition(out, inner, alias, visible, style)
   out.guards?.writeAnd(out, relation.table, alias)
   if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
   out.text(')')
+  return learned
 }

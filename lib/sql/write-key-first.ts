@@ -2,7 +2,9 @@ import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import { guardKeyList } from './guard-key-list.ts'
-import type { RelationFilterForm } from './relation-filter-form.ts'
+import type { RelationFilterForm } from '../plan/relation-filter-form.ts'
+import type { ConditionStyle } from '../plan/condition-style.ts'
+import { NOTHING_LEARNED, type Learned } from './learned.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeTest } from './write-column-predicate.ts'
 import { closeExists, openExists } from './write-exists.ts'
@@ -15,7 +17,9 @@ import { closeExists, openExists } from './write-exists.ts'
  * The database then reads an index on the referencing column for one value (for a pivot's `(related,
  * parent)` index, the parent keys in order) instead of joining the related table. `inner` must be a test
  * that at most one related row passes ({@link keyFirstTest}); the related table's guard stays in the
- * scalar subquery, the pivot's in the pivot's.
+ * scalar subquery, the pivot's in the pivot's. Returns what it learned: the key's related rows where `style`
+ * tells key lists, whether the pivot's index serves the page in order, whether it wrote the fence of
+ * `style.fencedBase`.
  */
 export function writeKeyFirst(
   out: SqlWriter,
@@ -24,7 +28,8 @@ export function writeKeyFirst(
   form: RelationFilterForm,
   ref: string,
   scope: AliasScope,
-): void {
+  style: ConditionStyle,
+): Learned {
   const { names } = out
   const { pivot } = relation
   const parentKey = names.column(ref, relation.parentKey)
@@ -42,14 +47,12 @@ export function writeKeyFirst(
   key.text(')')
   if (pivot === undefined) {
     out.text(`${parentKey} = `).append(key)
-    if (out.keyLists !== undefined && out.keyLists.base !== ref) {
-      const list = out
-        .fresh()
-        .text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `)
-        .append(key)
-      out.keyLists.lists.push(guardKeyList(list, relation, ref, pivotAlias, scope))
-    }
-    return
+    if (style.keyLists === undefined || style.keyLists.base === ref) return NOTHING_LEARNED
+    const list = out
+      .fresh()
+      .text(`select 1 from ${names.table(relation.parentTable, ref)} where ${parentKey} = `)
+      .append(key)
+    return learned([guardKeyList(list, relation, ref, pivotAlias, scope).fragment()], false, false)
   }
   const pivotTable = names.table(pivot.table, pivotAlias)
   const pivotParent = names.column(pivotAlias, pivot.parentColumn)
@@ -58,27 +61,29 @@ export function writeKeyFirst(
     .text(`${names.column(pivotAlias, pivot.relatedColumn)} = `)
     .append(key)
   related.guards?.writeAnd(related, pivot.table, pivotAlias)
-  const fenced = out.fencedBase === ref
-  if (fenced) out.fenceWritten = true
+  const fenced = style.fencedBase === ref
   if (form === 'in' || fenced)
     out
       .text(`${parentKey} in (select ${pivotParent} from ${pivotTable} where `)
       .append(related)
       .text(fenced ? ' offset 0)' : ')')
   else {
-    openExists(out, false, relation.many)
+    openExists(out, style, false, relation.many)
     out.text(`select 1 from ${pivotTable} where ${pivotParent} = ${parentKey} and `).append(related)
-    closeExists(out, false, relation.many)
+    closeExists(out, style, false, relation.many)
   }
-  if (out.keyLists === undefined) return
-  out.keyLists.lists.push(
-    guardKeyList(
-      out.fresh().text(`select 1 from ${pivotTable} where `).append(related),
-      relation,
-      ref,
-      pivotAlias,
-      scope,
-    ),
+  const { keyLists } = style
+  if (keyLists === undefined) return fenced ? learned([], false, true) : NOTHING_LEARNED
+  const list = guardKeyList(
+    out.fresh().text(`select 1 from ${pivotTable} where `).append(related),
+    relation,
+    ref,
+    pivotAlias,
+    scope,
   )
-  if (out.keyLists.base === ref && out.keyLists.orderedBy === relation.parentKey) out.keyLists.served = true
+  return learned([list.fragment()], keyLists.base === ref && keyLists.orderedBy === relation.parentKey, fenced)
+}
+
+function learned(keyLists: Learned['keyLists'], served: boolean, fenced: boolean): Learned {
+  return Object.freeze({ keyLists: Object.freeze(keyLists), served, fenced })
 }

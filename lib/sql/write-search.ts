@@ -1,7 +1,8 @@
 import { FULLTEXT_SQL } from '../dialect/fulltext-sql.ts'
 import { fulltextTarget, writeFulltextTest } from './write-fulltext-test.ts'
 import type { PlannedSearch } from '../validate/planned-search.ts'
-import { SqlWriter } from './sql-writer.ts'
+import type { SqlWriter } from './sql-writer.ts'
+import { listedStyle, type ConditionStyle } from '../plan/condition-style.ts'
 import type { Condition } from '../validate/query-plan.ts'
 import { writeCondition } from './write-condition.ts'
 
@@ -10,9 +11,16 @@ import { writeCondition } from './write-condition.ts'
  * `or` of its tests (a case-insensitive `like` on an own column, a relation filter for a `relation.column`, which
  * never multiplies rows), the terms `and`-ed. `fulltext`: the dialect's test on the table's full-text index, `or`
  * a relation filter per relation path whose related table's own index finds every term (`1 = 0` for a test when no
- * term is left after its operators are escaped). Every value is bound; `out` must match case-insensitively.
+ * term is left after its operators are escaped). Every value is bound; `out` must match case-insensitively. Its
+ * relation filters are written as `style` says.
  */
-export function writeSearch(out: SqlWriter, search: PlannedSearch, ref: string, table: string): void {
+export function writeSearch(
+  out: SqlWriter,
+  search: PlannedSearch,
+  ref: string,
+  table: string,
+  style: ConditionStyle,
+): void {
   out.text('(')
   if (search.fulltext !== undefined) {
     const scope = new Set([ref])
@@ -23,7 +31,7 @@ export function writeSearch(out: SqlWriter, search: PlannedSearch, ref: string, 
     }
     for (const condition of search.related) {
       if (!first) out.text(' or ')
-      writeTest(out, condition, ref, scope)
+      writeTest(out, condition, ref, scope, style)
       first = false
     }
   } else {
@@ -32,7 +40,7 @@ export function writeSearch(out: SqlWriter, search: PlannedSearch, ref: string, 
       out.text(index === 0 ? '(' : ' and (')
       anyOf.forEach((condition, at) => {
         if (at > 0) out.text(' or ')
-        writeTest(out, condition, ref, scope)
+        writeTest(out, condition, ref, scope, style)
       })
       out.text(')')
     })
@@ -41,14 +49,20 @@ export function writeSearch(out: SqlWriter, search: PlannedSearch, ref: string, 
 }
 
 /** Writes one test of a term: a relation filter as the dialect's key list where it has one (`FulltextSql.keyList`). */
-function writeTest(out: SqlWriter, condition: Condition, ref: string, scope: Set<string>): void {
+function writeTest(out: SqlWriter, condition: Condition, ref: string, scope: Set<string>, style: ConditionStyle): void {
   const keyList = FULLTEXT_SQL[out.dialect.name].keyList
-  if (keyList === undefined || condition.kind !== 'exists') return writeCondition(out, condition, ref, scope)
-  const listed = new SqlWriter(out.names, { ...out.dialect, filteredRelation: 'in' }, out.like, out.guards)
-  writeCondition(listed, condition, ref, scope)
+  if (keyList === undefined || condition.kind !== 'exists') {
+    writeCondition(out, condition, ref, scope, style)
+    return
+  }
+  const listed = out.fresh()
+  writeCondition(listed, condition, ref, scope, listedStyle(style))
   const key = out.names.column(ref, condition.relation.parentKey)
   const opening = `${key} in (`
-  if (!listed.sql.startsWith(opening) || !listed.sql.endsWith(')')) return writeCondition(out, condition, ref, scope)
+  if (!listed.sql.startsWith(opening) || !listed.sql.endsWith(')')) {
+    writeCondition(out, condition, ref, scope, style)
+    return
+  }
   out.text(keyList(key, listed.sql.slice(opening.length, -1)))
   for (const binding of listed.bindings) out.bindings.push(binding)
 }

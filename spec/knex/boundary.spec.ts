@@ -75,6 +75,15 @@ describe('knex boundary: only lib/knex/ reaches into knex', () => {
       files.some((file) => file.startsWith(BOUNDARY)),
       'lib/knex/ is left out',
     ).to.equal(false)
+    const folders = readdirSync(LIB, { withFileTypes: true }).filter((entry) => entry.isDirectory())
+    const unread = folders
+      .map(({ name }) => name)
+      .filter((name) => name !== 'knex' && !files.some((file) => relative(LIB, file).startsWith(`${name}/`)))
+    expect(unread, 'folders of lib/ whose files are not read').to.deep.equal([])
+    expect(
+      files.some((file) => relative(LIB, file).startsWith('plan/')),
+      'lib/plan/ is read',
+    ).to.equal(true)
   })
 
   it('no file outside lib/knex/ reads knex internals or replaces a builder method', () => {

@@ -1,4 +1,4 @@
-import type { Dialect } from '../dialect/dialect.ts'
+import type { DialectPlanner } from '../dialect/dialect-roles.ts'
 import type { RelationMap } from '../relation-map.ts'
 import { columnFacts } from '../validate/column-facts.ts'
 import type { Condition } from '../validate/query-plan.ts'
@@ -93,7 +93,7 @@ export function keyFirstTest(
  */
 export function chooseKeyFirst(
   map: RelationMap,
-  dialect: Dialect,
+  dialect: Pick<DialectPlanner, 'keyFirstRelation'>,
   ref: string,
   firstOrder: string | undefined,
   always = false,

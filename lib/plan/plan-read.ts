@@ -1,0 +1,77 @@
+import type { DialectPlanner, DialectSyntax } from '../dialect/dialect-roles.ts'
+import type { RelationMap } from '../relation-map.ts'
+import type { QueryPlan } from '../validate/query-plan.ts'
+import { correlated, plainStyle, type ConditionStyle } from './condition-style.ts'
+import { deferredPageFrom } from './deferred-page-from.ts'
+import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
+import { innerPath } from './inner-path.ts'
+import type { CutoffPlan, GuardPlan, ReadPlan } from './read-plan.ts'
+import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
+
+/** What the planner reads of a dialect: its planner choices, and the join an order cutoff walks with. */
+export type PlannerDialect = DialectPlanner & Pick<DialectSyntax, 'orderedJoin'>
+
+/** What the plan of a read knows of the query it applies to. */
+export interface ReadFacts {
+  /** The name the base table is known by. */
+  readonly ref: string
+  /** Whether the read has a limit (the request's or the caller's). */
+  readonly paged: boolean
+}
+
+/**
+ * The read plan of `query` on `dialect` (see {@link ReadPlan}): the style of the client's conditions (the form of
+ * each relation filter, which are written key first, whether their key lists are told for a frequency guard), the
+ * styles of a guarded page's other forms, and the page's form (deferred from an offset, cut off by its first
+ * order, guarded by a key's frequency). Frozen: what it says is decided here, once per request.
+ */
+export function planRead(query: QueryPlan, dialect: PlannerDialect, map: RelationMap, facts: ReadFacts): ReadPlan {
+  const { ref, paged } = facts
+  const plain = plainStyle(dialect)
+  const first = query.orders[0]
+  const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
+  const filtered = query.wheres.length > 0 || query.exists.length > 0
+  const frequency = paged && filtered ? dialect.frequencyGuard : undefined
+  const conditions: ConditionStyle | undefined = filtered
+    ? Object.freeze({
+        ...plain,
+        relationForm:
+          dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(map, paged) : plain.relationForm,
+        keyFirst: chooseKeyFirst(map, dialect, ref, orderedBy),
+        keyLists: frequency === undefined ? undefined : Object.freeze({ base: ref, orderedBy }),
+      })
+    : undefined
+  let guard: GuardPlan | undefined
+  if (frequency !== undefined && planHoldsKeyFirstFilter(map, query)) {
+    const keyFirst = chooseKeyFirst(map, dialect, ref, undefined, true)
+    guard = Object.freeze({
+      walk: Object.freeze({
+        ...plain,
+        relationForm: correlated,
+        keyFirst,
+        walk: frequency.walkProbe,
+        keyLists: Object.freeze({ base: ref, orderedBy: undefined }),
+      }),
+      fenced: frequency.fencedList ? Object.freeze({ ...plain, keyFirst, fencedBase: ref }) : undefined,
+      cap: frequency.cap,
+      at: frequency.at,
+      orderedPivotServes: frequency.orderedPivotServes,
+    })
+  }
+  let cutoff: CutoffPlan | undefined
+  // The cutoff's walk joins hop by hop on one key column each; a composite key keeps the page as it is.
+  if (dialect.cutoffJoinedOrder && first !== undefined && first.via.length > 0 && !first.nullable)
+    if (innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined))
+      cutoff = Object.freeze({
+        order: first,
+        join: dialect.orderedJoin,
+        selectModifier: dialect.orderedJoin === 'straight_join' ? 'straight_join ' : '',
+        listProbe: dialect.cutoffListGuard,
+      })
+  return Object.freeze({
+    query,
+    conditions,
+    plain,
+    page: Object.freeze({ deferFrom: deferredPageFrom(dialect, query), cutoff, guard }),
+  })
+}

@@ -1,0 +1,145 @@
+import { expect } from 'chai'
+import type { Dialect } from '../../lib/dialect/dialect.ts'
+import { mysql } from '../../lib/dialect/mysql.ts'
+import { postgres } from '../../lib/dialect/postgres.ts'
+import { sqlite } from '../../lib/dialect/sqlite.ts'
+import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
+import { APPLY_DEFAULTS } from '../../lib/options.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { planRead } from '../../lib/plan/plan-read.ts'
+import type { ReadPlan } from '../../lib/plan/read-plan.ts'
+import { validateQueryParams } from '../../lib/validate/validate-query-params.ts'
+
+/**
+ * The read plan (`lib/plan/`): what `planRead` decides for a request on each dialect, before any SQL is written.
+ * The SQL each decision gives is pinned by the snapshots of the specs of apply/, plans/ and guards/.
+ */
+const map = defineRelationMap({
+  rp_users: {
+    columns: {
+      id: 'integer',
+      name: { type: 'string', nullable: false },
+      email: { type: 'string', nullable: false, unique: true },
+    },
+  },
+  rp_tags: { columns: { id: 'integer', name: { type: 'string', nullable: false, unique: true }, kind: 'string' } },
+  rp_posts: {
+    columns: { id: 'integer', user_id: { type: 'integer', nullable: false }, title: 'string' },
+    relations: {
+      author: { type: 'belongsTo', table: 'rp_users', foreignKey: 'user_id', required: true },
+      comments: { type: 'hasMany', table: 'rp_comments', foreignKey: 'post_id' },
+      tags: {
+        type: 'belongsToMany',
+        table: 'rp_tags',
+        pivotTable: 'rp_post_tag',
+        foreignPivotKey: 'post_id',
+        relatedPivotKey: 'tag_id',
+      },
+    },
+  },
+  rp_comments: { columns: { id: 'integer', post_id: 'integer', body: 'string' } },
+})
+
+function planOf(dialect: Dialect, request: string, paged = request.includes('limit=')): ReadPlan {
+  const query = validateQueryParams(parseQueryParams(request), 'rp_posts', map, APPLY_DEFAULTS)
+  return planRead(query, dialect, map, { ref: 'rp_posts', paged })
+}
+
+const TAGGED = 'wheres[0][column]=tags.name&wheres[0][value]=rare&orders[0][column]=id&limit=20'
+
+describe('the read plan (planRead)', () => {
+  it('is frozen, with every part of it', () => {
+    const plan = planOf(postgres, TAGGED)
+    // Object.isFrozen(undefined) is true: each part must be there first.
+    expect([plan.conditions, plan.page.guard, plan.page.guard?.fenced]).to.not.include(undefined)
+    expect(Object.isFrozen(plan)).to.equal(true)
+    expect(Object.isFrozen(plan.page)).to.equal(true)
+    expect(Object.isFrozen(plan.plain)).to.equal(true)
+    expect(Object.isFrozen(plan.conditions)).to.equal(true)
+    expect(Object.isFrozen(plan.page.guard)).to.equal(true)
+    expect(Object.isFrozen(plan.page.guard?.walk)).to.equal(true)
+    expect(Object.isFrozen(plan.page.guard?.fenced)).to.equal(true)
+  })
+
+  it("guards a page filtered through a unique related column, in each database's forms", () => {
+    const pg = planOf(postgres, TAGGED).page.guard
+    expect(pg && { cap: pg.cap, at: pg.at, serves: pg.orderedPivotServes, walk: pg.walk.walk }).to.deep.equal({
+      cap: 5000,
+      at: 'where',
+      serves: true,
+      walk: 'exists',
+    })
+    expect(pg?.fenced?.fencedBase).to.equal('rp_posts')
+    expect(pg?.walk.keyLists).to.deep.equal({ base: 'rp_posts', orderedBy: undefined })
+    const maria = planOf(mysql, TAGGED).page.guard
+    expect(maria && { cap: maria.cap, at: maria.at, walk: maria.walk.walk, fenced: maria.fenced }).to.deep.equal({
+      cap: 1000,
+      at: 'where',
+      walk: 'scalar',
+      fenced: undefined,
+    })
+    const lite = planOf(sqlite, TAGGED).page.guard
+    expect(lite && { cap: lite.cap, at: lite.at, serves: lite.orderedPivotServes, walk: lite.walk.walk }).to.deep.equal(
+      { cap: 1000, at: 'limit', serves: false, walk: 'scalar-to-one' },
+    )
+  })
+
+  it('tells key lists only for a guarded page, and guards none without a limit or without a key-first filter', () => {
+    expect(planOf(sqlite, TAGGED).conditions?.keyLists).to.deep.equal({ base: 'rp_posts', orderedBy: 'id' })
+    const unpaged = planOf(sqlite, 'wheres[0][column]=tags.name&wheres[0][value]=rare&orders[0][column]=id')
+    expect(unpaged.conditions?.keyLists).to.equal(undefined)
+    expect(unpaged.page.guard).to.equal(undefined)
+    const broad = planOf(sqlite, 'wheres[0][column]=tags.kind&wheres[0][value]=x&orders[0][column]=id&limit=20')
+    expect(broad.conditions?.keyLists).to.deep.equal({ base: 'rp_posts', orderedBy: 'id' })
+    expect(broad.page.guard).to.equal(undefined)
+    expect(planOf(sqlite, 'orders[0][column]=id&limit=20').conditions).to.equal(undefined)
+  })
+
+  it("writes each relation filter in the dialect's form: SQLite by selectivity, the walking form always correlated", () => {
+    const plan = planOf(sqlite, 'wheres[0][column]=tags.kind&wheres[0][value]=x&orders[0][column]=id&limit=20')
+    const query = validateQueryParams(
+      parseQueryParams('wheres[0][column]=tags.kind&wheres[0][value]=x&wheres[1][column]=tags.name&wheres[1][value]=y'),
+      'rp_posts',
+      map,
+      APPLY_DEFAULTS,
+    )
+    const [broad, selective] = query.wheres.map(({ condition }) => condition)
+    if (broad?.kind !== 'exists' || broad.inner === null || selective?.kind !== 'exists' || selective.inner === null)
+      throw new Error('two relation filters expected')
+    expect(plan.conditions?.relationForm(broad.inner, true, false)).to.equal('exists')
+    expect(plan.conditions?.relationForm(selective.inner, true, false)).to.equal('in')
+    expect(plan.conditions?.relationForm(broad.inner, true, true), 'under a to-many hop').to.equal('in')
+    expect(plan.plain.relationForm(broad.inner, true, false), 'search, orders, aggregates').to.equal('in')
+    expect(planOf(mysql, TAGGED).conditions?.relationForm(broad.inner, true, false)).to.equal('in')
+    expect(planOf(postgres, TAGGED).conditions?.relationForm(selective.inner, true, false)).to.equal('exists')
+    expect(planOf(sqlite, TAGGED).page.guard?.walk.relationForm(selective.inner, true, false)).to.equal('exists')
+    expect(planOf(mysql, TAGGED).plain.bare).to.equal('scalar')
+    expect(planOf(postgres, TAGGED).plain.bare).to.equal('exists')
+  })
+
+  it('cuts off a MariaDB page ordered through required belongsTo hops, with the listing probe; no other database', () => {
+    const request = 'wheres[0][column]=title&wheres[0][value]=x&orders[0][column]=author.name&limit=20'
+    const cutoff = planOf(mysql, request).page.cutoff
+    expect(cutoff && { join: cutoff.join, modifier: cutoff.selectModifier, probe: cutoff.listProbe }).to.deep.equal({
+      join: 'straight_join',
+      modifier: 'straight_join ',
+      probe: { factor: 4, cap: 20_000 },
+    })
+    expect(cutoff?.order.column).to.equal('name')
+    expect(planOf(postgres, request).page.cutoff).to.equal(undefined)
+    expect(planOf(sqlite, request).page.cutoff).to.equal(undefined)
+    expect(planOf(mysql, 'orders[0][column]=title&limit=20').page.cutoff, 'a base column').to.equal(undefined)
+  })
+
+  it("defers a page from the dialect's offset, and a page with aggregates from PostgreSQL's lower one", () => {
+    expect(planOf(mysql, TAGGED).page.deferFrom).to.equal(300)
+    expect(planOf(sqlite, TAGGED).page.deferFrom).to.equal(1000)
+    expect(planOf(postgres, TAGGED).page.deferFrom).to.equal(undefined)
+    expect(planOf(postgres, 'with[0]=commentsCount&orders[0][column]=id&limit=20').page.deferFrom).to.equal(100)
+    expect(planOf(mysql, 'with[0]=commentsCount&orders[0][column]=id&limit=20').page.deferFrom).to.equal(300)
+    const byAggregate = 'with[0]=commentsCount&orders[0][column]=commentsCount&limit=20'
+    expect(planOf(mysql, byAggregate).page.deferFrom, 'ordered by the one aggregate it selects').to.equal(300)
+    expect(planOf(mysql, `${byAggregate}&with[1]=commentsExists`).page.deferFrom, 'and another').to.equal(0)
+    expect(planOf(postgres, `${byAggregate}&with[1]=commentsExists`).page.deferFrom).to.equal(100)
+  })
+})
