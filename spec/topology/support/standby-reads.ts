@@ -19,12 +19,24 @@ export const connect = (url: string): Knex =>
 /** A page of items with its count, as a route would read it. */
 export const page = (db: Knex, params: QueryParams) => paginate(applyQueryParams(db('items'), params, map), params)
 
-/** Statements running a sleep on `db`'s server, other than the asking one. */
+/**
+ * Statements running a sleep on `db`'s server, other than the asking one. The asking connection is the test's, not
+ * the subject's: when the server has ended it (a standby resolving a conflict with recovery may end sessions), it is
+ * asked once more on a new connection.
+ */
 export async function sleeping(db: Knex): Promise<number> {
-  const { rows } = (await db.raw(
-    "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()",
-  )) as { rows: Array<{ n: number }> }
-  return rows[0]?.n ?? 0
+  const ask = async (): Promise<number> => {
+    const { rows } = (await db.raw(
+      "select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep%' and pid <> pg_backend_pid()",
+    )) as { rows: Array<{ n: number }> }
+    return rows[0]?.n ?? 0
+  }
+  try {
+    return await ask()
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ECONNRESET') throw error
+    return ask()
+  }
 }
 
 /** Milliseconds until `check` holds, polling every 10 ms; throws after `within` ms. */
