@@ -18,13 +18,15 @@ const FIGURE = '1. building cost'
 const PIPELINE_TARGET = { op: '<=', value: 1.2 } as const
 const APPLY_TARGET = { op: '<', value: 1 } as const
 
-interface Case {
+/** One request of figure 1: its query string as the client sends it, and the same query written by hand. */
+export interface Case {
   name: string
   queryString: string
   hand: (db: Knex, dialect: 'sqlite' | 'postgres') => Knex.QueryBuilder
 }
 
-function cases(): Case[] {
+/** The requests of figure 1, in the order of its rows. */
+export function cases(): Case[] {
   const typical: Case = {
     name: 'typical request',
     queryString: clientQueryString(typicalRequest),
