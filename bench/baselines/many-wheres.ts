@@ -6,7 +6,7 @@ type ClientWhere = { column: string; operator: string; value: unknown; boolean: 
 type HandWhere = (where: Knex.QueryBuilder, dialect: HandDialect, db: Knex) => void
 
 /** Ten kinds of condition on `users`, cycled through for a request with `n` wheres: one of each type, one through a relation. */
-const TEMPLATES: ReadonlyArray<(i: number) => { client: ClientWhere; hand: HandWhere }> = [
+const TEMPLATES: ReadonlyArray<(i: number) => { client: ClientWhere; hand: HandWhere; relation?: true }> = [
   (i) => ({
     client: { column: 'name', operator: 'like', value: `a${i}%`, boolean: 'and' },
     hand: (where, dialect) => dialect.like(where, 'users.name', `a${i}%`),
@@ -50,6 +50,7 @@ const TEMPLATES: ReadonlyArray<(i: number) => { client: ClientWhere; hand: HandW
     hand: (where) => where.where('users.id', '!=', i),
   }),
   (i) => ({
+    relation: true,
     client: { column: 'posts.title', operator: 'like', value: `%t${i}%`, boolean: 'and' },
     hand: (where, dialect, db) =>
       dialect.unpagedFilter === 'in'
@@ -81,7 +82,12 @@ const TEMPLATES: ReadonlyArray<(i: number) => { client: ClientWhere; hand: HandW
 /** A request with `n` wheres (the ten kinds above, cycled), as the client's request object and as hand-written conditions. */
 export function manyWheres(n: number): { request: { wheres: ClientWhere[] }; hand: HandWhere[] } {
   const built = Array.from({ length: n }, (_, i) => (TEMPLATES[i % TEMPLATES.length] as (typeof TEMPLATES)[number])(i))
-  return { request: { wheres: built.map((where) => where.client) }, hand: built.map((where) => where.hand) }
+  // By hand, the column tests come before the relation filters, as the library writes an and-run.
+  const hand = [
+    ...built.filter((where) => where.relation !== true),
+    ...built.filter((where) => where.relation === true),
+  ]
+  return { request: { wheres: built.map((where) => where.client) }, hand: hand.map((where) => where.hand) }
 }
 
 const USER_COLUMNS = Object.keys(relationMap.users.columns).map((column) => `users.${column}`)

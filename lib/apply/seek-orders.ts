@@ -41,37 +41,55 @@ export interface Seek {
   orders(): readonly SeekOrder[]
 }
 
-/** Records on `builder` what {@link seekOf} returns; `fresh` gives writers of the query's quoting and guards. */
-export function recordSeek(
-  builder: Knex.QueryBuilder,
-  source: {
-    plan: QueryPlan
-    params: QueryParams
-    context: unknown
-    map: RelationMap
-    ref: string
-    joins: OrderJoins | undefined
-  },
-  fresh: () => SqlWriter,
-): void {
-  const { plan, map, ref, joins } = source
-  let written: readonly SeekOrder[] | undefined
-  const orders = (): readonly SeekOrder[] => {
-    written ??= [
-      ...plan.orders.map((order) => seekOrder(fresh(), order, ref, map, plan.table, joins, false)),
-      ...tieBreakers(plan, map).map((order) => seekOrder(fresh(), order, ref, map, plan.table, joins, true)),
+/** What {@link recordSeek} records about one request. */
+interface SeekSource {
+  plan: QueryPlan
+  params: QueryParams
+  context: unknown
+  map: RelationMap
+  ref: string
+  joins: OrderJoins | undefined
+}
+
+/**
+ * Records on `builder` what {@link seekOf} returns; `fresh` gives writers of the query's quoting and guards. Nothing
+ * is written here: the orders and the dialect are read from `fresh` on first use (a keyset page), not per request.
+ */
+export function recordSeek(builder: Knex.QueryBuilder, source: SeekSource, fresh: () => SqlWriter): void {
+  changeReadState(builder, { seek: new RecordedSeek(source, fresh) })
+}
+
+/** A {@link Seek} whose orders are written on first use (a class, so that no closure is made per request). */
+class RecordedSeek implements Seek {
+  readonly table: string
+  readonly ref: string
+  readonly params: QueryParams
+  readonly context: unknown
+  private readonly source: SeekSource
+  private readonly fresh: () => SqlWriter
+  private written: readonly SeekOrder[] | undefined
+
+  constructor(source: SeekSource, fresh: () => SqlWriter) {
+    this.table = source.plan.table
+    this.ref = source.ref
+    this.params = source.params
+    this.context = source.context
+    this.source = source
+    this.fresh = fresh
+  }
+
+  get dialect(): Dialect {
+    return this.fresh().dialect
+  }
+
+  orders(): readonly SeekOrder[] {
+    const { plan, map, ref, joins } = this.source
+    this.written ??= [
+      ...plan.orders.map((order) => seekOrder(this.fresh(), order, ref, map, plan.table, joins, false)),
+      ...tieBreakers(plan, map).map((order) => seekOrder(this.fresh(), order, ref, map, plan.table, joins, true)),
     ]
-    return written
+    return this.written
   }
-  const seek: Seek = {
-    table: plan.table,
-    ref,
-    dialect: fresh().dialect,
-    params: source.params,
-    context: source.context,
-    orders,
-  }
-  changeReadState(builder, { seek })
 }
 
 /** What `applyQueryParams` recorded on `builder` for a keyset page, or `undefined` for a builder it did not return. */

@@ -17,7 +17,8 @@ const PARENT_LIST = 4e7
 /** Indices whose text is shared; a larger one (rarely sent) is written afresh, so nothing a client sends grows this. */
 const SHARED_INDICES = 1024
 const indexTexts: readonly string[] = Array.from({ length: SHARED_INDICES }, (_, index) => String(index))
-const indexText = (index: number): string => indexTexts[index] ?? String(index)
+/** The text of a list index, shared for the first {@link SHARED_INDICES}. */
+export const indexText = (index: number): string => indexTexts[index] ?? String(index)
 
 /**
  * Reads `text[start, end)` when it is a key exactly as the reference client writes one —
@@ -48,7 +49,7 @@ export function canonicalKey(text: string, start: number, end: number, depth: nu
 }
 
 /** The list index written from `at` up to the next `]` (digits, no leading zero), or -1. */
-function readIndex(text: string, at: number, end: number): number {
+export function readIndex(text: string, at: number, end: number): number {
   let index = 0
   let digits = 0
   for (let i = at; i < end; i++) {

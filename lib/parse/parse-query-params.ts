@@ -8,6 +8,7 @@ import { parseWhere } from './parse-where.ts'
 import { parseCursor } from './parse-cursor.ts'
 import type { RawObject } from './raw-value.ts'
 import { readInput, type QueryParamsInput } from './read-input.ts'
+import { readClientQuery } from './read-client-query.ts'
 import { readList } from './read-list.ts'
 import { parseSearch } from './parse-search.ts'
 
@@ -29,8 +30,19 @@ const isParameterKey = (name: string): boolean => PARAMETER_KEYS.has(name)
  */
 export function parseQueryParams(input: QueryParamsInput, options: ParseOptions = {}): QueryParams {
   const settings = withDefaults(PARSE_DEFAULTS, options)
+  if (typeof input === 'string') {
+    const read = readClientQuery(input, settings)
+    if (read !== undefined) return read
+  }
   const keep = settings.strict ? undefined : isParameterKey
-  const raw = readInput(input, settings.depth, settings.parameterLimit, keep)
+  return paramsOfRaw(readInput(input, settings.depth, settings.parameterLimit, keep), settings)
+}
+
+/**
+ * The general reader's second half: the params of a raw object (see `parseQueryString`, `readInput`), its shapes and
+ * caps checked. Every input that the fused reader (`readClientQuery`) does not take goes through it.
+ */
+export function paramsOfRaw(raw: RawObject, settings: Required<ParseOptions>): QueryParams {
   const params: QueryParams = {}
   const source: ParamSource = { keys: {}, indices: {}, valueIndices: {} }
   for (const sent of Object.keys(raw)) {

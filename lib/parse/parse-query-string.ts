@@ -3,9 +3,9 @@ import { RawObjectBuilder } from './build-raw-object.ts'
 import { canonicalKey } from './canonical-key.ts'
 import { decodeComponent } from './decode-component.ts'
 import { PARAMETER_KEYS, topLevelName } from './parameter-keys.ts'
+import { queryOf } from './query-part.ts'
 import type { RawObject } from './raw-value.ts'
 
-const URL_WITH_SCHEME = /^[a-z][a-z\d+.-]*:\/\//i
 const ENCODED_BRACKET = /%5[bd]/i
 
 /**
@@ -86,14 +86,3 @@ function notUtf8(
 }
 
 const plusAsSpace = (text: string): string => text.replace(/\+/g, ' ')
-
-/** The query part of the input: after a leading `?`; for a path or URL, between its `?` and any `#`. */
-function queryOf(input: string): string {
-  const first = input.charCodeAt(0)
-  if (first === 63) return input.slice(1)
-  if (first !== 47 && !URL_WITH_SCHEME.test(input)) return input
-  const question = input.indexOf('?')
-  if (question === -1) return ''
-  const hash = input.indexOf('#', question)
-  return hash === -1 ? input.slice(question + 1) : input.slice(question + 1, hash)
-}

@@ -65,17 +65,21 @@ export function parseNames(value: RawValue, param: string): { names: string[]; i
   const names: string[] = []
   const indices: Array<string | null> = []
   for (const item of readList(value, param)) {
-    const path = item.index === null ? param : `${param}[${item.index}]`
-    if (typeof item.value !== 'string' || item.value.trim() === '') {
-      throw new QueryParamsError(`Parameter '${path}' must be a non-empty name.`, {
-        code: 'invalid_value',
-        param: path,
-      })
-    }
-    names.push(item.value.trim())
+    names.push(parseName(item.value, item.index === null ? param : `${param}[${item.index}]`))
     indices.push(item.index)
   }
   return { names, indices }
+}
+
+/** One entry of a list of names, sent under `path`: a non-empty name, trimmed. */
+export function parseName(value: RawValue, path: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new QueryParamsError(`Parameter '${path}' must be a non-empty name.`, {
+      code: 'invalid_value',
+      param: path,
+    })
+  }
+  return value.trim()
 }
 
 const DIRECTIONS = ['asc', 'desc'] as const
@@ -88,15 +92,21 @@ export function parseOrder(raw: RawValue, param: string): Order {
       param,
     })
   }
-  const column = raw['column']
+  return orderFromFields(raw['column'], raw['direction'], param)
+}
+
+/** The order of the fields sent under `param` (see {@link parseOrder}), each `undefined` when it was not sent. */
+export function orderFromFields(column: RawValue, direction: RawValue, param: string): Order {
   if (typeof column !== 'string' || column.trim() === '') {
     throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, {
       code: 'invalid_value',
       param: `${param}[column]`,
     })
   }
-  const direction = parseChoice(raw['direction'], param, 'direction', DIRECTIONS, 'asc', 'invalid_direction')
-  return { column: column.trim(), direction }
+  return {
+    column: column.trim(),
+    direction: parseChoice(direction, param, 'direction', DIRECTIONS, 'asc', 'invalid_direction'),
+  }
 }
 
 const byLowerCase = new Map<string, Operator>([

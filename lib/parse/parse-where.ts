@@ -46,24 +46,38 @@ export function parseWhere(
       param,
     })
   }
-  const column = raw['column']
+  return whereFromFields(raw['column'], raw['operator'], raw['boolean'], raw['value'], param, limits)
+}
+
+/**
+ * The where of the fields sent under `param` (see {@link parseWhere}): each field as it arrived, `undefined` when it
+ * was not sent. The fused reader calls this too, with the fields read straight from the query string.
+ */
+export function whereFromFields(
+  column: RawValue,
+  operatorSent: RawValue,
+  booleanSent: RawValue,
+  value: RawValue,
+  param: string,
+  limits: WhereLimits,
+): { where: WhereDescription; valueIndices: ReadonlyArray<string | null> } {
   if (typeof column !== 'string' || column.trim() === '') {
     throw new QueryParamsError(`Parameter '${param}[column]' must name a column.`, {
       code: 'invalid_value',
       param: `${param}[column]`,
     })
   }
-  const operator = parseOperator(raw['operator'], param)
-  const boolean = parseChoice(raw['boolean'], param, 'boolean', BOOLEANS, 'and', 'invalid_boolean')
+  const operator = parseOperator(operatorSent, param)
+  const boolean = parseChoice(booleanSent, param, 'boolean', BOOLEANS, 'and', 'invalid_boolean')
   const where: WhereDescription = { column: column.trim(), operator, boolean }
   if (!LIST_OPERATORS.has(operator)) {
-    where.value = scalar(raw['value'], param, undefined, limits, operator)
+    where.value = scalar(value, param, undefined, limits, operator)
     if (operator === 'like' && where.value !== null)
       capWildcards(String(where.value), `${param}[value]`, limits.maxLikeWildcards)
     return { where, valueIndices: NO_INDICES }
   }
   const valueParam = `${param}[value]`
-  const items = readList(raw['value'], valueParam)
+  const items = readList(value, valueParam)
   if (items.length > limits.maxInValues) {
     throw new QueryParamsError(`Parameter '${valueParam}' has more than ${limits.maxInValues} values.`, {
       code: 'limit_exceeded',

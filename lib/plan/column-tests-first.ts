@@ -9,7 +9,8 @@ type Where = QueryPlan['wheres'][number]
  * correlated subquery only for the rows that pass it. PostgreSQL orders the conditions of a top-level `and` by
  * cost, but not those inside an `or`; MariaDB and SQLite mostly test in the written order.
  */
-export function columnTestsFirst(wheres: readonly Where[]): Where[] {
+export function columnTestsFirst(wheres: readonly Where[]): readonly Where[] {
+  if (inWrittenOrder(wheres)) return wheres
   const runs: Where[][] = []
   for (const [index, where] of wheres.entries()) {
     const run = runs[runs.length - 1]
@@ -27,4 +28,19 @@ export function columnTestsFirst(wheres: readonly Where[]): Where[] {
     )
   }
   return written
+}
+
+/**
+ * Whether `wheres` are already as {@link columnTestsFirst} writes them (no column test after a relation filter or an
+ * aggregate test within an and-run, the first one `and`), so that they are written as they are, without a copy.
+ */
+function inWrittenOrder(wheres: readonly Where[]): boolean {
+  if (wheres[0]?.boolean === 'or') return false
+  let testsOver = false
+  for (const { boolean, condition } of wheres) {
+    if (boolean === 'or') testsOver = false
+    if (condition.kind !== 'test') testsOver = true
+    else if (testsOver) return false
+  }
+  return true
 }
