@@ -5,9 +5,7 @@ import Fastify from 'fastify'
 import { Hono } from 'hono'
 import type { Knex } from 'knex'
 import Koa from 'koa'
-import { once } from 'node:events'
 import { request, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { applyQueryParams, paginate, type QueryParams, type RelationMap } from '../../lib/index.ts'
 import { queryParams as expressQueryParams, queryParamsErrorHandler } from '../../lib/integrations/express.ts'
 import { queryParamsPlugin } from '../../lib/integrations/fastify.ts'
@@ -15,30 +13,16 @@ import { errorToResponse, queryParamsFromFetchRequest, querySignal } from '../..
 import { queryParams as koaQueryParams, type QueryParamsState } from '../../lib/integrations/koa.ts'
 import { idleWithin, sleepingMap, sleepingWithin } from '../bound/support/sleeping.ts'
 import { testDatabases, type TestDatabase } from '../support/databases.ts'
+import { type IntegrationApp, listening } from '../support/integration-apps.ts'
 import { send } from './support/send.ts'
 import { GENERIC_500_BODY } from './support/generic-500.ts'
 
-interface App {
-  url: string
-  /** What the app logged of the errors it answered with a 500. */
-  logged: string[]
-  close(): Promise<void>
-}
+type App = IntegrationApp
 
 type Start = (db: Knex, map: RelationMap, timeout?: number) => Promise<App>
 
 const list = (db: Knex, map: RelationMap, params: QueryParams, signal: AbortSignal) =>
   paginate(applyQueryParams(db('users'), params, map, { signal }), params)
-
-async function listening(server: Server, logged: string[]): Promise<App> {
-  if (!server.listening) await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  return {
-    url: `http://127.0.0.1:${port}`,
-    logged,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  }
-}
 
 const describeError = (error: unknown): string =>
   error instanceof Error ? `${error.message}\n${error.stack ?? ''}` : String(error)

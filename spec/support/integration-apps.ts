@@ -23,7 +23,8 @@ export interface IntegrationApp {
 /** Starts one integration's app on a free loopback port, reading through `db`. */
 export type StartApp = (db: Knex) => Promise<IntegrationApp>
 
-async function listening(server: Server, logged: string[]): Promise<IntegrationApp> {
+/** `server` once it listens, as an {@link IntegrationApp} whose errors are logged into `logged`. */
+export async function listening(server: Server, logged: string[]): Promise<IntegrationApp> {
   if (!server.listening) await once(server, 'listening')
   const { port } = server.address() as AddressInfo
   return {
