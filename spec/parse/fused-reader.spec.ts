@@ -9,7 +9,8 @@ import { PARAMETER_KEYS } from '../../lib/parse/parameter-keys.ts'
 import { paramsOfRaw } from '../../lib/parse/parse-query-params.ts'
 import { parseQueryString } from '../../lib/parse/parse-query-string.ts'
 import { readClientQuery } from '../../lib/parse/read-client-query.ts'
-import { OPERATORS, type QueryParamKey, type QueryParams } from '../../lib/query-params.ts'
+import type { QueryParamKey, QueryParams } from '../../lib/query-params.ts'
+import { clientRequests, scalarOf, stringifyLikeTheClient } from './support/client-requests.ts'
 
 /**
  * The fused reader (`readClientQuery`) against the general reader it short-cuts (`parseQueryString` → the raw
@@ -77,48 +78,16 @@ function agrees(query: string, options: ParseOptions = {}): void {
   if ('params' in actual && 'params' in expected) expect(paths(actual.params)).to.deep.equal(paths(expected.params))
 }
 
-const stringifyLikeTheClient = (params: object): string =>
-  qs.stringify(params, {
-    arrayFormat: 'indices',
-    strictNullHandling: true,
-    indices: true,
-    encodeValuesOnly: true,
-    charset: 'utf-8',
-  })
-
 const text = fc.oneof(
   fc.string({ maxLength: 10 }),
   fc.constantFrom('', ' ', 'a b', '%', '100%', '+', 'a]=b', ']', '[x]', '&', '=', 'é', '😀', 'null', '\\%', '%_%'),
 )
-const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 100_000 }), text)
-const name = fc.oneof(fc.constantFrom('id', 'name', 'created_at', 'posts.title', ' team.name ', '*'), text)
-const where = fc.record(
-  {
-    column: name,
-    operator: fc.oneof(fc.constantFrom(...OPERATORS, 'LIKE', 'not in', '<>'), text),
-    value: fc.oneof(scalar, fc.array(scalar, { maxLength: 4 })),
-    boolean: fc.constantFrom('and', 'or', 'OR', 'xor'),
-  },
-  { requiredKeys: ['column'] },
-)
-const order = fc.record({ column: name, direction: fc.constantFrom('asc', 'desc', 'DESC', 'up') }, { requiredKeys: [] })
-const clientRequest = fc.record(
-  {
-    wheres: fc.array(where, { maxLength: 12 }),
-    columns: fc.array(name, { maxLength: 3 }),
-    with: fc.array(name, { maxLength: 3 }),
-    scopes: fc.array(name, { maxLength: 2 }),
-    relations_exists: fc.array(name, { maxLength: 2 }),
-    relationsExists: fc.array(name, { maxLength: 2 }),
-    orders: fc.array(order, { maxLength: 3 }),
-    distinct: fc.array(name, { maxLength: 2 }),
-    limit: fc.oneof(fc.nat(200), text),
-    page: fc.oneof(fc.nat(50), text),
-    offset: fc.nat(1000),
-    search: text,
-    other: scalar,
-  },
-  { requiredKeys: [] },
+const scalar = scalarOf(text)
+const clientRequest = clientRequests(
+  text,
+  ['id', 'name', 'created_at', 'posts.title', ' team.name ', '*'],
+  { wheres: 12, values: 4, lists: 3, orders: 3, limit: 200 },
+  { search: text, other: scalar },
 )
 
 /** A request the fused reader should take: known keys, valid shapes (values of any text, including escapes). */

@@ -3,6 +3,7 @@ import querystring from 'node:querystring'
 import qs from 'qs'
 import { parseQueryParams } from '../../lib/index.ts'
 import type { QueryParams } from '../../lib/query-params.ts'
+import { stringifyLikeTheClient } from './support/client-requests.ts'
 
 /** What the reference client (qs.stringify, indices, strictNullHandling, encodeValuesOnly) sends for one request. */
 const CLIENT_QUERY =
@@ -25,15 +26,6 @@ const EXPECTED: QueryParams = {
   limit: 10,
   page: 2,
 }
-
-const stringifyLikeTheClient = (params: object): string =>
-  qs.stringify(params, {
-    arrayFormat: 'indices',
-    strictNullHandling: true,
-    indices: true,
-    encodeValuesOnly: true,
-    charset: 'utf-8',
-  })
 
 describe('parseQueryParams: input forms', () => {
   it('reads the raw query string the reference client sends (no leading ?)', () => {

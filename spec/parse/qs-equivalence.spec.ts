@@ -4,8 +4,8 @@ import qs from 'qs'
 import { QueryParamsError, type QueryParamsErrorCode } from '../../lib/errors/query-params-error.ts'
 import { parseQueryParams } from '../../lib/index.ts'
 import { parseQueryString } from '../../lib/parse/parse-query-string.ts'
-import { OPERATORS } from '../../lib/query-params.ts'
 import { expectQueryParamsError } from '../support/expect-query-params-error.ts'
+import { clientRequests, scalarOf, stringifyLikeTheClient } from './support/client-requests.ts'
 
 /**
  * Differential fuzzing of the dedicated parser against `qs`: the raw object `parseQueryString` builds
@@ -70,15 +70,6 @@ function failsOnlyCleanly(query: string): void {
   }
 }
 
-const stringifyLikeTheClient = (params: object): string =>
-  qs.stringify(params, {
-    arrayFormat: 'indices',
-    strictNullHandling: true,
-    indices: true,
-    encodeValuesOnly: true,
-    charset: 'utf-8',
-  })
-
 // ---- the client's format: request objects, encoded as the reference client encodes them ----
 
 const text = fc.oneof(
@@ -107,51 +98,12 @@ const text = fc.oneof(
     '\\',
   ),
 )
-const scalar = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -5, max: 100_000 }), text)
-const name = fc.oneof(
-  fc.constantFrom(
-    'id',
-    'name',
-    'createdAt',
-    'created_at',
-    'posts.title',
-    'posts.comments.body',
-    'team.name',
-    '*',
-    'posts.*',
-  ),
+const scalar = scalarOf(text)
+const clientRequest = clientRequests(
   text,
-)
-const where = fc.record(
-  {
-    column: name,
-    operator: fc.oneof(fc.constantFrom(...OPERATORS, 'LIKE', 'not in', '<>'), text),
-    value: fc.oneof(scalar, fc.array(scalar, { maxLength: 25 })),
-    boolean: fc.constantFrom('and', 'or', 'AND', 'xor'),
-  },
-  { requiredKeys: ['column'] },
-)
-const order = fc.record(
-  { column: name, direction: fc.constantFrom('asc', 'desc', 'DESC', 'up') },
-  { requiredKeys: ['column'] },
-)
-const clientRequest = fc.record(
-  {
-    wheres: fc.array(where, { maxLength: 30 }),
-    columns: fc.array(name, { maxLength: 5 }),
-    with: fc.array(name, { maxLength: 5 }),
-    scopes: fc.array(name, { maxLength: 3 }),
-    relations_exists: fc.array(name, { maxLength: 3 }),
-    relationsExists: fc.array(name, { maxLength: 2 }),
-    orders: fc.array(order, { maxLength: 4 }),
-    distinct: fc.array(name, { maxLength: 3 }),
-    limit: fc.oneof(fc.nat(2000), text),
-    page: fc.oneof(fc.nat(50), text),
-    offset: fc.nat(1000),
-    custom: scalar,
-    camel_key: fc.array(scalar, { maxLength: 3 }),
-  },
-  { requiredKeys: [] },
+  ['id', 'name', 'createdAt', 'created_at', 'posts.title', 'posts.comments.body', 'team.name', '*', 'posts.*'],
+  { wheres: 30, values: 25, lists: 5, orders: 4, limit: 2000 },
+  { custom: scalar, camel_key: fc.array(scalar, { maxLength: 3 }) },
 )
 
 /** What can happen to the client's string on its way: forms send `+` for spaces, proxies decode `%2A`, brackets get percent-encoded, pairs come in any order. */
