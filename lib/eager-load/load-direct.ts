@@ -34,7 +34,7 @@ export async function loadDirect(
   settings: EagerBatchSettings,
   param: string,
 ): Promise<LoadedBatch> {
-  const { chunkSize, guards, budget, nullsSortLargest, topForm, bound, json, schema } = settings
+  const { chunkSize, guards, budget, nullsSortLargest, planner, bound, json, schema } = settings
   const { name, many, table, parentKey, relatedKey, pivot, morph } = relation
   const parentProperties = parentKeyColumns(relation).map((column) =>
     keyProperty(parents, map, relation.parentTable, column),
@@ -50,7 +50,7 @@ export async function loadDirect(
   const selection = relatedSelection(map, table, pivot === undefined ? [...relatedKeys, ...nested] : nested)
   const { columns } = selection
   const keyColumns = primaryKeyColumns(map, table).map((column) => `${table}.${column}`)
-  const top = topPerParentOf(relation)
+  const top = topPerParentOf(relation, planner)
 
   const related = await fetchChunked(
     keys,
@@ -82,15 +82,13 @@ export async function loadDirect(
           orders: top.orders.map((order) => ({ ...order, column: `${table}.${order.column}` })),
         }
         const parentKeys = { table: relation.parentTable, column: parentKey, values: chunkKeys as Knex.Value[] }
-        const composite = partitions.length > 1
         return topPerParent(client, query, {
-          partition: composite ? partitions : partition,
+          partition: partitions.length > 1 ? partitions : partition,
           top: ordered,
           rankAlias: RANK_ALIAS,
           keyColumns,
           nullsSortLargest,
-          // The lateral form reads one key column back from the parent table; a composite key takes the window.
-          form: composite ? 'window' : topForm,
+          form: top.form,
           parents: parentKeys,
           most,
         })

@@ -51,7 +51,7 @@ export async function loadWithTree(
     chunkSize: options.chunkSize ?? MAX_IN_BINDINGS,
     budget: options.budget ?? new RowBudget(APPLY_DEFAULTS.maxEagerRows),
     nullsSortLargest: dialect.nullsSortLargest,
-    topForm: dialect.topPerParent,
+    planner: dialect,
   }
   if (options.guards !== undefined) settings.guards = options.guards
   if (options.bound !== undefined) settings.bound = options.bound

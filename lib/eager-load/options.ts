@@ -1,7 +1,7 @@
 import type { StatementBound } from '../bound/statement-bound.ts'
 import type { RowGuards } from '../guard/row-guards.ts'
 import type { RowBudget } from './row-budget.ts'
-import type { TopPerParentForm } from '../dialect/top-per-parent.ts'
+import type { DialectPlanner } from '../dialect/dialect-planner.ts'
 import type { Row } from '../normalize/row-values.ts'
 import type { BoundOptions } from '../bound/bound-options.ts'
 import type { DialectOptions } from '../dialect/dialect-options.ts'
@@ -20,8 +20,8 @@ export interface EagerBatchSettings {
   budget: RowBudget
   /** The dialect's `nullsSortLargest`: whether a top-N order needs `nulls first/last`. */
   nullsSortLargest: boolean
-  /** The dialect's `topPerParent`: how a top-N query is written. */
-  topForm: TopPerParentForm
+  /** The dialect's planner choices that eager loading reads (how a top N per parent is written). */
+  planner: Pick<DialectPlanner, 'topPerParent'>
   /** The schema of every table named without one (the main query's `withSchema`). */
   schema?: string
   /** The request's time and signal; every batch runs within it (see `runBounded`). */
