@@ -1,4 +1,4 @@
-import type { Dialect } from './dialect.ts'
+import type { DialectPlanner } from './dialect-planner.ts'
 
 /** The text around a correlated subquery that tests whether it has a row. */
 export interface ExistenceTest {
@@ -6,7 +6,7 @@ export interface ExistenceTest {
   readonly close: string
 }
 
-const TESTS: Readonly<Record<Dialect['bareRelation'], ExistenceTest>> = {
+const TESTS: Readonly<Record<DialectPlanner['bareRelation'], ExistenceTest>> = {
   exists: { open: 'exists (', close: ')' },
   scalar: { open: '(', close: ' limit 1) is not null' },
 }
@@ -16,11 +16,3 @@ export const SCALAR_EXISTENCE: ExistenceTest = TESTS.scalar
 
 /** `exists (select …)`. */
 export const EXISTS: ExistenceTest = TESTS.exists
-
-/**
- * How `dialect` tests that a correlated subquery has a row when nothing but existence is asked (see
- * `Dialect.bareRelation`): `exists (select …)`, or `(select … limit 1) is not null`.
- */
-export function existenceTest(dialect: Dialect): ExistenceTest {
-  return TESTS[dialect.bareRelation]
-}

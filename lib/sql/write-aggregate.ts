@@ -1,11 +1,12 @@
 import type { Knex } from 'knex'
-import { existenceTest } from '../dialect/existence-test.ts'
+import { plainStyle } from '../plan/condition-style.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
 import { aggregateRows } from './aggregate-rows.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { parentKeyColumns } from '../validate/key-pairs.ts'
+import { closeExists, openExists } from './write-exists.ts'
 
 /**
  * Writes an aggregate of the row known as `ref` as a correlated scalar subquery over its related rows (see
@@ -34,12 +35,15 @@ export function writeAggregate(
 ): void {
   const rows = aggregateRows(out, aggregate, scope, map, client)
   const exists = aggregate.kind === 'exists'
-  const test = existenceTest(out.dialect)
-  out.text(exists ? `(${test.open}` : '(')
+  // Bare existence, in the plain style's form (`DialectPlanner.bareRelation`).
+  const style = plainStyle(out.dialect)
+  out.text('(')
+  if (exists) openExists(out, style, true, true)
   const parentKeys = parentKeyColumns(aggregate.relation)
   const linked = rows.keys.map((key, index) => `${key} = ${out.names.column(ref, parentKeys[index] ?? '')}`)
   out.text(`select ${rows.value} from ${rows.from} where ${linked.join(' and ')}`)
   if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
   if (aggregate.kind === 'min' || aggregate.kind === 'max') out.text(` group by ${rows.keys.join(', ')}`)
-  out.text(exists ? `${test.close})` : ')')
+  if (exists) closeExists(out, style, true, true)
+  out.text(')')
 }
