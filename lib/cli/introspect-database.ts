@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { clientOfUrl, CLIENT_LABELS, DIALECT_LABELS, readOnlyConfig } from './knex-config-for.ts'
@@ -8,6 +6,7 @@ import type { IntrospectArguments } from './cli-arguments.ts'
 import { knexfileConfig } from './knexfile-config.ts'
 import { openDatabase } from './open-database.ts'
 import { oneLine, UsageError, type CliIo } from './cli-io.ts'
+import { writeOutput } from './write-output.ts'
 import { relationMapModule } from './relation-map-module.ts'
 
 const hidePassword = (text: string): string => text.replace(/\/\/[^@/]*@/g, '//…@')
@@ -54,20 +53,11 @@ export async function introspectDatabase(db: Knex, args: IntrospectArguments, io
     database: DIALECT_LABELS[dialectOf(db.client as Knex.Client).name],
     options,
   })
-  if (args.out === undefined) {
-    io.out(text.trimEnd())
-    return
-  }
-  try {
-    writeFileSync(resolve(cwd, args.out), text)
-  } catch (error) {
-    throw new UsageError(`Cannot write ${args.out}: ${oneLine(error)}`)
-  }
-  const relations = Object.values(map).reduce((count, table) => count + Object.keys(table.relations ?? {}).length, 0)
-  io.out(
-    `Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notices.length} notices ` +
-      `(listed in its header).`,
-  )
+  writeOutput(text, args.out, io, cwd, () => {
+    const relations = Object.values(map).reduce((count, table) => count + Object.keys(table.relations ?? {}).length, 0)
+    const notes = `${notices.length} notices (listed in its header)`
+    return `Wrote ${args.out}: ${Object.keys(map).length} tables, ${relations} relations, ${notes}.`
+  })
 }
 
 /**

@@ -1,11 +1,10 @@
-import { writeFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { openApiDocument } from '../openapi/openapi-document.ts'
 import type { OpenApiOptions } from '../openapi/options.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { OpenApiArguments } from './cli-arguments.ts'
 import { oneLine, UsageError, type CliIo } from './cli-io.ts'
 import { importModule } from './import-module.ts'
+import { writeOutput } from './write-output.ts'
 import { loadRelationMap } from './load-relation-map.ts'
 
 /**
@@ -49,14 +48,5 @@ export async function openApiCommand(args: OpenApiArguments, io: CliIo, cwd: str
   } catch (error) {
     throw new UsageError(oneLine(error).replace(/^knex-query-params: /, ''))
   }
-  if (args.out === undefined) {
-    io.out(text.trimEnd())
-    return
-  }
-  try {
-    writeFileSync(resolve(cwd, args.out), text)
-  } catch (error) {
-    throw new UsageError(`Cannot write ${args.out}: ${oneLine(error)}`)
-  }
-  io.out(`Wrote ${args.out}: OpenAPI 3.1, ${options.resources.length} resources.`)
+  writeOutput(text, args.out, io, cwd, () => `Wrote ${args.out}: OpenAPI 3.1, ${options.resources.length} resources.`)
 }
