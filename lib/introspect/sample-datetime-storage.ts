@@ -2,19 +2,10 @@ import type { Knex } from 'knex'
 import { dialectOf } from '../dialect/dialect-of.ts'
 import { databaseColumn } from '../map/columns.ts'
 import type { DatetimeStorage, RelationMap } from '../relation-map.ts'
+import { countDatetimeForms } from './datetime-forms.ts'
 import type { IntrospectionNotice } from './introspection-notice.ts'
 
-/** Stored values of one column read to find its storage. */
-const SAMPLE = 1000
-
-const TEXT = `[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]*`
-const ISO = `[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]*Z`
-const DAY = `[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]`
-/** Epoch milliseconds from 1973 on; a smaller integer is epoch seconds (up to year 5138). */
-const EPOCH_MS_FROM = 1e11
-
-type Form = 'ms' | 'seconds' | 'texts' | 'isos' | 'days' | 'total'
-type Counts = Record<Form, number | string | null>
+type Form = 'ms' | 'seconds' | 'texts' | 'isos' | 'days'
 
 /** The storage declared when every sampled value has the form. */
 const STORAGES: ReadonlyArray<readonly [Form, DatetimeStorage]> = [
@@ -34,7 +25,7 @@ const FOUND: ReadonlyArray<readonly [Form, string]> = [
 ]
 
 /**
- * On SQLite, which stores any value in any column: samples up to {@link SAMPLE} non-null values of each
+ * On SQLite, which stores any value in any column: samples up to 1,000 (`DATETIME_SAMPLE`) non-null values of each
  * `datetime` column of the generated `map` and declares the storage they have: `epoch_ms` (integers from 1e11,
  * as knex writes a JS `Date` through better-sqlite3), `epoch_s` (smaller numbers: Unix seconds), `iso`, `date`
  * (`YYYY-MM-DD` text), or `text` (the default, left undeclared). Values of no single form (a mix) keep the
@@ -47,10 +38,10 @@ export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices:
     for (const [name, spec] of Object.entries(definition.columns)) {
       if ((typeof spec === 'string' ? spec : spec.type) !== 'datetime') continue
       const column = databaseColumn(map, table, name)
-      const counts = await countForms(db, table, column)
-      const total = Number(counts.total)
+      const counts = await countDatetimeForms(db, table, column)
+      const { total } = counts
       if (total === 0) continue
-      const all = (form: Form): boolean => Number(counts[form]) === total
+      const all = (form: Form): boolean => counts[form] === total
       const storage = STORAGES.find(([form]) => all(form))?.[1]
       const at = `${table}.${column}`
       if (storage !== undefined && storage !== 'text') {
@@ -58,7 +49,7 @@ export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices:
         const message = `${at}: declared storage '${storage}', the form of its ${total} sampled values`
         notices.push({ kind: 'datetime-storage', table, column, message })
       } else if (storage === undefined) {
-        const found = FOUND.map(([form, what]) => `${Number(counts[form])} ${what}`).join(', ')
+        const found = FOUND.map(([form, what]) => `${counts[form]} ${what}`).join(', ')
         const message =
           `${at}: storage left 'text', its ${total} sampled values have no one form the map can declare` +
           ` (${found}); checkRelationMap will warn`
@@ -66,19 +57,4 @@ export async function sampleDatetimeStorage(db: Knex, map: RelationMap, notices:
       }
     }
   }
-}
-
-async function countForms(db: Knex, table: string, column: string): Promise<Counts> {
-  const sample = db(table).select({ value: column }).whereNotNull(column).limit(SAMPLE).as('sample')
-  const [counts] = (await db
-    .from(sample)
-    .select(
-      db.raw(`sum(typeof(value) = 'integer' and value >= ?) as ms`, [EPOCH_MS_FROM]),
-      db.raw(`sum(typeof(value) in ('integer', 'real') and value < ?) as seconds`, [EPOCH_MS_FROM]),
-      db.raw(`sum(typeof(value) = 'text' and value glob ?) as texts`, [TEXT]),
-      db.raw(`sum(typeof(value) = 'text' and value glob ?) as isos`, [ISO]),
-      db.raw(`sum(typeof(value) = 'text' and length(value) = 10 and value glob ?) as days`, [DAY]),
-      db.raw('count(*) as total'),
-    )) as Counts[]
-  return counts ?? { ms: 0, seconds: 0, texts: 0, isos: 0, days: 0, total: 0 }
 }
