@@ -13,8 +13,9 @@ const jitSessions = new WeakMap<object, boolean>()
  * has no backend process). A backend does not answer a cancel while it JIT-compiles a plan: with JIT forced on,
  * ten relation filters three deep stayed active for seconds after a timeout or a disconnect (issue 35); JIT made
  * none of the library's statements faster on figure 16's data. Learns the session's setting once per connection
- * (one round trip); on a JIT session each bounded statement costs two more (`set jit = off`, `set jit = on`), none
- * on a session where JIT is off, as docs/public-endpoint.md advises. `set` is the session's, not `set local`: the
+ * (one round trip); on a JIT session each bounded statement waits for one more (`set jit = off`; `set jit = on` is
+ * queued on the connection after it, not awaited), none on a session where JIT is off, as docs/public-endpoint.md
+ * advises. `set` is the session's, not `set local`: the
  * library opens no transaction the caller did not ask for; in an aborted transaction the rollback reverts it.
  */
 export async function postgresJitOff(connection: unknown): Promise<(() => Promise<void>) | undefined> {
@@ -30,7 +31,8 @@ export async function postgresJitOff(connection: unknown): Promise<(() => Promis
   if (!on) return undefined
   await session.query('set jit = off')
   return async () => {
-    await session.query('set jit = on').then(
+    // Not awaited: node-postgres runs a connection's queries in order, so whoever uses it next runs after it.
+    session.query('set jit = on').then(
       () => undefined,
       () => undefined,
     )
