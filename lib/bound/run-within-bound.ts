@@ -47,8 +47,14 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
   const { client } = statement as { client: Knex.Client }
   const { cancelStatement: cancel, prepareCancel, cancellableSession, stoppableRead } = dialectOf(client)
   if (cancel === undefined) {
-    const read =
-      stoppableRead === undefined ? undefined : await bound.race(stoppableRead(client, () => sqlOf(statement)))
+    const setting = stoppableRead?.(client, () => sqlOf(statement))
+    let read: StoppableRead | undefined
+    try {
+      read = setting === undefined ? undefined : await bound.race(setting)
+    } catch (error) {
+      setting?.then((late) => late?.release()).catch(() => undefined)
+      throw error
+    }
     if (read !== undefined) return runStoppable(statement, read, bound)
     const result = await runAsKnex(statement)
     bound.throwIfOver()
@@ -130,6 +136,7 @@ async function runStoppable(statement: Statement, read: StoppableRead, bound: St
     throw error
   } finally {
     stop.clear()
+    await read.release()
   }
 }
 

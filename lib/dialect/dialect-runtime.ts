@@ -6,6 +6,8 @@ export interface StoppableRead {
   readonly connection: unknown
   /** Ends the statement now if it runs in a reader (its process is killed), or keeps it from starting. */
   stop(): void
+  /** Gives back what the read holds of the caller's pool if the statement did not run (once it has ended). */
+  release(): Promise<void>
   /**
    * The error the read was refused with before it ran, as made (knex prefixes the SQL to the message of an error
    * thrown while it runs a statement: this one goes to the caller as is).

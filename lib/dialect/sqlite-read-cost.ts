@@ -37,6 +37,7 @@ export const PLAN_CACHE_SIZE = 500
 const FRESH_MS = 60_000
 
 const LOOP = /^(SCAN|SEARCH) (\S+)(?: AS \S+)?(?: EXISTS)?(?: USING (.*?))?(?: LEFT-JOIN| RIGHT-JOIN)?$/
+const VIRTUAL = /^SCAN (\S+) VIRTUAL TABLE INDEX /
 const ALIAS = /["`]?([\w$]+)["`]?\s+as\s+["`]?([\w$]+)["`]?/gi
 
 /**
@@ -52,6 +53,8 @@ export class SqliteReadCost {
   readonly #plans = new Map<string, { steps: PlanStep[]; aliases: Map<string, string>; at: number }>()
   readonly #tables = new Map<string, TableFacts>()
   #analysed: { stats: Map<string, string[]>; at: number } | undefined
+  #version: number | undefined
+  readonly #versions = new WeakMap<CostConnection, CostStatement>()
   /** Statements explained (not found in the cache): for tests and benchmarks. */
   explained = 0
 
@@ -63,6 +66,19 @@ export class SqliteReadCost {
   /** The estimated rows `sql` reads on `connection`, or `undefined` when SQLite cannot explain it. */
   rows(connection: CostConnection, sql: string, bindings: readonly unknown[]): number | undefined {
     const now = Date.now()
+    // A table or index created or dropped (or statistics gathered the first time) forgets every plan and fact.
+    let versionOf = this.#versions.get(connection)
+    if (versionOf === undefined) {
+      versionOf = connection.prepare('pragma schema_version')
+      this.#versions.set(connection, versionOf)
+    }
+    const { schema_version: version } = versionOf.get() as { schema_version: number }
+    if (version !== this.#version) {
+      this.#version = version
+      this.#plans.clear()
+      this.#tables.clear()
+      this.#analysed = undefined
+    }
     let plan = this.#plans.get(sql)
     if (plan !== undefined) {
       this.#plans.delete(sql)
@@ -238,10 +254,12 @@ function loopRows(
   facts: (name: string) => TableFacts | undefined,
   sources: Map<string, number>,
 ): number {
+  if (detail === 'SCAN CONSTANT ROW') return 1
+  const virtual = VIRTUAL.exec(detail)
+  if (virtual !== null) return facts(virtual[1] ?? '')?.rows ?? Number.POSITIVE_INFINITY
   const match = LOOP.exec(detail)
   if (match === null) return Number.POSITIVE_INFINITY
   const [, kind, name = '', using = ''] = match
-  if (name === 'CONSTANT') return 1
   const source = sources.get(name)
   const table = source === undefined ? facts(name) : undefined
   const all = source ?? table?.rows ?? Number.POSITIVE_INFINITY

@@ -64,9 +64,10 @@ export async function sqliteStoppableRead(
 ): Promise<StoppableRead | undefined> {
   const driver = driverOf(client)
   if (driver.name !== 'better-sqlite3') return undefined
-  if (!inTransaction(client)) return routed(client, driver)
-  // Knex runs a transaction's statements on its own connection only: the read runs there as it is, once estimated.
+  // Taken here, outside knex's run of the statement: a pool that gives no connection in time fails as it does unbounded.
   const connection = (await acquireConnection(client)) as SqliteConnection
+  if (!inTransaction(client)) return routed(client, driver, connection)
+  // Knex runs a transaction's statements on its own connection only: the read runs there as it is, once estimated.
   try {
     const { sql, bindings } = sqlOf()
     const rows = profileOf(connection, driver).cost.rows(connection, sql, bindings)
@@ -122,15 +123,26 @@ function driverPathOf(driver: unknown): string | undefined {
  * sets `safeIntegers` and awaits `all(bindings)` as on its own connections, so the rows go through knex's response
  * handling as usual. Knex asks `reader` before it runs a statement; the library bounds only reads.
  */
-function routed(client: Knex.Client, driver: ClientDriver): StoppableRead {
+function routed(client: Knex.Client, driver: ClientDriver, connection: SqliteConnection): StoppableRead {
   const turn: ReaderTurn = { stopped: false, onStop: undefined }
+  let held: SqliteConnection | undefined = connection
+  const release = async (): Promise<void> => {
+    const given = held
+    held = undefined
+    if (given !== undefined) await releaseConnection(client, given)
+  }
+  const take = async (): Promise<SqliteConnection> => {
+    const given = held
+    held = undefined
+    return given ?? ((await acquireConnection(client)) as SqliteConnection)
+  }
   let refusal: Error | undefined
   const refuse = (error: Error): never => {
     // Knex writes the SQL into the message of what it catches: it gets a stand-in, the caller the refusal as made.
     refusal = error
     throw new Error('knex-query-params: the read was refused before it ran')
   }
-  const connection = {
+  const routing = {
     prepare(sql: string) {
       let safeIntegers: boolean | undefined
       const statement = {
@@ -139,17 +151,19 @@ function routed(client: Knex.Client, driver: ClientDriver): StoppableRead {
           safeIntegers = on ?? true
           return statement
         },
-        all: (bindings: readonly unknown[]) => routeRows(client, driver, { sql, bindings, safeIntegers }, turn, refuse),
+        all: (bindings: readonly unknown[]) =>
+          routeRows(client, driver, { sql, bindings, safeIntegers }, turn, refuse, take),
       }
       return statement
     },
   }
   return {
-    connection,
+    connection: routing,
     stop() {
       turn.stopped = true
       turn.onStop?.()
     },
+    release,
     get refusal() {
       return refusal
     },
@@ -162,9 +176,10 @@ async function routeRows(
   statement: ReaderStatement,
   turn: ReaderTurn,
   refuse: (error: Error) => never,
+  take: () => Promise<SqliteConnection>,
 ): Promise<unknown[]> {
   const routing = sqliteReadRoutingOf(client)
-  const connection = (await acquireConnection(client)) as SqliteConnection
+  const connection = await take()
   let pool: SqliteReaderPool | undefined
   let rows: number | undefined
   try {
