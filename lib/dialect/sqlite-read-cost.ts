@@ -46,6 +46,7 @@ const ALIAS = /["`]?([\w$]+)["`]?\s+as\s+["`]?([\w$]+)["`]?/gi
  * otherwise √rows), a `SCAN` or a range `SEARCH` the table's rows (`sqlite_stat1`, else `max(rowid)`, read again
  * after a minute), nested loops multiply, a correlated subquery's steps multiply by the rows of the loops around it,
  * a temporary b-tree adds the rows it sorts, and a recursive step or a source of unknown size is `Infinity`.
+ * A loop over a subquery's rows (`SCAN (subquery-1)`) reads no table: its rows count where the subquery made them.
  * One per database: plans are kept per SQL text (the bindings do not change a plan's shape), {@link PLAN_CACHE_SIZE}
  * at most.
  */
@@ -216,7 +217,8 @@ function costOf(
     if (detail.startsWith('SCAN ') || detail.startsWith('SEARCH ')) {
       const each = loopRows(detail, facts, sources)
       rows *= Math.max(each, 1)
-      read += rows
+      // The rows of a co-routine or a materialised subquery were counted where they were made.
+      if (!sources.has(LOOP.exec(detail)?.[2] ?? '')) read += rows
       loops += 1
     } else if (detail.startsWith('MULTI-INDEX OR')) {
       const each = step.children.reduce((sum, index) => sum + costOf(index.children, facts, sources).out, 0)

@@ -59,6 +59,15 @@ describe("SQLite's estimate of the rows a read reads", () => {
     ).to.equal(1000 + 1000 * 200 + 1000)
   })
 
+  it("a loop over a subquery's rows reads no table: the rows count where the subquery made them", () => {
+    // users scanned in the subquery (1000), then one search by the rowid for each of its rows
+    expect(
+      rows(
+        'select users.* from (select id from users order by id limit 20 offset 500) as k join users on users.id = k.id',
+      ),
+    ).to.equal(1000 + 1000)
+  })
+
   it('a recursive step has no end, and a statement SQLite cannot explain has no estimate', () => {
     expect(
       rows('with recursive n(i) as (select 1 union all select i + 1 from n where i < 5) select count(*) from n'),
