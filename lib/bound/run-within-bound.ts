@@ -15,9 +15,9 @@ export type Statement = Knex.QueryBuilder | Knex.Raw
  * that when the signal aborts or time is up while it runs, the statement can be cancelled on the server
  * (the dialect's `cancelStatement`); the promise then rejects at once with the reason, and the connection
  * goes back to the pool when the cancelled statement has ended. The wait for a connection is bounded too.
- * On SQLite the dialect's `stoppableRead` routes a read by its plan: a cheap one runs on the calling thread, another on a
- * file in a reader process that is ended when the bound stops it; what runs on the calling thread (cheap, or where no
- * reader can take it: a transaction, a database in memory) has the bound checked before and after the statement.
+ * On SQLite the dialect's `stoppableRead` routes a read by its plan: a cheap one runs on the calling thread, another
+ * on a file in a reader process that is ended when the bound stops it; what runs on the calling thread (cheap, or
+ * where no reader can take it: a transaction, a database in memory) has the bound checked before and after it.
  * `statement` must be one the caller made for this run: it is bound to the connection.
  */
 export async function runBounded(statement: Statement, bound: StatementBound | undefined): Promise<unknown> {

@@ -18,7 +18,7 @@ interface PlanStep {
 /** What is known of a table: its rows, and per index the rows one equality on its first k columns reads. */
 interface TableFacts {
   readonly rows: number
-  /** By index name: rows per equality on the first k columns (index k − 1), or `unique` when a full key is one row. */
+  /** By index name. */
   readonly indexes: ReadonlyMap<string, IndexFacts>
   readonly at: number
 }

@@ -40,11 +40,11 @@ export const SQLITE_READ_DEFAULTS: SqliteReadRouting = {
 const configured = new WeakMap<object, SqliteReadRouting>()
 
 /**
- * Sets where the bounded reads (`timeout` or `signal`) of a knex instance on SQLite (better-sqlite3) run, for it and its
- * transactions from now on; an option left out keeps its default (see {@link SqliteReadSettings}). Each bounded read's
- * plan (`explain query plan`, remembered per SQL text) gives an estimate of the rows it reads: a cheap read runs on the
- * calling thread, any other in a reader process on the same file that a timeout or a disconnect ends at once. What
- * must run on the calling thread (in memory, in a transaction, readers off) is refused over `maxInThreadRows`.
+ * Sets where the bounded reads (`timeout` or `signal`) of a knex instance on SQLite (better-sqlite3) run, for it and
+ * its transactions from now on; an option left out keeps its default (see {@link SqliteReadSettings}). Each bounded
+ * read's plan (`explain query plan`, remembered per SQL text) gives an estimate of the rows it reads: a cheap read runs
+ * on the calling thread, any other in a reader process on the same file that a timeout or a disconnect ends at once.
+ * What must run on the calling thread (in memory, in a transaction, readers off) is refused over `maxInThreadRows`.
  *
  * @throws {RangeError} for a threshold that is not a number ≥ 0.
  * @example

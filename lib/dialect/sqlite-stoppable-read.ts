@@ -64,7 +64,7 @@ export async function sqliteStoppableRead(
 ): Promise<StoppableRead | undefined> {
   const driver = driverOf(client)
   if (driver.name !== 'better-sqlite3') return undefined
-  // Taken here, outside knex's run of the statement: a pool that gives no connection in time fails as it does unbounded.
+  // Taken here, outside knex's run of the statement: a pool that gives no connection in time fails as unbounded.
   const connection = (await acquireConnection(client)) as SqliteConnection
   if (!inTransaction(client)) return routed(client, driver, connection)
   // Knex runs a transaction's statements on its own connection only: the read runs there as it is, once estimated.
