@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 
-/** A bounded read set up to run where it can be stopped at once, or on the calling thread if cheap (`stoppableRead`). */
+/** A bounded read set up to run where it can be stopped at once, or on the calling thread if cheap. */
 export interface StoppableRead {
   /** What the statement is bound to (`builder.connection(…)`) to run this way. */
   readonly connection: unknown
