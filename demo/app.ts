@@ -23,6 +23,12 @@ export interface AppOptions {
    * so cursors do not outlive a restart. The server passes `CURSOR_SECRET`.
    */
   cursorSecret?: string
+  /**
+   * Milliseconds each list or record read may take on the database (`timeout` of `applyQueryParams`); default none
+   * (tests). The server passes 1,000: a slower read is stopped (503), or refused before it runs on SQLite where it could
+   * not be stopped (400 `too_expensive`).
+   */
+  timeout?: number
 }
 
 /**
@@ -46,6 +52,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.get('/', async () => ({ resources: RESOURCES.map((name) => `/${name}`) }))
   const cursorSecret = options.cursorSecret ?? randomBytes(32).toString('base64url')
   registerApiDocs(app)
-  for (const name of RESOURCES) registerResource(app, options.db, name, cursorSecret)
+  for (const name of RESOURCES) registerResource(app, options.db, name, cursorSecret, options.timeout)
   return app
 }

@@ -34,9 +34,15 @@ const KEY = /^[1-9]\d{0,14}$/
  * Every read goes through the demo map's guard, so a soft-deleted row is a 404 and is hidden on every path.
  *
  * @example
- * registerResource(app, db, 'posts', cursorSecret)
+ * registerResource(app, db, 'posts', cursorSecret, 1000)
  */
-export function registerResource(app: FastifyInstance, db: Knex, name: ResourceName, cursorSecret: string): void {
+export function registerResource(
+  app: FastifyInstance,
+  db: Knex,
+  name: ResourceName,
+  cursorSecret: string,
+  timeout?: number,
+): void {
   const table = relationMap[name]
   const notFound = (reply: FastifyReply, id: string): FastifyReply =>
     reply.code(404).send({ message: `No ${name} record with id ${id}.` })
@@ -45,13 +51,13 @@ export function registerResource(app: FastifyInstance, db: Knex, name: ResourceN
     delete params.page
     delete params.limit
     delete params.offset
-    const query = applyQueryParams(db(name).where(`${name}.id`, id), params, relationMap).first()
+    const query = applyQueryParams(db(name).where(`${name}.id`, id), params, relationMap, { timeout }).first()
     return (await query) as ApiRecord | undefined
   }
 
   app.get(`/${name}`, async (request, reply) => {
     const params = queryParamsFromRequest(request)
-    const query = applyQueryParams(db(name), params, relationMap)
+    const query = applyQueryParams(db(name), params, relationMap, { timeout })
     if (
       params.cursor !== undefined ||
       (params.limit !== undefined && params.page === undefined && params.offset === undefined)

@@ -14,7 +14,8 @@ import { demoRelationMap } from './relation-map.ts'
  * so, having written nothing), checks the relation map against the schema (`checkRelationMap`: an
  * error-level problem lists every problem and exits 1, warnings are logged), and serves the demo API on `PORT` (default 3000) of `HOST` (default
  * `localhost`), logging every request in one line: pretty in a terminal, JSON lines otherwise. A busy
- * port is reported in one line saying to set PORT, without a stack. Ctrl-C stops it.
+ * port is reported in one line saying to set PORT, without a stack. Each read may take 1 s on the database. Ctrl-C stops
+ * it.
  */
 const db = connectDatabase(process.env.DATABASE_URL)
 const refuse = async (error: unknown): Promise<never> => {
@@ -29,6 +30,8 @@ const app = buildApp({
   db,
   logger: { level: 'info', stream: logDestination(process.stdout) },
   corsOrigin: process.env.CORS_ORIGIN ?? '*',
+  // Every read is bounded: stopped after 1 s (503), or on SQLite refused before it runs where it could not be stopped.
+  timeout: 1000,
   ...(process.env.CURSOR_SECRET === undefined ? {} : { cursorSecret: process.env.CURSOR_SECRET }),
 })
 app.addHook('onClose', async () => {

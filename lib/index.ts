@@ -55,6 +55,8 @@ export type {
 export type { ApplyOptions, ParseOptions } from './options.ts'
 export type { DialectName } from './dialect/dialect.ts'
 export type { DialectOptions } from './dialect/dialect-options.ts'
+export { configureSqliteReads } from './dialect/sqlite-read-settings.ts'
+export type { SqliteReadSettings } from './dialect/sqlite-read-settings.ts'
 export type { RowValues } from './normalize/row-values.ts'
 export { paginate } from './read/paginate.ts'
 export type { PageRequest, PaginateOptions, PaginateQueries, Paginated, PaginationMeta } from './read/paginate.ts'

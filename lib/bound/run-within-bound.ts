@@ -15,8 +15,9 @@ export type Statement = Knex.QueryBuilder | Knex.Raw
  * that when the signal aborts or time is up while it runs, the statement can be cancelled on the server
  * (the dialect's `cancelStatement`); the promise then rejects at once with the reason, and the connection
  * goes back to the pool when the cancelled statement has ended. The wait for a connection is bounded too.
- * On SQLite a read runs in a reader process that is ended when the bound stops it (the dialect's `stoppableRead`);
- * where it cannot (a transaction, a database in memory), the bound is checked before and after the statement.
+ * On SQLite the dialect's `stoppableRead` routes a read by its plan: a cheap one runs on the calling thread, another
+ * on a file in a reader process that is ended when the bound stops it; what runs on the calling thread (cheap, or
+ * where no reader can take it: a transaction, a database in memory) has the bound checked before and after it.
  * `statement` must be one the caller made for this run: it is bound to the connection.
  */
 export async function runBounded(statement: Statement, bound: StatementBound | undefined): Promise<unknown> {
@@ -46,7 +47,14 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
   const { client } = statement as { client: Knex.Client }
   const { cancelStatement: cancel, prepareCancel, cancellableSession, stoppableRead } = dialectOf(client)
   if (cancel === undefined) {
-    const read = stoppableRead === undefined ? undefined : await bound.race(stoppableRead(client))
+    const setting = stoppableRead?.(client, () => sqlOf(statement))
+    let read: StoppableRead | undefined
+    try {
+      read = setting === undefined ? undefined : await bound.race(setting)
+    } catch (error) {
+      setting?.then((late) => late?.release()).catch(() => undefined)
+      throw error
+    }
     if (read !== undefined) return runStoppable(statement, read, bound)
     const result = await runAsKnex(statement)
     bound.throwIfOver()
@@ -108,13 +116,19 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
   return result
 }
 
-/** Runs `statement` as `read` sets up (outside the calling thread); when the bound stops it, `read` is stopped at once. */
+/**
+ * Runs `statement` as `read` sets up (outside the calling thread, or on it when cheap); when the bound stops it, `read`
+ * is stopped at once. A statement that ran on the calling thread past the bound rejects as over it.
+ */
 async function runStoppable(statement: Statement, read: StoppableRead, bound: StatementBound): Promise<unknown> {
   const stop = bound.stop()
   const running = runAsKnex(statement.connection(read.connection))
   try {
-    return await Promise.race([running, stop.stopped])
+    const result = await Promise.race([running, stop.stopped])
+    bound.throwIfOver()
+    return result
   } catch (error) {
+    if (read.refusal !== undefined) throw read.refusal
     if (stop.fired) {
       running.catch(() => undefined)
       read.stop()
@@ -122,7 +136,14 @@ async function runStoppable(statement: Statement, read: StoppableRead, bound: St
     throw error
   } finally {
     stop.clear()
+    await read.release()
   }
+}
+
+/** The SQL and bindings `statement` runs, as the driver is given them. */
+function sqlOf(statement: Statement): { sql: string; bindings: readonly unknown[] } {
+  const { sql, bindings } = statement.toSQL().toNative()
+  return { sql, bindings }
 }
 
 /** How long a cancelled statement may keep running before the cancel is sent again. */

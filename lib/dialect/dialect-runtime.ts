@@ -1,11 +1,18 @@
 import type { Knex } from 'knex'
 
-/** A bounded read set up to run where it can be stopped at once (see `Dialect.stoppableRead`). */
+/** A bounded read set up to run where it can be stopped at once, or on the calling thread if cheap. */
 export interface StoppableRead {
   /** What the statement is bound to (`builder.connection(…)`) to run this way. */
   readonly connection: unknown
-  /** Ends the statement now if it runs (its reader process is killed), or keeps it from starting. */
+  /** Ends the statement now if it runs in a reader (its process is killed), or keeps it from starting. */
   stop(): void
+  /** Gives back what the read holds of the caller's pool if the statement did not run (once it has ended). */
+  release(): Promise<void>
+  /**
+   * The error the read was refused with before it ran, as made (knex prefixes the SQL to the message of an error
+   * thrown while it runs a statement: this one goes to the caller as is).
+   */
+  readonly refusal: Error | undefined
 }
 
 /**
@@ -28,11 +35,16 @@ export interface DialectRuntime {
    */
   readonly cancellableSession?: (connection: unknown) => Promise<(() => Promise<void>) | undefined>
   /**
-   * Where no statement can be cancelled on a server (SQLite): sets up a bounded read to run outside the calling
-   * thread, in a process that can be ended at once, or resolves to `undefined` where it must run on the caller's
-   * connection (a transaction, a database in memory). SQLite with better-sqlite3: a reader process on the same file.
+   * Where no statement can be cancelled on a server (SQLite): sets up a bounded read routed by its plan, to run on the
+   * calling thread when cheap and otherwise in a process that can be ended at once (better-sqlite3: a reader process on
+   * the same file); where none can take it (a transaction, a database in memory), on the calling thread under a
+   * ceiling. Resolves to `undefined` where the statement runs as it is (a driver it does not route, a transaction's
+   * statement, estimated with `sqlOf`, the statement's SQL): the bound is then checked around the statement.
    */
-  readonly stoppableRead?: (client: Knex.Client) => Promise<StoppableRead | undefined>
+  readonly stoppableRead?: (
+    client: Knex.Client,
+    sqlOf: () => { readonly sql: string; readonly bindings: readonly unknown[] },
+  ) => Promise<StoppableRead | undefined>
   /** The transaction in which `paginate({ queries: 'transaction' })` reads page and count from one snapshot. */
   readonly snapshotTransaction: Knex.TransactionConfig
 }

@@ -180,6 +180,11 @@ export class SqliteReaderPool {
     }
   }
 
+  /** Starts a reader in the background when none is started yet (the first bounded read of the file). */
+  warm(): void {
+    if (this.#count === 0 && this.failure === undefined) this.#idle.push(this.#start())
+  }
+
   /** A reader ended (stopped, idle, or gone on its own): it is replaced when none is left idle. */
   ended(reader: SqliteReader): void {
     const at = this.#idle.indexOf(reader)

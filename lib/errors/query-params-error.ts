@@ -21,6 +21,7 @@ export type QueryParamsErrorCode =
   | 'search_not_allowed'
   | 'invalid_cursor'
   | 'cursor_mismatch'
+  | 'too_expensive'
 
 /** Details of a {@link QueryParamsError}. */
 export interface QueryParamsErrorDetails {

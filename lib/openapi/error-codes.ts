@@ -21,6 +21,7 @@ export const QUERY_PARAMS_ERROR_CODES = [
   'search_not_allowed',
   'invalid_cursor',
   'cursor_mismatch',
+  'too_expensive',
 ] as const satisfies readonly QueryParamsErrorCode[]
 
 // A code added to QueryParamsErrorCode and not here fails to compile.

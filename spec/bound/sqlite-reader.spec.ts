@@ -8,6 +8,7 @@ import { relationMap } from '../../fixtures/relation-map.ts'
 import { seed } from '../../fixtures/seed.ts'
 import {
   applyQueryParams,
+  configureSqliteReads,
   defineRelationMap,
   paginate,
   parseQueryParams,
@@ -74,6 +75,8 @@ for (const journal of ['wal', 'delete'] as const) {
         connection: { filename: file },
         useNullAsDefault: true,
       })
+      // Every bounded read in a reader (no in-thread routing), as these tests check what a reader returns.
+      configureSqliteReads(db, { inThreadRows: 0 })
       await db.raw(`pragma journal_mode = ${journal}`)
       await migrate(db)
       await seed(db)
@@ -201,6 +204,7 @@ for (const journal of ['wal', 'delete'] as const) {
         connection: { filename: join(directory, 'reader.sqlite'), options: { safeIntegers: true } },
         useNullAsDefault: true,
       })
+      configureSqliteReads(safe, { inThreadRows: 0 })
       try {
         for (const instance of [db, safe]) {
           const query = parseQueryParams('orders[0][column]=id')

@@ -35,6 +35,7 @@ const ROUTE_HANDLER_API = [
   'applyQueryParams',
   'clientColumn',
   'columnType',
+  'configureSqliteReads',
   'countQuery',
   'cursorLinks',
   'cursorPaginate',
