@@ -20,7 +20,7 @@ export interface SqliteReadSettings {
   /**
    * The ceiling of what runs on the calling thread where no reader can take it (a database in memory, a transaction,
    * `readers: false`): a bounded read estimated to read more rows is refused before it runs, with a
-   * `QueryParamsError` 400 `too_expensive`; default 1,000,000. `Infinity` refuses nothing.
+   * `QueryParamsError` 400 `too_expensive`; default 50,000,000. `Infinity` refuses nothing.
    */
   readonly maxInThreadRows?: number | undefined
 }
@@ -34,7 +34,7 @@ export type SqliteReadRouting = {
 export const SQLITE_READ_DEFAULTS: SqliteReadRouting = {
   readers: true,
   inThreadRows: 20_000,
-  maxInThreadRows: 1_000_000,
+  maxInThreadRows: 50_000_000,
 }
 
 const configured = new WeakMap<object, SqliteReadRouting>()

@@ -258,4 +258,36 @@ describe("SQLite's bounded reads on a database in memory", () => {
       await db.destroy()
     }
   })
+
+  it('answers a common relation filter on tables of 10,000 and 100,000 rows (estimated at millions, under the default ceiling)', async function () {
+    this.timeout(30_000)
+    const db = knex({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+    try {
+      await db.raw('create table users (id integer primary key, name text not null)')
+      await db.raw('create table posts (id integer primary key, user_id integer not null, title text, views integer)')
+      await db.raw('create index posts_user_id on posts (user_id)')
+      await db.raw(
+        'insert into users with recursive s(g) as (select 1 union all select g + 1 from s where g < 10000) ' +
+          "select g, 'u' || g from s",
+      )
+      await db.raw(
+        'insert into posts with recursive s(g) as (select 1 union all select g + 1 from s where g < 100000) ' +
+          "select g, g % 5000 + 1, 'p' || g, g % 1000 from s",
+      )
+      const exists = 'relations_exists[0]=posts&orders[0][column]=name&limit=20&page=2&columns[0]=id'
+      const page = await routed(() => applyQueryParams(db('users'), parseQueryParams(exists), map, { timeout: 20_000 }))
+      const plain = (await applyQueryParams(db('users'), parseQueryParams(exists), map)) as Array<{ id: number }>
+      expect(page.result).to.deep.equal(plain)
+      expect(plain).to.have.length(20)
+      expect({ inThread: page.inThread, refused: page.refused }).to.deep.equal({ inThread: 1, refused: 0 })
+      // The same request over a ceiling of a million rows, the estimate being about three million.
+      configureSqliteReads(db, { maxInThreadRows: 1_000_000 })
+      const { error } = await rejection(
+        applyQueryParams(db('users'), parseQueryParams(exists), map, { timeout: 20_000 }),
+      )
+      expect((error as QueryParamsError).code).to.equal('too_expensive')
+    } finally {
+      await db.destroy()
+    }
+  })
 })
