@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { applyQueryParams, loadRelations, paginate, parseQueryParams, QueryTimeoutError } from '../../lib/index.ts'
 import { testDatabases } from '../support/databases.ts'
 import { idleWithin, sleepingMap, sleepingWithin } from './support/sleeping.ts'
+import { rejection } from './support/rejection.ts'
 
 const SLOW = parseQueryParams('scopes[0]=slow&limit=5')
 /**
@@ -12,16 +13,6 @@ const SLOW = parseQueryParams('scopes[0]=slow&limit=5')
 const IDLE_WITHIN = 2500
 /** Latest a rejection may come after the call: half the 5 s sleep, so it never waited for the statement. */
 const REJECTED_WITHIN = 2500
-
-async function rejection(promise: PromiseLike<unknown>): Promise<{ error: unknown; ms: number }> {
-  const start = Date.now()
-  try {
-    await promise
-  } catch (error) {
-    return { error, ms: Date.now() - start }
-  }
-  throw new Error('expected the promise to reject')
-}
 
 for (const db of testDatabases().filter(
   (candidate) => candidate.engine === 'postgres-server' || candidate.engine === 'mysql',

@@ -16,6 +16,7 @@ import {
   type RelationMap,
 } from '../../lib/index.ts'
 import { busyReader, goneWithin, preparedOnCaller, readerPids, settledReaders } from './support/sqlite-readers.ts'
+import { rejection } from './support/rejection.ts'
 
 /** A where that runs for many seconds on SQLite (a recursive count to a billion), whatever the machine. */
 const SLOW_SQLITE =
@@ -43,16 +44,6 @@ const kindsMap = defineRelationMap({
     columns: { id: 'integer', big: 'bigint', real: 'number', text: 'string', blob: 'string', empty: 'string' },
   },
 })
-
-async function rejection(promise: PromiseLike<unknown>): Promise<{ error: unknown; ms: number }> {
-  const start = Date.now()
-  try {
-    await promise
-  } catch (error) {
-    return { error, ms: Date.now() - start }
-  }
-  throw new Error('expected the promise to reject')
-}
 
 const everyTable = Object.keys(relationMap)
 const withs: Record<string, string> = {

@@ -14,6 +14,7 @@ import {
   QueryTimeoutError,
 } from '../../lib/index.ts'
 import { busyReader, goneWithin, preparedOnCaller, readerPids, settledReaders } from './support/sqlite-readers.ts'
+import { rejection } from './support/rejection.ts'
 
 /**
  * The worst request of issue 35 point 4 on a small data set: users ordered by the largest `views` of their posts,
@@ -50,16 +51,6 @@ async function build(db: Knex): Promise<void> {
     'insert into posts with recursive s(g) as (select 1 union all select g + 1 from s where g < 100000) ' +
       "select g, g % 2000 + 1, 'p' || g, g * 7 % 1000 from s",
   )
-}
-
-async function rejection(promise: PromiseLike<unknown>): Promise<{ error: unknown; ms: number }> {
-  const start = Date.now()
-  try {
-    await promise
-  } catch (error) {
-    return { error, ms: Date.now() - start }
-  }
-  throw new Error('expected the promise to reject')
 }
 
 /** How many bounded reads `run` routed to the calling thread, to a reader, and refused. */
