@@ -20,19 +20,31 @@ export interface ResolvedColumn {
  * `createdAt` finds `created_at`; see `columnSpelling`). Anything else is `unknown_column`.
  */
 export function resolveColumn(map: RelationMap, table: string, name: string, param: string): ResolvedColumn {
+  return findColumn(map, table, name) ?? unknownColumn(map, table, name, param)
+}
+
+/**
+ * {@link resolveColumn} without the error: `undefined` for a name that is no allow-listed column, so that a caller
+ * spells the parameter's path (see {@link unknownColumn}) only for an error.
+ */
+export function findColumn(map: RelationMap, table: string, name: string): ResolvedColumn | undefined {
   const columns = map[table]?.columns ?? {}
   const key = Object.hasOwn(columns, name) ? name : columnBySpelling(map, table, name)
-  if (key !== undefined && Object.hasOwn(columns, key)) {
-    const spec = columns[key] as ColumnSpec
-    const resolved: ResolvedColumn = {
-      name: key,
-      column: databaseColumn(map, table, key),
-      type: columnType(spec),
-      storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text',
-    }
-    if (typeof spec === 'object' && spec.precision === 'single') resolved.single = true
-    return resolved
+  if (key === undefined || !Object.hasOwn(columns, key)) return undefined
+  const spec = columns[key] as ColumnSpec
+  const resolved: ResolvedColumn = {
+    name: key,
+    column: databaseColumn(map, table, key),
+    type: columnType(spec),
+    storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text',
   }
+  if (typeof spec === 'object' && spec.precision === 'single') resolved.single = true
+  return resolved
+}
+
+/** The `unknown_column` error of `name`, sent as `param`, on `table` (see {@link resolveColumn}). */
+export function unknownColumn(map: RelationMap, table: string, name: string, param: string): never {
+  const columns = map[table]?.columns ?? {}
   throw new QueryParamsError(`Parameter '${param}': '${name}' is not a column of ${table} that can be used here.`, {
     code: 'unknown_column',
     param,
