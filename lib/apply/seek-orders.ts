@@ -87,7 +87,9 @@ class RecordedSeek implements Seek {
     const { plan, map, ref, joins } = this.source
     this.written ??= [
       ...plan.orders.map((order) => seekOrder(this.writer.fresh(), order, ref, map, plan.table, joins, false)),
-      ...tieBreakers(plan, map).map((order) => seekOrder(this.writer.fresh(), order, ref, map, plan.table, joins, true)),
+      ...tieBreakers(plan, map).map((order) =>
+        seekOrder(this.writer.fresh(), order, ref, map, plan.table, joins, true),
+      ),
     ]
     return this.written
   }
