@@ -96,11 +96,17 @@ function figureOperations(before: Awaited<ReturnType<typeof releaseBefore>>): Ar
   return operations
 }
 
-/** Runs `operations` round-robin, ten calls of each a turn, for `ms` milliseconds. */
+/** Fewest turns of {@link warmUp}, however long they take: a thousand calls of each operation. */
+const WARM_UP_TURNS = 100
+
+/**
+ * Runs `operations` round-robin, ten calls of each a turn, for `ms` milliseconds and at least {@link WARM_UP_TURNS}
+ * turns (on a loaded machine `ms` alone could leave some operations barely called).
+ */
 function warmUp(operations: ReadonlyArray<() => unknown>, ms: number): void {
   const end = performance.now() + ms
-  do for (const operation of operations) for (let i = 0; i < 10; i++) operation()
-  while (performance.now() < end)
+  for (let turn = 0; turn < WARM_UP_TURNS || performance.now() < end; turn++)
+    for (const operation of operations) for (let i = 0; i < 10; i++) operation()
 }
 
 /**

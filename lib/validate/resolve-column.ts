@@ -1,5 +1,5 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
-import { databaseColumn, columnBySpelling } from '../map/columns.ts'
+import { databaseColumn, spellingsOf } from '../map/columns.ts'
 import type { ColumnSpec, ColumnType, DatetimeStorage, RelationMap } from '../relation-map.ts'
 import { columnType } from '../map/columns.ts'
 
@@ -28,10 +28,35 @@ export function resolveColumn(map: RelationMap, table: string, name: string, par
  * spells the parameter's path (see {@link unknownColumn}) only for an error.
  */
 export function findColumn(map: RelationMap, table: string, name: string): ResolvedColumn | undefined {
-  const columns = map[table]?.columns ?? {}
-  const key = Object.hasOwn(columns, name) ? name : columnBySpelling(map, table, name)
-  if (key === undefined || !Object.hasOwn(columns, key)) return undefined
-  const spec = columns[key] as ColumnSpec
+  return columnsByName(map, table).get(name)
+}
+
+const resolvedByMap = new WeakMap<RelationMap, Map<string, ReadonlyMap<string, ResolvedColumn>>>()
+
+/**
+ * Every name that finds an allow-listed column of `table` (its key, else one of its spellings: see
+ * `columnBySpelling`) with the column it finds, each resolved once per map object and table: a where or order of
+ * every request looks its column up here. Bounded by the map (the names the client sends are not kept).
+ */
+function columnsByName(map: RelationMap, table: string): ReadonlyMap<string, ResolvedColumn> {
+  let tables = resolvedByMap.get(map)
+  if (tables === undefined) resolvedByMap.set(map, (tables = new Map()))
+  let byName = tables.get(table)
+  if (byName === undefined) {
+    const columns = map[table]?.columns ?? {}
+    const keys = Object.keys(columns)
+    const resolved = new Map<string, ResolvedColumn>()
+    for (const key of keys) resolved.set(key, resolvedOf(map, table, key, columns[key] as ColumnSpec))
+    const found = new Map<string, ResolvedColumn>()
+    for (const [spelling, key] of spellingsOf(keys)) found.set(spelling, resolved.get(key) as ResolvedColumn)
+    // A column's own key finds it before any other column's spelling does.
+    for (const [key, column] of resolved) found.set(key, column)
+    tables.set(table, (byName = found))
+  }
+  return byName
+}
+
+function resolvedOf(map: RelationMap, table: string, key: string, spec: ColumnSpec): ResolvedColumn {
   const resolved: ResolvedColumn = {
     name: key,
     column: databaseColumn(map, table, key),
@@ -39,7 +64,12 @@ export function findColumn(map: RelationMap, table: string, name: string): Resol
     storage: (typeof spec === 'string' ? undefined : spec.storage) ?? 'text',
   }
   if (typeof spec === 'object' && spec.precision === 'single') resolved.single = true
-  return resolved
+  return Object.freeze(resolved)
+}
+
+/** Whether `name` finds an allow-listed column of `table` (see {@link findColumn}). */
+export function isColumnName(map: RelationMap, table: string, name: string): boolean {
+  return columnsByName(map, table).has(name)
 }
 
 /** The `unknown_column` error of `name`, sent as `param`, on `table` (see {@link resolveColumn}). */
