@@ -94,10 +94,11 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     ref,
     paged: plan.limit !== undefined || limitOf(builder) !== undefined,
   })
-  const writer = (like = settings.like): SqlWriter => new SqlWriter(names, dialect, like, guards)
+  // Every writer of this request is a `fresh()` one of this (empty) writer: no closure is made per request.
+  const writer = new SqlWriter(names, dialect, settings.like, guards)
   let guarded: GuardedForms | undefined
   if (read.conditions !== undefined) {
-    const listed = writer()
+    const listed = writer.fresh()
     const learned = clientConditions(plan, ref, listed, read.conditions)
     const list = listed.toRaw(builder.client)
     builder.whereRaw(list)
@@ -111,11 +112,11 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const search =
     plan.search === undefined
       ? undefined
-      : applySearch(builder, writer('insensitive'), plan.search, ref, table, read.plain)
+      : applySearch(builder, new SqlWriter(names, dialect, 'insensitive', guards), plan.search, ref, table, read.plain)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
   if (plan.orders.length > 0) {
-    const orders = writer()
+    const orders = writer.fresh()
     joins = selectsEveryColumn(builder)
       ? undefined
       : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap)
@@ -125,7 +126,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     if (joins !== undefined) addOrderJoins(builder, joins)
     builder.orderByRaw(orders.toRaw(builder.client))
   }
-  selectAggregates(builder, writer(), ref, plan, relationMap, joins)
+  selectAggregates(builder, writer.fresh(), ref, plan, relationMap, joins)
   recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, writer)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
@@ -186,13 +187,13 @@ function guardedForms(
   client: Knex.Client,
   plan: QueryPlan,
   ref: string,
-  writer: () => SqlWriter,
+  writer: SqlWriter,
   listing: { list: Knex.Raw; sql: string; learned: Learned },
   guard: GuardPlan,
   { deferredPageJoin: join }: Pick<DialectSyntax, 'deferredPageJoin'>,
 ): GuardedForms | undefined {
   const { list, learned: listed } = listing
-  const walker = writer()
+  const walker = writer.fresh()
   const walked = clientConditions(plan, ref, walker, guard.walk)
   const keyLists = listed.keyLists.length > 0 ? listed.keyLists : walked.keyLists
   const [keyList] = keyLists
@@ -203,7 +204,8 @@ function guardedForms(
     (guard.orderedPivotServes && listed.served)
   )
     return undefined
-  const keyProbe = writer()
+  const keyProbe = writer
+    .fresh()
     .text('(')
     .append(keyList)
     .text(` limit 1 offset ${guard.cap - 1})`)
@@ -220,7 +222,7 @@ function guardedForms(
     join,
     fenced: () => {
       if (fence === null) {
-        const fencer = writer()
+        const fencer = writer.fresh()
         fence = clientConditions(plan, ref, fencer, fenced).fenced ? fencer.toRaw(client) : undefined
       }
       return fence

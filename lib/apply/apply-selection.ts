@@ -5,6 +5,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { selectedValues } from '../knex/builder-state.ts'
+import { BuilderSlot } from '../knex/builder-slot.ts'
 
 /**
  * Sets the select list: `distinct` (with any `columns`) as `SELECT DISTINCT`, else the client's
@@ -61,8 +62,8 @@ export function applySelection(
   return extra
 }
 
-/** Column lists this library selected, by the raw fragment that holds them, as qualified names. */
-const listedColumns = new WeakMap<object, { ref: string; columns: readonly string[] }>()
+/** Column lists this library selected, on the raw fragment that holds them. */
+const listedColumns = new BuilderSlot<{ ref: string; columns: readonly string[] }, Knex.Raw>()
 
 /**
  * `"users"."id", "users"."name"` as one raw fragment: knex compiles it far faster than a list of names.
@@ -123,7 +124,7 @@ function allowedColumns(map: RelationMap, table: string): readonly string[] {
 export function listedColumnsOf(builder: Knex.QueryBuilder, ref: string): Set<string> {
   const names = new Set<string>()
   for (const value of selectedValues(builder) ?? []) {
-    const list = typeof value === 'object' && value !== null ? listedColumns.get(value) : undefined
+    const list = typeof value === 'object' && value !== null ? listedColumns.of(value as Knex.Raw) : undefined
     if (list?.ref === ref) for (const column of list.columns) names.add(column)
   }
   return names
@@ -136,7 +137,7 @@ function qualified(list: { ref: string; columns: readonly string[] } | undefined
 function callerSelection(builder: Knex.QueryBuilder): string[] | undefined {
   return selectedValues(builder)?.flatMap((value) =>
     typeof value === 'object' && value !== null
-      ? (qualified(listedColumns.get(value)) ?? [String(value)])
+      ? (qualified(listedColumns.of(value as Knex.Raw)) ?? [String(value)])
       : [String(value)],
   )
 }

@@ -36,10 +36,13 @@ export function readStateOf(builder: Knex.QueryBuilder): ReadState {
   return READ_STATE.of(builder) ?? NONE
 }
 
-/** Gives `builder` its read state with `change` made to it (a new value: the old one is not changed). */
+/**
+ * Gives `builder` its read state with `change` made to it (a new value: the old one is not changed). A builder
+ * without one keeps `change` itself, frozen: callers pass a new object.
+ */
 export function changeReadState(builder: Knex.QueryBuilder, change: ReadState): void {
   const state = READ_STATE.of(builder)
-  READ_STATE.set(builder, state === undefined ? { ...change } : { ...state, ...change })
+  READ_STATE.set(builder, state === undefined ? change : { ...state, ...change })
 }
 
 const NONE: ReadState = Object.freeze({})

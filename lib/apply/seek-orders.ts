@@ -52,11 +52,12 @@ interface SeekSource {
 }
 
 /**
- * Records on `builder` what {@link seekOf} returns; `fresh` gives writers of the query's quoting and guards. Nothing
- * is written here: the orders and the dialect are read from `fresh` on first use (a keyset page), not per request.
+ * Records on `builder` what {@link seekOf} returns; `writer`'s `fresh()` gives writers of the query's quoting and
+ * guards. Nothing is written here: the orders are written with those writers on first use (a keyset page), not per
+ * request.
  */
-export function recordSeek(builder: Knex.QueryBuilder, source: SeekSource, fresh: () => SqlWriter): void {
-  changeReadState(builder, { seek: new RecordedSeek(source, fresh) })
+export function recordSeek(builder: Knex.QueryBuilder, source: SeekSource, writer: SqlWriter): void {
+  changeReadState(builder, { seek: new RecordedSeek(source, writer) })
 }
 
 /** A {@link Seek} whose orders are written on first use (a class, so that no closure is made per request). */
@@ -66,27 +67,29 @@ class RecordedSeek implements Seek {
   readonly params: QueryParams
   readonly context: unknown
   private readonly source: SeekSource
-  private readonly fresh: () => SqlWriter
+  private readonly writer: SqlWriter
   private written: readonly SeekOrder[] | undefined
 
-  constructor(source: SeekSource, fresh: () => SqlWriter) {
+  constructor(source: SeekSource, writer: SqlWriter) {
     this.table = source.plan.table
     this.ref = source.ref
     this.params = source.params
     this.context = source.context
     this.source = source
-    this.fresh = fresh
+    this.writer = writer
   }
 
   get dialect(): Dialect {
-    return this.fresh().dialect
+    return this.writer.dialect
   }
 
   orders(): readonly SeekOrder[] {
     const { plan, map, ref, joins } = this.source
     this.written ??= [
-      ...plan.orders.map((order) => seekOrder(this.fresh(), order, ref, map, plan.table, joins, false)),
-      ...tieBreakers(plan, map).map((order) => seekOrder(this.fresh(), order, ref, map, plan.table, joins, true)),
+      ...plan.orders.map((order) => seekOrder(this.writer.fresh(), order, ref, map, plan.table, joins, false)),
+      ...tieBreakers(plan, map).map((order) =>
+        seekOrder(this.writer.fresh(), order, ref, map, plan.table, joins, true),
+      ),
     ]
     return this.written
   }

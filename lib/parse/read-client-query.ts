@@ -192,9 +192,12 @@ class ClientQueryReader {
     this.kind = kind
     this.index = index
     this.item = -1
+    // The fields of a list start with different letters: the first one picks the only field to compare.
+    const first = text.charCodeAt(open + 1)
     for (let field = 0; field < fields.length; field++) {
       const name = fields[field] as string
-      if (!text.startsWith(name, open + 1)) continue
+      if (name.charCodeAt(0) !== first) continue
+      if (!text.startsWith(name, open + 1)) return -1
       const close = open + 1 + name.length
       if (text.charCodeAt(close) !== 93) return -1
       this.field = field

@@ -1,4 +1,5 @@
-import { databaseColumn, columnBySpelling } from '../map/columns.ts'
+import { databaseColumn } from '../map/columns.ts'
+import { isColumnName } from './resolve-column.ts'
 import type { ColumnSpec, RelationMap } from '../relation-map.ts'
 import { columnType } from '../map/columns.ts'
 import type { PlannedAggregate } from './query-plan.ts'
@@ -103,12 +104,10 @@ export function findAggregate(map: RelationMap, table: string, name: string): Pl
  * table) that is not a column of `table` but an aggregate of it. Columns win over aggregates.
  */
 export function aggregateColumn(map: RelationMap, table: string, name: string): PlannedAggregate | undefined {
-  const columns = map[table]?.columns ?? {}
-  if (Object.hasOwn(columns, name)) return undefined
+  if (isColumnName(map, table, name)) return undefined
   const segments = name.split('.')
   if (segments.length === 2 && segments[0] === table && !relationsOf(map, table).has(table)) segments.shift()
   const bare = segments.length === 1 ? (segments[0] ?? '') : undefined
-  if (bare === undefined) return undefined
-  if (Object.hasOwn(columns, bare) || columnBySpelling(map, table, bare) !== undefined) return undefined
+  if (bare === undefined || isColumnName(map, table, bare)) return undefined
   return findAggregate(map, table, bare)
 }

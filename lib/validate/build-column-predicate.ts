@@ -1,7 +1,7 @@
 import { QueryParamsError } from '../errors/query-params-error.ts'
 import { OPERATORS, type ClientScalar, type WhereDescription } from '../query-params.ts'
 import type { ColumnType, DatetimeStorage } from '../relation-map.ts'
-import { coerceValue } from './coerce-value.ts'
+import { coercedOrUndefined, invalidValue } from './coerce-value.ts'
 import type { CoercedValue, Test } from './query-plan.ts'
 
 /**
@@ -66,15 +66,14 @@ export function buildTest(
     if (operator === '=' || operator === '!=') return { op: 'null', negate: operator === '!=' }
     throw mustNotBeNull(params.value(), operator)
   }
-  if (operator === 'like')
-    return { op: 'like', pattern: likePattern(String(coerceValue('string', scalar, params.value()))) }
+  if (operator === 'like') return { op: 'like', pattern: likePattern(String(coerceWhere('string', scalar, params))) }
   if (operator === 'between' || operator === 'notBetween') {
     throw new QueryParamsError(`Parameter '${params.value()}' must be exactly two values for '${operator}'.`, {
       code: 'invalid_value',
       param: params.value(),
     })
   }
-  return { op: 'compare', operator, value: coerceValue(type, scalar, params.value(), storage) }
+  return { op: 'compare', operator, value: coerceWhere(type, scalar, params, storage) }
 }
 
 function coerceItem(
@@ -86,7 +85,20 @@ function coerceItem(
   storage: DatetimeStorage,
 ): CoercedValue {
   if (item === null) throw mustNotBeNull(params.value(index), operator)
-  return coerceValue(type, item, params.value(index), storage)
+  return coerceWhere(type, item, params, storage, index)
+}
+
+/** A where's value (item `index` of a list) coerced to `type`; its parameter's path is spelled only for an error. */
+function coerceWhere(
+  type: ColumnType,
+  value: Exclude<ClientScalar, null>,
+  params: WhereParams,
+  storage: DatetimeStorage = 'text',
+  index?: number,
+): CoercedValue {
+  const coerced = coercedOrUndefined(type, value, storage)
+  if (coerced === undefined) throw invalidValue(type, params.value(index))
+  return coerced
 }
 
 function mustNotBeNull(param: string, operator: string): QueryParamsError {

@@ -26,10 +26,23 @@ export function coerceValue(
   param: string,
   storage: DatetimeStorage = 'text',
 ): CoercedValue {
+  const coerced = coercedOrUndefined(type, value, storage)
+  if (coerced === undefined) throw invalidValue(type, param)
+  return coerced
+}
+
+/**
+ * {@link coerceValue} without the error: `undefined` for a value that does not fit, so that a caller spells the
+ * parameter's path (see {@link invalidValue}) only for an error.
+ */
+export function coercedOrUndefined(
+  type: ColumnType,
+  value: Exclude<ClientScalar, null>,
+  storage: DatetimeStorage = 'text',
+): CoercedValue | undefined {
   if (type === 'string') {
     const text = typeof value === 'string' ? value : String(value)
-    if (!text.includes('\u0000')) return text
-    throw invalid(type, param)
+    return text.includes('\u0000') ? undefined : text
   }
   const text = String(value).trim()
   switch (type) {
@@ -76,10 +89,11 @@ export function coerceValue(
       return new ExactNumber(match[1] === '-' && /[1-9]/.test(digits) ? `-${digits}` : digits, 'decimal')
     }
   }
-  throw invalid(type, param)
+  return undefined
 }
 
-function invalid(type: ColumnType, param: string): QueryParamsError {
+/** The `invalid_value` error of a value of `param` that does not fit `type` (see {@link coerceValue}). */
+export function invalidValue(type: ColumnType, param: string): QueryParamsError {
   return new QueryParamsError(`Parameter '${param}' must be ${EXPECTED[type]}.`, { code: 'invalid_value', param })
 }
 

@@ -8,7 +8,7 @@ import { checkRelationDepth, unknownRelation, relationsOf } from './relations-of
 import { CAPABILITY_CODES, checkFilterable } from './column-capabilities.ts'
 import type { Condition } from './query-plan.ts'
 import type { MorphTarget, MorphToResolved } from './resolved-relation.ts'
-import { resolveColumn } from './resolve-column.ts'
+import { findColumn, unknownColumn } from './resolve-column.ts'
 import { singlePrecisionTest } from './single-precision-test.ts'
 import { checkEnumValues, textColumnOf } from './text-column.ts'
 
@@ -41,7 +41,7 @@ function columnTest(
   where: WhereDescription,
   params: WhereParams,
 ): Condition {
-  const resolved = resolveColumn(map, table, name, params.column)
+  const resolved = findColumn(map, table, name) ?? unknownColumn(map, table, name, params.column)
   checkFilterable(map, table, resolved.name, where.operator, params)
   const test = buildTest(where, resolved.type, params, resolved.storage)
   const text = textColumnOf(map, table, resolved.name)

@@ -30,11 +30,12 @@ export function textColumnOf(map: RelationMap, table: string, name: string): Tex
  * SQLite) or fail (PostgreSQL: `invalid input value for enum`).
  */
 export function checkEnumValues(test: Test, values: readonly string[], params: WhereParams): void {
-  const check = (value: unknown, param: string): void => {
+  const check = (value: unknown, index?: number): void => {
     if (typeof value === 'string' && values.includes(value)) return
+    const param = params.value(index)
     const message = `Parameter '${param}' must be one of the column's values.`
     throw new QueryParamsError(message, { code: 'invalid_value', param, allowed: values })
   }
-  if (test.op === 'compare' && (test.operator === '=' || test.operator === '!=')) check(test.value, params.value())
-  if (test.op === 'in') test.values.forEach((value, index) => check(value, params.value(index)))
+  if (test.op === 'compare' && (test.operator === '=' || test.operator === '!=')) check(test.value)
+  if (test.op === 'in') test.values.forEach((value, index) => check(value, index))
 }
