@@ -10,7 +10,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
-import { selectAggregates } from './select-aggregates.ts'
+import { selectAggregates, writeSelectedAggregates } from './select-aggregates.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
 import { Identifiers } from '../sql/identifiers.ts'
 import { RowGuards } from '../guard/row-guards.ts'
@@ -27,6 +27,7 @@ import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
+import type { CorrelatedOrders } from './correlated-order.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
@@ -114,6 +115,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
       : applySearch(builder, writer('insensitive'), plan.search, ref, table, read.plain)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
+  let order: Knex.Raw | undefined
   if (plan.orders.length > 0) {
     const orders = writer()
     joins = selectsEveryColumn(builder)
@@ -123,14 +125,24 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     if (read.page.cutoff !== undefined && joins !== undefined)
       cutoff = orderCutoffOf(names, table, ref, read.page.cutoff, joins)
     if (joins !== undefined) addOrderJoins(builder, joins)
-    builder.orderByRaw(orders.toRaw(builder.client))
+    order = orders.toRaw(builder.client)
+    builder.orderByRaw(order)
   }
-  selectAggregates(builder, writer(), ref, plan, relationMap, joins)
+  const selected = selectAggregates(builder, writer(), ref, plan, relationMap, joins)
+  const { correlatedOrder } = read.page
+  const correlated =
+    correlatedOrder === undefined || joins === undefined || order === undefined
+      ? undefined
+      : correlatedOrders(builder.client, { plan, ref, map: relationMap, writer }, correlatedOrder.rows, {
+          baseTable: names.table(table, ref),
+          order,
+          select: selected,
+        })
   recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, writer)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const keys = primaryKeyColumns(relationMap, table)
-  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded)
+  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded, correlated)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {
@@ -224,6 +236,39 @@ function guardedForms(
         fence = clientConditions(plan, ref, fencer, fenced).fenced ? fencer.toRaw(client) : undefined
       }
       return fence
+    },
+  }
+}
+
+/**
+ * The orders of a page ordered by an aggregate (`written`: its order and selected aggregates as the query holds
+ * them), with their correlated form, written once when a read first needs it: every order and selected aggregate
+ * without the order joins (an aggregate a correlated subquery, a column through a relation a scalar subquery).
+ */
+function correlatedOrders(
+  client: Knex.Client,
+  request: { plan: QueryPlan; ref: string; map: RelationMap; writer: () => SqlWriter },
+  rows: number,
+  written: Pick<CorrelatedOrders, 'baseTable' | 'order' | 'select'>,
+): CorrelatedOrders {
+  const { plan, ref, map, writer } = request
+  let made: ReturnType<CorrelatedOrders['correlated']> | undefined
+  return {
+    ...written,
+    rows,
+    correlated: () => {
+      if (made === undefined) {
+        const orders = writer()
+        writeOrders(orders, ref, plan.orders, map)
+        made = {
+          order: orders.toRaw(client),
+          select:
+            plan.aggregates.length === 0
+              ? undefined
+              : writeSelectedAggregates(writer(), ref, plan, map, undefined).toRaw(client),
+        }
+      }
+      return made
     },
   }
 }

@@ -68,10 +68,20 @@ export function planRead(query: QueryPlan, dialect: PlannerDialect, map: Relatio
         selectModifier: dialect.orderedJoin === 'straight_join' ? 'straight_join ' : '',
         listProbe: dialect.cutoffListGuard,
       })
+  // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
+  const correlatedOrder =
+    dialect.correlatedAggregateOrder !== undefined &&
+    paged &&
+    cutoff === undefined &&
+    guard === undefined &&
+    query.search === undefined &&
+    query.orders.some((order) => order.aggregate !== undefined)
+      ? dialect.correlatedAggregateOrder
+      : undefined
   return Object.freeze({
     query,
     conditions,
     plain,
-    page: Object.freeze({ deferFrom: deferredPageFrom(dialect, query), cutoff, guard }),
+    page: Object.freeze({ deferFrom: deferredPageFrom(dialect, query), cutoff, guard, correlatedOrder }),
   })
 }

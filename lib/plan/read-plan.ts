@@ -25,6 +25,11 @@ export interface PagePlan {
   readonly cutoff: CutoffPlan | undefined
   /** The frequency guard of a page whose conditions hold a relation filter written key first, or `undefined`. */
   readonly guard: GuardPlan | undefined
+  /**
+   * The probe of a page ordered by an aggregate (`Dialect.correlatedAggregateOrder`): when its conditions hold
+   * fewer than `rows` base rows, its aggregates are correlated subqueries instead of grouped joins; or `undefined`.
+   */
+  readonly correlatedOrder: { readonly rows: number } | undefined
 }
 
 /**
