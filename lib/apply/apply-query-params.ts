@@ -99,12 +99,20 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   let guarded: GuardedForms | undefined
   if (read.conditions !== undefined) {
     const listed = writer()
-    const learned = clientConditions(plan, ref, listed, read.conditions)
+    const learned = clientConditions(read.query, ref, listed, read.conditions)
     const list = listed.toRaw(builder.client)
     builder.whereRaw(list)
     const { guard } = read.page
     if (guard !== undefined)
-      guarded = guardedForms(builder.client, plan, ref, writer, { list, sql: listed.sql, learned }, guard, dialect)
+      guarded = guardedForms(
+        builder.client,
+        read.query,
+        ref,
+        writer,
+        { list, sql: listed.sql, learned },
+        guard,
+        dialect,
+      )
   }
   const ownSelection =
     plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined

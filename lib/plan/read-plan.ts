@@ -8,7 +8,7 @@ import type { ConditionStyle } from './condition-style.ts'
  * changed: how each condition is written, and the form of the page. `apply/` writes what it says.
  */
 export interface ReadPlan {
-  /** The validated request. */
+  /** The validated request, without the `relationsExists` that hold for every row by declaration. */
   readonly query: QueryPlan
   /** The style of the client's wheres and `relationsExists` (the listing form of a guarded page); none without. */
   readonly conditions: ConditionStyle | undefined
