@@ -28,6 +28,7 @@ import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import type { CorrelatedOrders } from './correlated-order.ts'
+import { joinedAggregateWhere } from './joined-aggregate-where.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
@@ -97,10 +98,12 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   })
   const writer = (like = settings.like): SqlWriter => new SqlWriter(names, dialect, like, guards)
   let guarded: GuardedForms | undefined
+  let conditions: { listed: SqlWriter; list: Knex.Raw } | undefined
   if (read.conditions !== undefined) {
     const listed = writer()
     const learned = clientConditions(read.query, ref, listed, read.conditions)
     const list = listed.toRaw(builder.client)
+    conditions = { listed, list }
     builder.whereRaw(list)
     const { guard } = read.page
     if (guard !== undefined)
@@ -150,7 +153,17 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const keys = primaryKeyColumns(relationMap, table)
-  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded, correlated)
+  const joinedWhere =
+    conditions === undefined || joins === undefined || guarded !== undefined || cutoff !== undefined
+      ? undefined
+      : joinedAggregateWhere(
+          builder.client,
+          conditions.listed,
+          conditions.list,
+          { plan, ref, map: relationMap, writer },
+          joins,
+        )
+  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded, correlated, joinedWhere)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {

@@ -20,6 +20,7 @@ import { cutoffListProbe, listedFromBase, withOrderCutoff, type OrderCutoff } fr
 import { ORDER_JOINS } from './order-joins.ts'
 import { changeReadState, readStateOf } from './read-state.ts'
 import { correlatedOrderProbe, correlatedPage, type CorrelatedOrders } from './correlated-order.ts'
+import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
 
 /** The page a query reads: its limit and offset (0 when it has none). */
 export interface PageWindow {
@@ -121,7 +122,8 @@ export function guardedFormStatements(builder: Knex.QueryBuilder): Record<Guarde
  * `guarded` (the forms of `plan.guard`), an ordered page is the {@link guardedPage} of both forms, the cutoff only
  * in the walking form (for a rare key, the cutoff's bound would walk the ordered table through every row). With
  * `correlated` (the orders of `plan.correlatedOrder`), a page its probe found few base rows for (the listing form)
- * has its aggregates correlated (see {@link correlatedPage}).
+ * has its aggregates correlated (see {@link correlatedPage}); else, with `joinedWhere`, the client's tests on an
+ * aggregate the page is ordered by read the order's grouped join (see `joinedAggregateWhere`).
  */
 export function pageRewriteFor(
   plan: PagePlan,
@@ -132,9 +134,16 @@ export function pageRewriteFor(
   cutoff: OrderCutoff | undefined,
   guarded?: GuardedForms,
   correlated?: CorrelatedOrders,
+  joinedWhere?: JoinedAggregateWhere,
 ): PageRewrite | undefined {
   const deferFrom = plan.deferFrom
-  if (cutoff === undefined && deferFrom === undefined && guarded === undefined && correlated === undefined)
+  if (
+    cutoff === undefined &&
+    deferFrom === undefined &&
+    guarded === undefined &&
+    correlated === undefined &&
+    joinedWhere === undefined
+  )
     return undefined
   // Methods, not arrow functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
@@ -174,6 +183,10 @@ export function pageRewriteFor(
       }
       if (forms === undefined && form === 'list' && correlatedRows(query, page) !== undefined)
         read = correlatedPage(query.clone(), correlated as CorrelatedOrders)
+      else if (joinedWhere !== undefined && forms === undefined && holdsWhereRaw(read, joinedWhere.list)) {
+        if (read === query) read = query.clone()
+        replaceWhereRaw(read, joinedWhere.list, joinedWhere.joined)
+      }
       const changed = read === query ? undefined : read
       if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
       if (deferFrom !== undefined && page.offset >= deferFrom && ordered)
