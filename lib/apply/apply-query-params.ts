@@ -10,7 +10,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
-import { selectAggregates } from './select-aggregates.ts'
+import { selectAggregates, writeSelectedAggregates } from './select-aggregates.ts'
 import { attachEagerLoading } from './attach-eager-loading.ts'
 import { Identifiers } from '../sql/identifiers.ts'
 import { RowGuards } from '../guard/row-guards.ts'
@@ -27,6 +27,8 @@ import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
+import type { CorrelatedOrders } from './correlated-order.ts'
+import { joinedAggregateWhere } from './joined-aggregate-where.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
@@ -97,14 +99,24 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   // Every writer of this request is a `fresh()` one of this (empty) writer: no closure is made per request.
   const writer = new SqlWriter(names, dialect, settings.like, guards)
   let guarded: GuardedForms | undefined
+  let conditions: { listed: SqlWriter; list: Knex.Raw } | undefined
   if (read.conditions !== undefined) {
     const listed = writer.fresh()
     const learned = clientConditions(plan, ref, listed, read.conditions)
     const list = listed.toRaw(builder.client)
+    conditions = { listed, list }
     builder.whereRaw(list)
     const { guard } = read.page
     if (guard !== undefined)
-      guarded = guardedForms(builder.client, plan, ref, writer, { list, sql: listed.sql, learned }, guard, dialect)
+      guarded = guardedForms(
+        builder.client,
+        read.query,
+        ref,
+        writer,
+        { list, sql: listed.sql, learned },
+        guard,
+        dialect,
+      )
   }
   const ownSelection =
     plan.distinct !== undefined || plan.columns !== undefined || selectedValues(builder) === undefined
@@ -115,6 +127,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
       : applySearch(builder, new SqlWriter(names, dialect, 'insensitive', guards), plan.search, ref, table, read.plain)
   let cutoff: OrderCutoff | undefined
   let joins: OrderJoins | undefined
+  let order: Knex.Raw | undefined
   if (plan.orders.length > 0) {
     const orders = writer.fresh()
     joins = selectsEveryColumn(builder)
@@ -124,14 +137,34 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     if (read.page.cutoff !== undefined && joins !== undefined)
       cutoff = orderCutoffOf(names, table, ref, read.page.cutoff, joins)
     if (joins !== undefined) addOrderJoins(builder, joins)
-    builder.orderByRaw(orders.toRaw(builder.client))
+    order = orders.toRaw(builder.client)
+    builder.orderByRaw(order)
   }
-  selectAggregates(builder, writer.fresh(), ref, plan, relationMap, joins)
+  const selected = selectAggregates(builder, writer.fresh(), ref, plan, relationMap, joins)
+  const { correlatedOrder } = read.page
+  const correlated =
+    correlatedOrder === undefined || joins === undefined || order === undefined
+      ? undefined
+      : correlatedOrders(builder.client, { plan, ref, map: relationMap, writer }, correlatedOrder.rows, {
+          baseTable: names.table(table, ref),
+          order,
+          select: selected,
+        })
   recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, writer)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const keys = primaryKeyColumns(relationMap, table)
-  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded)
+  const joinedWhere =
+    conditions === undefined || joins === undefined || guarded !== undefined || cutoff !== undefined
+      ? undefined
+      : joinedAggregateWhere(
+          builder.client,
+          conditions.listed,
+          conditions.list,
+          { plan, ref, map: relationMap, writer },
+          joins,
+        )
+  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded, correlated, joinedWhere)
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {
@@ -226,6 +259,39 @@ function guardedForms(
         fence = clientConditions(plan, ref, fencer, fenced).fenced ? fencer.toRaw(client) : undefined
       }
       return fence
+    },
+  }
+}
+
+/**
+ * The orders of a page ordered by an aggregate (`written`: its order and selected aggregates as the query holds
+ * them), with their correlated form, written once when a read first needs it: every order and selected aggregate
+ * without the order joins (an aggregate a correlated subquery, a column through a relation a scalar subquery).
+ */
+function correlatedOrders(
+  client: Knex.Client,
+  request: { plan: QueryPlan; ref: string; map: RelationMap; writer: SqlWriter },
+  rows: number,
+  written: Pick<CorrelatedOrders, 'baseTable' | 'order' | 'select'>,
+): CorrelatedOrders {
+  const { plan, ref, map, writer } = request
+  let made: ReturnType<CorrelatedOrders['correlated']> | undefined
+  return {
+    ...written,
+    rows,
+    correlated: () => {
+      if (made === undefined) {
+        const orders = writer.fresh()
+        writeOrders(orders, ref, plan.orders, map)
+        made = {
+          order: orders.toRaw(client),
+          select:
+            plan.aggregates.length === 0
+              ? undefined
+              : writeSelectedAggregates(writer.fresh(), ref, plan, map, undefined).toRaw(client),
+        }
+      }
+      return made
     },
   }
 }

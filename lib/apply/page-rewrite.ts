@@ -8,6 +8,7 @@ import { compileAs, statementCopy } from '../knex/builder-methods.ts'
 import {
   hasOrder,
   hasWheres,
+  holdsRaw,
   holdsWhereRaw,
   isPlainRowList,
   limitOf,
@@ -18,6 +19,8 @@ import {
 import { cutoffListProbe, listedFromBase, withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
 import { ORDER_JOINS } from './order-joins.ts'
 import { changeReadState, readStateOf } from './read-state.ts'
+import { correlatedOrderProbe, correlatedPage, type CorrelatedOrders } from './correlated-order.ts'
+import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
 
 /** The page a query reads: its limit and offset (0 when it has none). */
 export interface PageWindow {
@@ -117,7 +120,10 @@ export function guardedFormStatements(builder: Knex.QueryBuilder): Record<Guarde
  * none: with `cutoff` (the SQL of `plan.cutoff`), the bound of {@link withOrderCutoff}; else, from an offset of
  * `plan.deferFrom`, the {@link deferredPage} of an ordered query (joined back with `syntax.deferredPageJoin`). With
  * `guarded` (the forms of `plan.guard`), an ordered page is the {@link guardedPage} of both forms, the cutoff only
- * in the walking form (for a rare key, the cutoff's bound would walk the ordered table through every row).
+ * in the walking form (for a rare key, the cutoff's bound would walk the ordered table through every row). With
+ * `correlated` (the orders of `plan.correlatedOrder`), a page its probe found few base rows for (the listing form)
+ * has its aggregates correlated (see {@link correlatedPage}); else, with `joinedWhere`, the client's tests on an
+ * aggregate the page is ordered by read the order's grouped join (see `joinedAggregateWhere`).
  */
 export function pageRewriteFor(
   plan: PagePlan,
@@ -127,9 +133,18 @@ export function pageRewriteFor(
   keys: readonly string[],
   cutoff: OrderCutoff | undefined,
   guarded?: GuardedForms,
+  correlated?: CorrelatedOrders,
+  joinedWhere?: JoinedAggregateWhere,
 ): PageRewrite | undefined {
   const deferFrom = plan.deferFrom
-  if (cutoff === undefined && deferFrom === undefined && guarded === undefined) return undefined
+  if (
+    cutoff === undefined &&
+    deferFrom === undefined &&
+    guarded === undefined &&
+    correlated === undefined &&
+    joinedWhere === undefined
+  )
+    return undefined
   // Methods, not arrow functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
   const made = {
@@ -166,6 +181,12 @@ export function pageRewriteFor(
         cut = undefined
         read = listedFromBase(query.clone(), cutoff as OrderCutoff)
       }
+      if (forms === undefined && form === 'list' && correlatedRows(query, page) !== undefined)
+        read = correlatedPage(query.clone(), correlated as CorrelatedOrders)
+      else if (joinedWhere !== undefined && forms === undefined && holdsWhereRaw(read, joinedWhere.list)) {
+        if (read === query) read = query.clone()
+        replaceWhereRaw(read, joinedWhere.list, joinedWhere.joined)
+      }
       const changed = read === query ? undefined : read
       if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
       if (deferFrom !== undefined && page.offset >= deferFrom && ordered)
@@ -176,9 +197,13 @@ export function pageRewriteFor(
       const forms = guardsPage(guarded, query, page)
       if (forms !== undefined) return forms.probe
       const rows = cutoffListRows(query, page)
-      if (rows === undefined || cutoff === undefined) return undefined
-      const probe = cutoffListProbe(query, cutoff, rows).toSQL()
-      return query.client.raw(`(${probe.sql})`, probe.bindings)
+      const probe =
+        rows !== undefined && cutoff !== undefined
+          ? cutoffListProbe(query, cutoff, rows).toSQL()
+          : correlated !== undefined && correlatedRows(query, page) !== undefined
+            ? correlatedOrderProbe(query, correlated).toSQL()
+            : undefined
+      return probe === undefined ? undefined : query.client.raw(`(${probe.sql})`, probe.bindings)
     },
   }
   /**
@@ -192,8 +217,20 @@ export function pageRewriteFor(
       return undefined
     return Math.min(listGuard.cap, listGuard.factor * (page.offset + page.limit))
   }
+  /**
+   * The rows of `correlated` when the page `query` reads is one its probe chooses for: a page of rows, with
+   * conditions (without, every base row is kept), in the order as written (a keyset page before its cursor is not).
+   */
+  const correlatedRows = (query: Knex.QueryBuilder, page: PageWindow): number | undefined =>
+    correlated !== undefined && page.limit > 0 && hasWheres(query) && holdsRaw(query, 'order', correlated.order)
+      ? correlated.rows
+      : undefined
   const rewrite: PageRewrite = made.rewrite
-  if (guarded !== undefined || (cutoff?.listJoins !== undefined && plan.cutoff?.listProbe !== undefined))
+  if (
+    guarded !== undefined ||
+    correlated !== undefined ||
+    (cutoff?.listJoins !== undefined && plan.cutoff?.listProbe !== undefined)
+  )
     rewrite.probe = made.probe
   return rewrite
 }

@@ -37,6 +37,7 @@ export const postgres: Dialect<'postgres'> = {
   frequencyGuard: { cap: 5000, at: 'where', walkProbe: 'exists', orderedPivotServes: true, fencedList: true },
   inlinePage: false,
   deferredAggregatePageOffset: 100,
+  correlatedAggregateOrder: { rows: 5000 },
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),

@@ -63,6 +63,7 @@ export const sqlite: Dialect<'sqlite'> = {
   bareRelation: 'exists',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
+  correlatedAggregateOrder: { rows: 5000 },
   frequencyGuard: { cap: 1000, at: 'limit', walkProbe: 'scalar-to-one', orderedPivotServes: false, fencedList: false },
   inlinePage: true,
   cutoffJoinedOrder: false,

@@ -212,6 +212,31 @@ export function replaceWhereRaw(builder: Knex.QueryBuilder, from: Knex.Raw, to: 
 }
 
 /**
+ * Whether `builder` holds `raw` as an order (`orderByRaw(raw)`) or as a selected fragment (`select(raw)`) of its own.
+ */
+export function holdsRaw(builder: Knex.QueryBuilder, grouping: 'order' | 'columns', raw: Knex.Raw): boolean {
+  return statementsOf(builder).some((statement) => statement.grouping === grouping && valuesOf(statement).includes(raw))
+}
+
+/**
+ * Puts `to` where `builder` holds the order or the selected fragment `from` (see {@link holdsRaw}), keeping its
+ * place; changes `builder` only (pass a clone): the statement is replaced, not changed.
+ */
+export function replaceRaw(
+  builder: Knex.QueryBuilder,
+  grouping: 'order' | 'columns',
+  from: Knex.Raw,
+  to: Knex.Raw,
+): void {
+  const statements = statementsOf(builder)
+  const at = statements.findIndex((statement) => statement.grouping === grouping && valuesOf(statement).includes(from))
+  const found = statements[at]
+  if (found === undefined) return
+  const value = Array.isArray(found.value) ? found.value.map((item: unknown) => (item === from ? to : item)) : to
+  statements[at] = { ...found, value }
+}
+
+/**
  * Sets the builder's limit to a raw expression (knex's `limit()` takes only numbers): `limit case when … end`, its
  * bindings bound (a `skipBinding` of the number it replaces would write them into the SQL).
  */

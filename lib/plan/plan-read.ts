@@ -4,6 +4,7 @@ import type { QueryPlan } from '../validate/query-plan.ts'
 import { correlated, plainStyle, type ConditionStyle } from './condition-style.ts'
 import { deferredPageFrom } from './deferred-page-from.ts'
 import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
+import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
 import type { CutoffPlan, GuardPlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
@@ -23,10 +24,14 @@ export interface ReadFacts {
  * The read plan of `query` on `dialect` (see {@link ReadPlan}): the style of the client's conditions (the form of
  * each relation filter, which are written key first, whether their key lists are told for a frequency guard), the
  * styles of a guarded page's other forms, and the page's form (deferred from an offset, cut off by its first
- * order, guarded by a key's frequency). Frozen: what it says is decided here, once per request.
+ * order, guarded by a key's frequency). Its `query` is `validated` without the `relationsExists` that hold for
+ * every row by declaration (see {@link alwaysHolds}). Frozen: what it says is decided here, once per request.
  */
-export function planRead(query: QueryPlan, dialect: PlannerDialect, map: RelationMap, facts: ReadFacts): ReadPlan {
+export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: RelationMap, facts: ReadFacts): ReadPlan {
   const { ref, paged } = facts
+  const query = validated.exists.some((condition) => alwaysHolds(map, condition))
+    ? Object.freeze({ ...validated, exists: validated.exists.filter((condition) => !alwaysHolds(map, condition)) })
+    : validated
   const plain = plainStyle(dialect)
   const first = query.orders[0]
   const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
@@ -68,10 +73,20 @@ export function planRead(query: QueryPlan, dialect: PlannerDialect, map: Relatio
         selectModifier: dialect.orderedJoin === 'straight_join' ? 'straight_join ' : '',
         listProbe: dialect.cutoffListGuard,
       })
+  // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
+  const correlatedOrder =
+    dialect.correlatedAggregateOrder !== undefined &&
+    paged &&
+    cutoff === undefined &&
+    guard === undefined &&
+    query.search === undefined &&
+    query.orders.some((order) => order.aggregate !== undefined)
+      ? dialect.correlatedAggregateOrder
+      : undefined
   return Object.freeze({
     query,
     conditions,
     plain,
-    page: Object.freeze({ deferFrom: deferredPageFrom(dialect, query), cutoff, guard }),
+    page: Object.freeze({ deferFrom: deferredPageFrom(dialect, query), cutoff, guard, correlatedOrder }),
   })
 }

@@ -8,7 +8,7 @@ import type { ConditionStyle } from './condition-style.ts'
  * changed: how each condition is written, and the form of the page. `apply/` writes what it says.
  */
 export interface ReadPlan {
-  /** The validated request. */
+  /** The validated request, without the `relationsExists` that hold for every row by declaration. */
   readonly query: QueryPlan
   /** The style of the client's wheres and `relationsExists` (the listing form of a guarded page); none without. */
   readonly conditions: ConditionStyle | undefined
@@ -25,6 +25,11 @@ export interface PagePlan {
   readonly cutoff: CutoffPlan | undefined
   /** The frequency guard of a page whose conditions hold a relation filter written key first, or `undefined`. */
   readonly guard: GuardPlan | undefined
+  /**
+   * The probe of a page ordered by an aggregate (`Dialect.correlatedAggregateOrder`): when its conditions hold
+   * fewer than `rows` base rows, its aggregates are correlated subqueries instead of grouped joins; or `undefined`.
+   */
+  readonly correlatedOrder: { readonly rows: number } | undefined
 }
 
 /**

@@ -111,6 +111,23 @@ for (const db of testDatabases()) {
       await samePage(deep)
     })
 
+    it('leaves out relationsExists through a required belongsTo to an unguarded table: the rows of an explicit exists', async () => {
+      const request = 'orders[0][column]=id&orders[0][direction]=desc&limit=20&page=2'
+      const held = apply(`relationsExists[0]=author&${request}`)
+      expect(held.toSQL().sql).to.equal(apply(request).toSQL().sql)
+      const explicit = db
+        .knex('pg_posts')
+        .whereExists(function () {
+          this.select(db.knex.raw('1')).from('pg_users').whereRaw('pg_users.id = pg_posts.user_id')
+        })
+        .orderBy('id', 'desc')
+        .limit(20)
+        .offset(20)
+      expect(idsOf(rowsOf(await held))).to.deep.equal(idsOf(rowsOf(await explicit)))
+      const guarded = apply(`relationsExists[0]=author&${request}`, guardedPageMap)
+      expect(guarded.toSQL().sql, 'a guarded table keeps its test').to.match(/exists|is not null/)
+    })
+
     it('a distinct page is never deferred: its offset counts distinct rows, not keys', async () => {
       const query = apply(`distinct[0]=title&limit=20&offset=${DEEP}`)
       expect(query.toSQL().sql).to.equal(query.clone().toSQL().sql)

@@ -33,6 +33,7 @@ const map: RelationMap = {
       },
       firstPost: { type: 'hasOne', table: 'pg_posts', foreignKey: 'user_id' },
     },
+    aggregates: { postsNewest: { relation: 'posts', fn: 'max', column: 'created_at' } },
   },
 }
 
@@ -56,6 +57,9 @@ const FILTERED =
   'wheres[0][column]=author.team.name&wheres[0][operator]=in&wheres[0][value][0]=team 2&wheres[0][value][1]=team 3&wheres[1][column]=editor.name&wheres[1][operator]=like&wheres[1][value]=user 1%&orders[0][column]=id&limit=25'
 const ONE_TAG = 'wheres[0][column]=tags.name&wheres[0][value]=tag 3&orders[0][column]=id&limit=20'
 const TOP = 'with[0]=newestPosts&with[1]=firstPost&orders[0][column]=id&limit=12'
+/** Users named `user 3` (5 of 60), ordered by an aggregate and through a relation, with two aggregates. */
+const BY_AGGREGATE =
+  'wheres[0][column]=name&wheres[0][value]=user 3&orders[0][column]=postsNewest&orders[0][direction]=desc&orders[1][column]=team.name&with[0]=postsNewest&with[1]=postsCount&limit=2&page=2'
 
 /** Flags of a dialect to change; `undefined` turns an optional one off. */
 type FlagChange = { [Flag in keyof Dialect]?: Dialect[Flag] | undefined }
@@ -66,6 +70,31 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
     name: 'deferredPageOffset: 0',
     change: { deferredPageOffset: 0, cutoffJoinedOrder: false },
     cases: [{ table: 'pg_posts', request: DEEP_PAGE, shows: /kqp_page/ }],
+  },
+  {
+    name: 'correlatedAggregateOrder: rows 10, a page of fewer rows orders by correlated aggregates',
+    change: { correlatedAggregateOrder: { rows: 10 } },
+    cases: [
+      {
+        table: 'pg_users',
+        request: BY_AGGREGATE,
+        // The statement after the probe (the last is the test's own run of toSQL(), the grouped form).
+        shows: /kqp_frequent\n[^\n]* order by \(select max\([^\n]* group by [^\n)]*\) desc( nulls last)?, \(select /,
+        hides: /kqp_frequent\n[^\n]*kqp_aggregate/,
+      },
+    ],
+  },
+  {
+    name: 'correlatedAggregateOrder: rows 3, a page of more rows keeps the grouped join',
+    change: { correlatedAggregateOrder: { rows: 3 } },
+    cases: [
+      { table: 'pg_users', request: BY_AGGREGATE, shows: /kqp_frequent\n[^\n]*left join \(select [^\n]*kqp_aggregate/ },
+    ],
+  },
+  {
+    name: 'correlatedAggregateOrder: none, no probe',
+    change: { correlatedAggregateOrder: undefined },
+    cases: [{ table: 'pg_users', request: BY_AGGREGATE, shows: /kqp_aggregate/, hides: /kqp_frequent/ }],
   },
   {
     name: 'inlinePage: true',

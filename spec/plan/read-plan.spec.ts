@@ -131,6 +131,45 @@ describe('the read plan (planRead)', () => {
     expect(planOf(mysql, 'orders[0][column]=title&limit=20').page.cutoff, 'a base column').to.equal(undefined)
   })
 
+  it('leaves out a relationsExists that holds by declaration: required belongsTo hops to unguarded tables', () => {
+    const held = planOf(sqlite, 'relationsExists[0]=author&orders[0][column]=id&limit=20')
+    expect(held.query.exists).to.deep.equal([])
+    expect(held.conditions, 'no condition left to write').to.equal(undefined)
+    const kept = planOf(mysql, 'relationsExists[0]=author&relationsExists[1]=comments&limit=20')
+    expect(kept.query.exists.map((condition) => condition.kind === 'exists' && condition.relation.name)).to.deep.equal([
+      'comments',
+    ])
+    const guarded = defineRelationMap({ ...map, rp_users: { ...map.rp_users, guard: (query) => query.where('id', 1) } })
+    const query = validateQueryParams(
+      parseQueryParams('relationsExists[0]=author'),
+      'rp_posts',
+      guarded,
+      APPLY_DEFAULTS,
+    )
+    expect(
+      planRead(query, postgres, guarded, { ref: 'rp_posts', paged: false }).query.exists,
+      'a guard',
+    ).to.have.length(1)
+    const filtered = planOf(postgres, 'wheres[0][column]=author.name&wheres[0][value]=x')
+    expect(filtered.query.wheres, 'a relation filter with a condition').to.have.length(1)
+  })
+
+  it('probes the rows of a page ordered by an aggregate on SQLite and PostgreSQL, 5,000 at most; not on MariaDB', () => {
+    const byAggregate = 'wheres[0][column]=title&wheres[0][value]=x&orders[0][column]=commentsCount&limit=20'
+    expect(planOf(sqlite, byAggregate).page.correlatedOrder).to.deep.equal({ rows: 5000 })
+    expect(planOf(postgres, byAggregate).page.correlatedOrder).to.deep.equal({ rows: 5000 })
+    expect(planOf(mysql, byAggregate).page.correlatedOrder, 'MariaDB splits the grouped join by key').to.equal(
+      undefined,
+    )
+    expect(planOf(sqlite, byAggregate, false).page.correlatedOrder, 'no limit').to.equal(undefined)
+    expect(planOf(sqlite, 'orders[0][column]=title&with[0]=commentsCount&limit=20').page.correlatedOrder).to.equal(
+      undefined,
+    )
+    const second = 'orders[0][column]=title&orders[1][column]=commentsCount&limit=20'
+    expect(planOf(postgres, second).page.correlatedOrder, 'a later order').to.deep.equal({ rows: 5000 })
+    expect(planOf(sqlite, TAGGED.replace('=id', '=commentsCount')).page.correlatedOrder, 'guarded').to.equal(undefined)
+  })
+
   it("defers a page from the dialect's offset, and a page with aggregates from PostgreSQL's lower one", () => {
     expect(planOf(mysql, TAGGED).page.deferFrom).to.equal(300)
     expect(planOf(sqlite, TAGGED).page.deferFrom).to.equal(1000)

@@ -99,7 +99,9 @@ for (const db of testDatabases()) {
       const forms = guardedFormStatements(apply(`${RARE}&limit=10&page=2`))
       if (forms === undefined) throw new Error('no probe')
       const { lines, text } = await explainPlan(db.knex, db.name, forms.walk)
-      expect(lines[0], text).to.match(/ cl_users type=(index|range) key=cl_users_name /)
+      // The bound's one-row derived table is read first, while MariaDB plans; then the page's first table.
+      expect(lines[0], text).to.match(/ <derived\d+> type=system /)
+      expect(lines[1], text).to.match(/ cl_users type=(index|range) key=cl_users_name /)
     })
 
     it('MariaDB: 29,970 matching posts keep the cutoff (the walk stops at the page)', async () => {

@@ -1,0 +1,45 @@
+import type { Knex } from 'knex'
+import { copyWheres, replaceRaw } from '../knex/builder-state.ts'
+import { dropOrderJoins } from './order-joins.ts'
+
+/**
+ * A page ordered by an aggregate, as the probe of `PagePlan.correlatedOrder` needs it: its order and its selected
+ * aggregates as written (the aggregates an order joined read from the grouped join), and the same written as
+ * correlated subqueries, written when a read first needs them.
+ */
+export interface CorrelatedOrders {
+  /** The base rows from which the grouped join is kept: the probe reads the `rows`-th. */
+  readonly rows: number
+  /** The base table as the query names it (`users`, `users as u`), where the probe counts rows. */
+  readonly baseTable: string
+  /** The query's `order by` fragment. */
+  readonly order: Knex.Raw
+  /** The query's selected aggregates, or `undefined` when it selects none. */
+  readonly select: Knex.Raw | undefined
+  /** The order and the selected aggregates with every aggregate a correlated subquery (and no order join). */
+  readonly correlated: () => { readonly order: Knex.Raw; readonly select: Knex.Raw | undefined }
+}
+
+/**
+ * The probe that chooses how a page ordered by an aggregate is read: the `rows`-th row of the base table that meets
+ * the page's conditions, NULL when they hold fewer: `(select 1 from users where <the same conditions> limit 1 offset
+ * rows − 1)`. It reads through the caller's conditions and guards only, so a remembered choice is one per guard
+ * context.
+ */
+export function correlatedOrderProbe(plain: Knex.QueryBuilder, orders: CorrelatedOrders): Knex.QueryBuilder {
+  const probe = plain.client.queryBuilder().select(plain.client.raw('1')).fromRaw(orders.baseTable)
+  copyWheres(plain, probe)
+  return probe.limit(1).offset(orders.rows - 1)
+}
+
+/**
+ * `plain` (a clone, changed in place) with its aggregates correlated: the order joins dropped, the order and the
+ * selected aggregates replaced by their correlated form, computed for the rows the conditions keep only.
+ */
+export function correlatedPage(plain: Knex.QueryBuilder, orders: CorrelatedOrders): Knex.QueryBuilder {
+  const { order, select } = orders.correlated()
+  const read = dropOrderJoins(plain)
+  replaceRaw(read, 'order', orders.order, order)
+  if (orders.select !== undefined && select !== undefined) replaceRaw(read, 'columns', orders.select, select)
+  return read
+}
