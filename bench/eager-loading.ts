@@ -9,6 +9,7 @@ import type { DatasetSpec } from './data/dataset-spec.ts'
 import { measured, result, type BenchResult } from './result.ts'
 import { compare, type Budget } from './timing.ts'
 import { LARGE_EAGER_BUDGET } from './large-eager-budget.ts'
+import { RELEASE_BEFORE, releaseBefore } from './release-before.ts'
 
 const FIGURE = '2. eager loading'
 
@@ -30,7 +31,8 @@ function shape(rows: unknown): [number, number, number] {
 /**
  * Figure 2: `with=posts.comments` for every user of the eager data set (1,000 users, 10,000 posts,
  * 50,000 comments): the library (parse + apply + run, one `WHERE … IN` query per level) against objection.js
- * `withGraphFetched('posts.comments')` and against the naive per-row loop (N+1), by time and query count.
+ * `withGraphFetched('posts.comments')` and against the naive per-row loop (N+1), by time and query count; and the
+ * release before ({@link RELEASE_BEFORE}) against objection in the same run, as a column.
  */
 export async function eagerLoading(
   database: BenchDatabase,
@@ -46,10 +48,26 @@ export async function eagerLoading(
       maxEagerRows: LARGE_EAGER_BUDGET,
     }) as unknown as Promise<unknown>
   const objection = (): Promise<unknown> => objectionUsersWithPostsAndComments(db)
+  const before = await releaseBefore()
+  const release =
+    before === undefined
+      ? undefined
+      : (): Promise<unknown> =>
+          before.applyQueryParams(
+            db('users'),
+            before.parseQueryParams(request) as never,
+            before.relationMap as never,
+          ) as unknown as Promise<unknown>
+  if (release === undefined) log(`  release ${RELEASE_BEFORE} not found (no git history): its row is left out`)
   const naive = (): Promise<unknown> => naiveUsersWithPostsAndComments(db)
 
   const expected = JSON.stringify([spec.users, spec.posts, spec.comments])
-  const shapes = { ours: shape(await ours()), objection: shape(await objection()), naive: shape(await naive()) }
+  const shapes = {
+    ours: shape(await ours()),
+    objection: shape(await objection()),
+    naive: shape(await naive()),
+    ...(release === undefined ? {} : { release: shape(await release()) }),
+  }
   for (const [name, got] of Object.entries(shapes)) {
     if (JSON.stringify(got) !== expected)
       throw new Error(`eager loading: ${name} loaded ${JSON.stringify(got)} users/posts/comments, expected ${expected}`)
@@ -62,6 +80,10 @@ export async function eagerLoading(
   const name = `with=posts.comments (${spec.users} users, ${spec.posts} posts, ${spec.comments} comments)`
   const vsObjection = await compare(ours, objection, budget)
   const vsNaive = await compare(ours, naive, slowBudget)
+  const releaseQueries = release === undefined ? undefined : await countQueries(db, release)
+  const releaseVsObjection = release === undefined ? undefined : await compare(release, objection, budget)
+  if (releaseVsObjection !== undefined)
+    log(`  ${database.dialect}: release ${RELEASE_BEFORE} ×${releaseVsObjection.ratio.toFixed(2)} of objection`)
   log(
     `  ${database.dialect}: ×${vsObjection.ratio.toFixed(2)} of objection (${queries.ours} vs ${queries.objection} queries), ×${vsNaive.ratio.toFixed(3)} of N+1 (${queries.naive} queries)`,
   )
@@ -89,5 +111,22 @@ export async function eagerLoading(
       baseline: measured('naive loop, one query per user and per post (N+1)', vsNaive.baseline, queries.naive),
       ratio: vsNaive.ratio,
     }),
+    ...(releaseVsObjection === undefined
+      ? []
+      : [
+          result({
+            figure: FIGURE,
+            name: `${name}, release ${RELEASE_BEFORE}`,
+            dialect: database.dialect,
+            unit: 'ms',
+            ours: measured(`parse + apply + run (release ${RELEASE_BEFORE})`, releaseVsObjection.ours, releaseQueries),
+            baseline: measured(
+              "objection withGraphFetched('posts.comments')",
+              releaseVsObjection.baseline,
+              queries.objection,
+            ),
+            ratio: releaseVsObjection.ratio,
+          }),
+        ]),
   ]
 }
