@@ -102,7 +102,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   let conditions: { listed: SqlWriter; list: Knex.Raw } | undefined
   if (read.conditions !== undefined) {
     const listed = writer.fresh()
-    const learned = clientConditions(plan, ref, listed, read.conditions)
+    const learned = clientConditions(read.query, ref, listed, read.conditions)
     const list = listed.toRaw(builder.client)
     conditions = { listed, list }
     builder.whereRaw(list)

@@ -124,6 +124,10 @@ for (const db of testDatabases()) {
         .limit(20)
         .offset(20)
       expect(idsOf(rowsOf(await held))).to.deep.equal(idsOf(rowsOf(await explicit)))
+      const filtered = `wheres[0][column]=id&wheres[0][operator]=%3E&wheres[0][value]=3&${request}`
+      expect(apply(`relationsExists[0]=author&${filtered}`).toSQL().sql, 'beside a where too').to.equal(
+        apply(filtered).toSQL().sql,
+      )
       const guarded = apply(`relationsExists[0]=author&${request}`, guardedPageMap)
       expect(guarded.toSQL().sql, 'a guarded table keeps its test').to.match(/exists|is not null/)
     })
