@@ -72,6 +72,25 @@ for (const db of testDatabases()) {
       }
     })
 
+    it('an order after a total one (the primary key) is dropped: no two rows tie under it', async () => {
+      const after = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=id&orders[0][direction]=desc&orders[1][column]=views&orders[1][direction]=desc&limit=5',
+      )
+      const alone = applyQuery(db, 'posts', 'orders[0][column]=id&orders[0][direction]=desc&limit=5')
+      expect(after.toSQL().sql).to.equal(alone.toSQL().sql)
+      expect(after.toSQL().sql).not.to.include('views` desc').and.not.to.include('"views" desc')
+      const expected = (await db.knex('posts').orderBy('id', 'desc').limit(5).select('id')) as Array<{ id: number }>
+      expect(idsOf(await after)).to.deep.equal(expected.map((row) => row.id))
+      const before = applyQuery(
+        db,
+        'posts',
+        'orders[0][column]=views&orders[0][direction]=desc&orders[1][column]=id&orders[1][direction]=asc&limit=5',
+      ).toSQL().sql
+      expect(before, 'an order before the total one stays').to.match(/views["`] desc/)
+    })
+
     it('accepts camelCase and table.column names', async () => {
       expect(idsOf(await applyQuery(db, 'users', 'orders[0][column]=createdAt'))).to.deep.equal([
         3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12,
