@@ -45,7 +45,7 @@ function shouldRetry(error: unknown, attempt: number, bound: StatementBound, cli
 async function runBoundedOnce(statement: Statement, bound: StatementBound): Promise<unknown> {
   bound.throwIfOver()
   const { client } = statement as { client: Knex.Client }
-  const { cancelStatement: cancel, prepareCancel, cancellableSession, stoppableRead } = dialectOf(client)
+  const { cancelStatement: cancel, prepareCancel, boundedSession, stoppableRead } = dialectOf(client)
   if (cancel === undefined) {
     const setting = stoppableRead?.(client, () => sqlOf(statement))
     let read: StoppableRead | undefined
@@ -82,8 +82,8 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
     }
   }
   let restore: (() => Promise<void>) | undefined
-  if (cancellableSession !== undefined) {
-    const changing = cancellableSession(connection)
+  if (boundedSession !== undefined) {
+    const changing = boundedSession(connection)
     try {
       restore = await bound.race(changing)
     } catch (error) {

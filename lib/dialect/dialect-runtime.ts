@@ -29,11 +29,13 @@ export interface DialectRuntime {
   /** Learns what `cancelStatement` must know of `connection` before a statement runs on it (once per connection). */
   readonly prepareCancel?: (client: Knex.Client, connection: unknown) => Promise<void>
   /**
-   * Changes the session of `connection` for the bounded statement about to run on it, so that a cancel can stop it,
-   * and returns what restores the session once the statement has ended (`undefined`: nothing was changed).
-   * PostgreSQL turns JIT off where the session has it on: a backend compiling a plan does not answer a cancel.
+   * Changes the session of `connection` for the bounded statement about to run on it, and returns what restores the
+   * session once the statement has ended (`undefined`: nothing was changed). PostgreSQL turns JIT off where the
+   * session has it on, so that a cancel can stop the statement (a backend compiling a plan does not answer one);
+   * MariaDB sets `optimizer_join_limit_pref_ratio` where the session leaves it at 0, so that a page's join order may
+   * stop at its limit.
    */
-  readonly cancellableSession?: (connection: unknown) => Promise<(() => Promise<void>) | undefined>
+  readonly boundedSession?: (connection: unknown) => Promise<(() => Promise<void>) | undefined>
   /**
    * Where no statement can be cancelled on a server (SQLite): sets up a bounded read routed by its plan, to run on the
    * calling thread when cheap and otherwise in a process that can be ended at once (better-sqlite3: a reader process on

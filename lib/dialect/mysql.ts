@@ -1,3 +1,4 @@
+import { mysqlJoinLimitPreference } from './mysql-join-limit.ts'
 import { mysqlKillQuery, mysqlLearnSession } from './mysql-kill-query.ts'
 import type { Dialect } from './dialect.ts'
 import { formatUtc } from './format-utc.ts'
@@ -47,6 +48,7 @@ export const mysql: Dialect<'mysql'> = {
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,
   prepareCancel: mysqlLearnSession,
+  boundedSession: mysqlJoinLimitPreference,
   snapshotTransaction: { isolationLevel: 'repeatable read' },
   nullsSortLargest: false,
   bindBoolean: (value) => (value ? 1 : 0),

@@ -41,7 +41,7 @@ export const postgres: Dialect<'postgres'> = {
   cutoffJoinedOrder: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),
-  cancellableSession: postgresJitOff,
+  boundedSession: postgresJitOff,
   snapshotTransaction: { isolationLevel: 'repeatable read', readOnly: true },
   nullsSortLargest: true,
   wideInteger: '?::bigint',
