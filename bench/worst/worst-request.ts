@@ -164,7 +164,7 @@ export async function aggregateIndexCases(
 }
 
 /** A seeded pseudo-random generator (mulberry32): the same requests on every run and database. */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let state = seed >>> 0
   return () => {
     state = (state + 0x6d2b79f5) >>> 0
