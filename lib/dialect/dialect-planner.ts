@@ -38,6 +38,16 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    */
   readonly bareRelation: 'exists' | 'scalar'
   /**
+   * How a relation filter's `key in (select …)` list is written inside the subquery of a to-many relation filter
+   * (`tags.posts.cover.url`: the posts of a post's tags): as is (`'flat'`), or as the rows of a `select distinct`
+   * derived table (`'distinct'`, MariaDB). MariaDB flattens nested `in` lists into one semi-join and materialises
+   * the join of every level before removing duplicates: images → pivot → tags → pivot, 414 pivot rows per tag, ran
+   * over 30 s for a page of posts whose tags' posts have a `delta%` cover (issue 35's two-tenant data, 120k posts);
+   * a `distinct` derived table is materialised on its own, each key once: 0.48 s. SQLite builds each list on its own
+   * already, and PostgreSQL writes correlated tests there.
+   */
+  readonly listUnderMany: 'flat' | 'distinct'
+  /**
    * When a relation filter whose related rows are one row by declaration (equality on the related table's
    * primary key or a `unique` column) is written key first: the key found by a scalar subquery, then compared
    * with the column referencing it (`post_tag.tag_id = (select id from tags where name = ?)`), so the planner

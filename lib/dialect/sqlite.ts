@@ -61,6 +61,7 @@ export const sqlite: Dialect<'sqlite'> = {
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   filteredRelation: 'by-selectivity',
   bareRelation: 'exists',
+  listUnderMany: 'flat',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
   correlatedAggregateOrder: { rows: 5000 },

@@ -46,7 +46,10 @@ export function writeCondition(
       const under = styleUnder(style, relation.many)
       if (inner !== null && !composite && under.keyFirst?.(relation, inner, ref) === true)
         return writeKeyFirst(out, relation, inner, form, ref, scope, under)
-      if (inner !== null && form === 'in') return writeInSubquery(out, relation, inner, ref, scope, under)
+      if (inner !== null && form === 'in') {
+        const distinct = style.underMany && relation.many && out.dialect.listUnderMany === 'distinct'
+        return writeInSubquery(out, relation, inner, ref, scope, under, distinct)
+      }
       openExists(out, under, inner === null, relation.many)
       const learned = writeExistsSubquery(out, relation, inner, ref, scope, under)
       closeExists(out, under, inner === null, relation.many)
@@ -137,7 +140,8 @@ function writeExistsSubquery(
 
 /**
  * `parent.key in (select related.key from related … where …)`: the related rows matching `inner`, as a
- * list the database can build once from an index, then probe (or turn into a semi-join).
+ * list the database can build once from an index, then probe (or turn into a semi-join). `distinct` lists the keys
+ * as a `select distinct` derived table (see `Dialect.listUnderMany`).
  */
 function writeInSubquery(
   out: SqlWriter,
@@ -146,21 +150,26 @@ function writeInSubquery(
   ref: string,
   scope: AliasScope,
   style: ConditionStyle,
+  distinct: boolean,
 ): Learned {
   const { names } = out
   const { pivot } = relation
   const alias = aliasFor(relation.table, scope)
   const visible = new Set([...scope, alias])
   const table = names.table(relation.table, alias)
+  const listed = names.column(DISTINCT_LIST, DISTINCT_KEY)
   out.text(`${names.column(ref, relation.parentKey)} in (`)
+  if (distinct) out.text(`select ${listed} from (select distinct `)
+  else out.text('select ')
+  const key = (column: string): string => (distinct ? names.aliased(column, DISTINCT_KEY) : column)
   let pivotAlias = ''
   if (pivot === undefined) {
-    out.text(`select ${names.column(alias, relation.relatedKey)} from ${table} where `)
+    out.text(`${key(names.column(alias, relation.relatedKey))} from ${table} where `)
   } else {
     pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)
     out.text(
-      `select ${names.column(pivotAlias, pivot.parentColumn)} from ${names.table(pivot.table, pivotAlias)}` +
+      `${key(names.column(pivotAlias, pivot.parentColumn))} from ${names.table(pivot.table, pivotAlias)}` +
         ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ` +
         `${names.column(pivotAlias, pivot.relatedColumn)} where `,
     )
@@ -173,6 +182,11 @@ function writeInSubquery(
   const learned = writeCondition(out, inner, alias, visible, style)
   out.guards?.writeAnd(out, relation.table, alias)
   if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
-  out.text(')')
+  out.text(distinct ? `) as ${names.name(DISTINCT_LIST)})` : ')')
   return learned
 }
+
+/** The derived table of a distinct key list (`listUnderMany`) and its one column; alone in its `select`. */
+const DISTINCT_LIST = 'kqp_list'
+const DISTINCT_KEY = 'k'
+
