@@ -6,6 +6,7 @@ import { deferredPageFrom } from './deferred-page-from.ts'
 import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
 import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
+import { disjunctionBranches } from './disjunction-branches.ts'
 import type { CutoffPlan, GuardPlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
 
@@ -36,7 +37,9 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   const first = query.orders[0]
   const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
   const filtered = query.wheres.length > 0 || query.exists.length > 0
-  const frequency = paged && filtered ? dialect.frequencyGuard : undefined
+  const branches = disjunctionBranches(query, paged)
+  // A page read as the union of its branches has no other form: each branch is a simple query read from an index.
+  const frequency = paged && filtered && branches === undefined ? dialect.frequencyGuard : undefined
   const conditions: ConditionStyle | undefined = filtered
     ? Object.freeze({
         ...plain,
@@ -65,7 +68,13 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   }
   let cutoff: CutoffPlan | undefined
   // The cutoff's walk joins hop by hop on one key column each; a composite key keeps the page as it is.
-  if (dialect.cutoffJoinedOrder && first !== undefined && first.via.length > 0 && !first.nullable)
+  if (
+    dialect.cutoffJoinedOrder &&
+    branches === undefined &&
+    first !== undefined &&
+    first.via.length > 0 &&
+    !first.nullable
+  )
     if (innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined))
       cutoff = Object.freeze({
         order: first,
@@ -87,6 +96,12 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     query,
     conditions,
     plain,
-    page: Object.freeze({ deferFrom: deferredPageFrom(dialect, query), cutoff, guard, correlatedOrder }),
+    page: Object.freeze({
+      deferFrom: deferredPageFrom(dialect, query),
+      cutoff,
+      guard,
+      correlatedOrder,
+      disjunction: branches === undefined ? undefined : Object.freeze({ branches }),
+    }),
   })
 }
