@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
-import { applyQueryParams, countQuery, paginate, parseQueryParams } from '../../lib/index.ts'
+import { applyQueryParams, countQuery, cursorPaginate, paginate, parseQueryParams } from '../../lib/index.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
 import { rowsOf } from '../support/apply-query.ts'
 import { countQueries } from '../support/count-queries.ts'
@@ -138,6 +138,29 @@ for (const db of testDatabases()) {
       const { result } = await countQueries(db.knex, () => paginate(apply(request), { page: 4, limit: 20 }))
       expect(result.meta).to.include({ total })
       expect(result.data).to.deep.equal(rowsOf(await query.clone()))
+    })
+
+    it('cursorPaginate: a page after a cursor is the union, the position on every branch; a page before one, plain', async () => {
+      const request = `${TAG_OR_KIND}&orders[0][column]=created_at&orders[0][direction]=desc&limit=17`
+      const secret = 'a secret of at least thirty-two bytes'
+      const read = async (cursor: string | undefined) => {
+        const params = parseQueryParams(cursor === undefined ? request : `${request}&cursor=${cursor}`)
+        return countQueries(db.knex, () =>
+          cursorPaginate(applyQueryParams(db.knex('pg_posts'), params, pageMap), params, { secret }),
+        )
+      }
+      let cursor: string | undefined
+      let prev: string | null = null
+      for (let page = 1; page <= 4; page++) {
+        const { result, queries } = await read(cursor)
+        expect(queries.map((statement) => statement.sql.includes('kqp_union'))).to.deep.equal([true])
+        expect(rowsOf(result.data)).to.deep.equal(rowsOf(await apply(`${request}&page=${page}`).clone()))
+        cursor = result.meta.next_cursor ?? undefined
+        prev = result.meta.prev_cursor
+      }
+      const before = await read(prev ?? undefined)
+      expect(before.queries.some((statement) => statement.sql.includes('kqp_union'))).to.equal(false)
+      expect(rowsOf(before.result.data)).to.deep.equal(rowsOf(await apply(`${request}&page=3`).clone()))
     })
 
     it('leaves other pages as they are: an or of column tests, no or, no order, distinct, no limit', () => {
