@@ -166,7 +166,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
           joins,
         )
   const disjunction =
-    conditions === undefined || order === undefined
+    conditions === undefined || order === undefined || guarded !== undefined
       ? undefined
       : disjunctionForms(builder.client, read, ref, writer, { list: conditions.list, order })
   const rewrite = pageRewriteFor(
@@ -282,7 +282,7 @@ function guardedForms(
 /**
  * The client's conditions of a page read as the union of its branches (`read.page.disjunction`), as the query holds
  * them (`written`: the conditions and the orders) and as each branch (its wheres, then the `relationsExists`, in the
- * style of the client's conditions), or `undefined` for any other page.
+ * branches' style), or `undefined` for any other page (a page with a frequency guard keeps the guard).
  */
 function disjunctionForms(
   client: Knex.Client,
@@ -292,11 +292,10 @@ function disjunctionForms(
   written: Pick<DisjunctionForms, 'list' | 'order'>,
 ): DisjunctionForms | undefined {
   const { disjunction } = read.page
-  const style = read.conditions
-  if (disjunction === undefined || style === undefined) return undefined
+  if (disjunction === undefined) return undefined
   const branches = disjunction.branches.map((wheres) => {
     const out = writer.fresh()
-    clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, style)
+    clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, disjunction.style)
     return out.toRaw(client)
   })
   return { ...written, branches }

@@ -7,7 +7,7 @@ import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
 import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
 import { disjunctionBranches } from './disjunction-branches.ts'
-import type { CutoffPlan, GuardPlan, ReadPlan } from './read-plan.ts'
+import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
 
 /** What the planner reads of a dialect: its planner choices, and the join an order cutoff walks with. */
@@ -37,9 +37,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   const first = query.orders[0]
   const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
   const filtered = query.wheres.length > 0 || query.exists.length > 0
-  const branches = disjunctionBranches(query, paged)
-  // A page read as the union of its branches has no other form: each branch is a simple query read from an index.
-  const frequency = paged && filtered && branches === undefined ? dialect.frequencyGuard : undefined
+  const frequency = paged && filtered ? dialect.frequencyGuard : undefined
   const conditions: ConditionStyle | undefined = filtered
     ? Object.freeze({
         ...plain,
@@ -68,13 +66,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   }
   let cutoff: CutoffPlan | undefined
   // The cutoff's walk joins hop by hop on one key column each; a composite key keeps the page as it is.
-  if (
-    dialect.cutoffJoinedOrder &&
-    branches === undefined &&
-    first !== undefined &&
-    first.via.length > 0 &&
-    !first.nullable
-  )
+  if (dialect.cutoffJoinedOrder && first !== undefined && first.via.length > 0 && !first.nullable)
     if (innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined))
       cutoff = Object.freeze({
         order: first,
@@ -92,6 +84,18 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     query.orders.some((order) => order.aggregate !== undefined)
       ? dialect.correlatedAggregateOrder
       : undefined
+  // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
+  // without, an `or` with a relation filter is the union of its branches, each written in the dialect's walking
+  // form where it has one (`disjunctionWalk`).
+  const branches = cutoff === undefined && conditions !== undefined ? disjunctionBranches(query, paged) : undefined
+  const { disjunctionWalk: walk } = dialect
+  const disjunction: DisjunctionPlan | undefined =
+    branches === undefined || conditions === undefined
+      ? undefined
+      : Object.freeze({
+          branches,
+          style: walk === undefined ? conditions : Object.freeze({ ...plain, relationForm: correlated, walk }),
+        })
   return Object.freeze({
     query,
     conditions,
@@ -101,7 +105,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       cutoff,
       guard,
       correlatedOrder,
-      disjunction: branches === undefined ? undefined : Object.freeze({ branches }),
+      disjunction,
     }),
   })
 }

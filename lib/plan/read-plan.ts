@@ -32,7 +32,8 @@ export interface PagePlan {
   readonly correlatedOrder: { readonly rows: number } | undefined
   /**
    * The branches of the top-level `or` of the client's wheres when the page is read as the union of its branches
-   * (see `disjunctionBranches`), or `undefined`. Such a page has no cutoff, guard or correlated order.
+   * (see `disjunctionBranches`), or `undefined`: only for a page without a cutoff or a correlated order. A page whose
+   * frequency guard applies (`guardedForms`) keeps the guard.
    */
   readonly disjunction: DisjunctionPlan | undefined
 }
@@ -41,6 +42,11 @@ export interface PagePlan {
 export interface DisjunctionPlan {
   /** Each branch: its wheres, all joined by `and`. */
   readonly branches: ReadonlyArray<ReadonlyArray<QueryPlan['wheres'][number]>>
+  /**
+   * The style each branch is written in: the client's conditions' own, or, where the dialect has one
+   * (`Dialect.disjunctionWalk`), every relation filter a correlated test.
+   */
+  readonly style: ConditionStyle
 }
 
 /**

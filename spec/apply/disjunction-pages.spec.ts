@@ -18,13 +18,14 @@ import { createPageDataSet, dropPageDataSet, guardedPageMap, pageMap } from './s
 
 /**
  * Posts tagged `tag 1`, or of kind `note` or `review` (1,750 posts): every twelfth post, a `note` with `tag 1`,
- * matches both branches.
+ * matches both branches. An `in` list: `tags.name = tag 1` (a unique column) would be written key first, and such a
+ * page gets a frequency guard where one applies.
  */
 const TAG_OR_KIND =
-  'wheres[0][column]=tags.name&wheres[0][value]=tag 1&wheres[1][boolean]=or&wheres[1][column]=kind&wheres[1][operator]=in&wheres[1][value][0]=note&wheres[1][value][1]=review'
+  'wheres[0][column]=tags.name&wheres[0][operator]=in&wheres[0][value][0]=tag 1&wheres[1][boolean]=or&wheres[1][column]=kind&wheres[1][operator]=in&wheres[1][value][0]=note&wheres[1][value][1]=review'
 /** `a or (b and c)`: a nested relation filter (`author.team.name`) and a column test joined by `and`. */
 const NESTED =
-  'wheres[0][column]=kind&wheres[0][value]=rare&wheres[1][boolean]=or&wheres[1][column]=author.team.name&wheres[1][value]=team 2&wheres[2][column]=title&wheres[2][operator]=like&wheres[2][value]=post 1%'
+  'wheres[0][column]=kind&wheres[0][value]=rare&wheres[1][boolean]=or&wheres[1][column]=author.team.name&wheres[1][operator]=in&wheres[1][value][0]=team 2&wheres[2][column]=title&wheres[2][operator]=like&wheres[2][value]=post 1%'
 
 for (const db of testDatabases()) {
   describe(`disjunction pages (${db.name})`, function () {
@@ -32,6 +33,11 @@ for (const db of testDatabases()) {
     const apply = (request: string, map: RelationMap = pageMap, base = db.knex('pg_posts')): Knex.QueryBuilder =>
       applyQueryParams(base, parseQueryParams(request), map, { frequencyMemoMs: 0 })
     const unions = (query: Knex.QueryBuilder): boolean => query.toSQL().sql.includes('kqp_union')
+    /**
+     * An order through a required belongsTo (an inner join); on MariaDB, whose order cutoff serves such a page
+     * instead, through an optional one (a left join, NULLs first).
+     */
+    const JOINED = db.name === 'mysql' ? 'editor.name' : 'author.name'
     /**
      * Runs the query and its plain `.clone()`: asserts that the query is the union of its branches (and the clone
      * is not), that what ran is the query's own SQL, and that both give the same rows, `size` of them; returns them.
@@ -58,7 +64,7 @@ for (const db of testDatabases()) {
     })
 
     it('reads a top-level or with a to-many filter as the union of its branches, each ordered and limited', async () => {
-      const query = apply(`${TAG_OR_KIND}&orders[0][column]=author.name&orders[0][direction]=desc&limit=20&page=3`)
+      const query = apply(`${TAG_OR_KIND}&orders[0][column]=${JOINED}&orders[0][direction]=desc&limit=20&page=3`)
       expectSql(db.name, 'apply/disjunction-pages/tag or kind by author name', query)
       const { sql } = query.toSQL()
       expect(sql.match(/ as .kqp_branch_\d+./g)).to.have.length(2)
@@ -87,7 +93,7 @@ for (const db of testDatabases()) {
           expect(expected).to.be.greaterThan(20)
           for (const page of [1, 2, 5, Math.ceil(expected / 17)]) {
             const query = apply(
-              `${request}&orders[0][column]=author.name&orders[0][direction]=${direction}&limit=17&page=${page}`,
+              `${request}&orders[0][column]=${JOINED}&orders[0][direction]=${direction}&limit=17&page=${page}`,
             )
             await samePage(query, Math.min(17, expected - 17 * (page - 1)))
           }
@@ -129,7 +135,7 @@ for (const db of testDatabases()) {
     })
 
     it('keeps the plain query for the count, paginate and clones, and reads the same page through paginate', async () => {
-      const request = `${TAG_OR_KIND}&orders[0][column]=author.name&limit=20&page=4`
+      const request = `${TAG_OR_KIND}&orders[0][column]=${JOINED}&limit=20&page=4`
       const query = apply(request)
       expect(unions(query)).to.equal(true)
       const counted = countQuery(query)
@@ -161,6 +167,12 @@ for (const db of testDatabases()) {
       const before = await read(prev ?? undefined)
       expect(before.queries.some((statement) => statement.sql.includes('kqp_union'))).to.equal(false)
       expect(rowsOf(before.result.data)).to.deep.equal(rowsOf(await apply(`${request}&page=3`).clone()))
+    })
+
+    it('leaves a page with an order cutoff (MariaDB) in its form', () => {
+      const cut = apply(`${TAG_OR_KIND}&orders[0][column]=author.name&limit=20&page=2`)
+      expect(unions(cut)).to.equal(db.name !== 'mysql')
+      if (db.name === 'mysql') expect(cut.toSQL().sql).to.include('coalesce(')
     })
 
     it('leaves other pages as they are: an or of column tests, no or, no order, distinct, no limit', () => {
