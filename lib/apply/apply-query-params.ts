@@ -282,7 +282,8 @@ function guardedForms(
 /**
  * The client's conditions of a page read as the union of its branches (`read.page.disjunction`), as the query holds
  * them (`written`: the conditions and the orders) and as each branch (its wheres, then the `relationsExists`, in the
- * branches' style), or `undefined` for any other page (a page with a frequency guard keeps the guard).
+ * style of the client's conditions), or `undefined` for any other page (a page with a frequency guard keeps the
+ * guard).
  */
 function disjunctionForms(
   client: Knex.Client,
@@ -292,10 +293,11 @@ function disjunctionForms(
   written: Pick<DisjunctionForms, 'list' | 'order'>,
 ): DisjunctionForms | undefined {
   const { disjunction } = read.page
-  if (disjunction === undefined) return undefined
+  const style = read.conditions
+  if (disjunction === undefined || style === undefined) return undefined
   const branches = disjunction.branches.map((wheres) => {
     const out = writer.fresh()
-    clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, disjunction.style)
+    clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, style)
     return out.toRaw(client)
   })
   return { ...written, branches }

@@ -86,14 +86,6 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    */
   readonly frequencyGuard?: FrequencyGuard<Name>
   /**
-   * How the branches of a page read as the union of its `or`'s branches (see `disjunctionPage`) write their relation
-   * filters: every one a correlated test in this form (as a frequency guard's walking form), or, when `undefined`,
-   * in the form of the client's conditions. MariaDB materialises a top-level `in (select …)` semi-join whole before
-   * the branch's order and limit: users by `email` with `posts.views > 1000` (most users) took 2.2 s that way,
-   * 51 ms walking the order's index with a correlated test (figure 16's data), against 0.3 s for the plain `or`.
-   */
-  readonly disjunctionWalk?: FrequencyGuard['walkProbe']
-  /**
    * The offset from which a page is read as a deferred join on the primary key (the keys of the page found
    * first, then their rows), or `undefined` to keep the plain offset. MariaDB prices skipping many entries of a
    * secondary index above a full scan and sorts the whole table (0.3–2.3 s for page 500 of 1M rows, 2–4 ms

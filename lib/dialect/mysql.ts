@@ -39,7 +39,6 @@ export const mysql: Dialect<'mysql'> = {
   bareRelation: 'scalar',
   keyFirstRelation: 'always',
   frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'scalar', orderedPivotServes: true, fencedList: false },
-  disjunctionWalk: 'scalar',
   deferredPageOffset: 300,
   deferredAggregateOrderPageOffset: 0,
   inlinePage: false,

@@ -85,17 +85,9 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       ? dialect.correlatedAggregateOrder
       : undefined
   // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
-  // without, an `or` with a relation filter is the union of its branches, each written in the dialect's walking
-  // form where it has one (`disjunctionWalk`).
+  // without, an `or` with a relation filter is the union of its branches.
   const branches = cutoff === undefined && conditions !== undefined ? disjunctionBranches(query, paged) : undefined
-  const { disjunctionWalk: walk } = dialect
-  const disjunction: DisjunctionPlan | undefined =
-    branches === undefined || conditions === undefined
-      ? undefined
-      : Object.freeze({
-          branches,
-          style: walk === undefined ? conditions : Object.freeze({ ...plain, relationForm: correlated, walk }),
-        })
+  const disjunction: DisjunctionPlan | undefined = branches === undefined ? undefined : Object.freeze({ branches })
   return Object.freeze({
     query,
     conditions,

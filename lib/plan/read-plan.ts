@@ -42,11 +42,6 @@ export interface PagePlan {
 export interface DisjunctionPlan {
   /** Each branch: its wheres, all joined by `and`. */
   readonly branches: ReadonlyArray<ReadonlyArray<QueryPlan['wheres'][number]>>
-  /**
-   * The style each branch is written in: the client's conditions' own, or, where the dialect has one
-   * (`Dialect.disjunctionWalk`), every relation filter a correlated test.
-   */
-  readonly style: ConditionStyle
 }
 
 /**
