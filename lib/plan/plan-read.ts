@@ -25,8 +25,9 @@ export interface ReadFacts {
  * The read plan of `query` on `dialect` (see {@link ReadPlan}): the style of the client's conditions (the form of
  * each relation filter, which are written key first, whether their key lists are told for a frequency guard), the
  * styles of a guarded page's other forms, and the page's form (deferred from an offset, cut off by its first
- * order, guarded by a key's frequency). Its `query` is `validated` without the `relationsExists` that hold for
- * every row by declaration (see {@link alwaysHolds}). Frozen: what it says is decided here, once per request.
+ * order, guarded by a key's frequency, read as the union of its `or`'s branches). Its `query` is `validated`
+ * without the `relationsExists` that hold for every row by declaration (see {@link alwaysHolds}). Frozen: what it
+ * says is decided here, once per request.
  */
 export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: RelationMap, facts: ReadFacts): ReadPlan {
   const { ref, paged } = facts
