@@ -146,6 +146,19 @@ for (const db of testDatabases()) {
       expect(result.data).to.deep.equal(rowsOf(await query.clone()))
     })
 
+    it('loads the with relations into the rows of the plain query', async () => {
+      const query = apply(`${TAG_OR_KIND}&orders[0][column]=${JOINED}&with[0]=author&with[1]=tags&limit=20&page=3`)
+      expect(unions(query)).to.equal(true)
+      const rows = rowsOf(await query) as Array<Record<string, unknown> & { author?: { id: number }; tags?: unknown[] }>
+      expect(unions(query.clone())).to.equal(false)
+      const plain = rowsOf(await query.clone())
+      expect(rows).to.deep.equal(plain)
+      for (const row of rows) {
+        expect(row.author?.id).to.equal(row.user_id)
+        expect(row.tags).to.have.length(2)
+      }
+    })
+
     it('cursorPaginate: a page after a cursor is the union, the position on every branch; a page before one, plain', async () => {
       const request = `${TAG_OR_KIND}&orders[0][column]=created_at&orders[0][direction]=desc&limit=17`
       const secret = 'a secret of at least thirty-two bytes'
