@@ -29,11 +29,12 @@ import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import type { CorrelatedOrders } from './correlated-order.ts'
 import { joinedAggregateWhere } from './joined-aggregate-where.ts'
+import type { DisjunctionForms } from './disjunction-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
 import { planRead } from '../plan/plan-read.ts'
-import type { GuardPlan } from '../plan/read-plan.ts'
+import type { GuardPlan, ReadPlan } from '../plan/read-plan.ts'
 import type { DialectSyntax } from '../dialect/dialect-roles.ts'
 import type { ConditionStyle } from '../plan/condition-style.ts'
 import { learnedBoth, NOTHING_LEARNED, type Learned } from '../sql/learned.ts'
@@ -164,7 +165,22 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
           { plan, ref, map: relationMap, writer },
           joins,
         )
-  const rewrite = pageRewriteFor(read.page, dialect, names, ref, keys, cutoff, guarded, correlated, joinedWhere)
+  const disjunction =
+    conditions === undefined || order === undefined || guarded !== undefined
+      ? undefined
+      : disjunctionForms(builder.client, read, ref, writer, { list: conditions.list, order })
+  const rewrite = pageRewriteFor(
+    read.page,
+    dialect,
+    names,
+    ref,
+    keys,
+    cutoff,
+    guarded,
+    correlated,
+    joinedWhere,
+    disjunction,
+  )
   if (rewrite !== undefined) attachPageRewrite(builder, ref, rewrite)
   const readAs = ownSelection && options.values !== 'driver' ? readAsJsonWhileOwn(builder) : undefined
   attachEagerLoading(builder, {
@@ -261,6 +277,30 @@ function guardedForms(
       return fence
     },
   }
+}
+
+/**
+ * The client's conditions of a page read as the union of its branches (`read.page.disjunction`), as the query holds
+ * them (`written`: the conditions and the orders) and as each branch (its wheres, then the `relationsExists`, in the
+ * style of the client's conditions), or `undefined` for any other page (a page with a frequency guard keeps the
+ * guard).
+ */
+function disjunctionForms(
+  client: Knex.Client,
+  read: ReadPlan,
+  ref: string,
+  writer: SqlWriter,
+  written: Pick<DisjunctionForms, 'list' | 'order'>,
+): DisjunctionForms | undefined {
+  const { disjunction } = read.page
+  const style = read.conditions
+  if (disjunction === undefined || style === undefined) return undefined
+  const branches = disjunction.branches.map((wheres) => {
+    const out = writer.fresh()
+    clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, style)
+    return out.toRaw(client)
+  })
+  return { ...written, branches }
 }
 
 /**

@@ -7,6 +7,11 @@ import { baseTableOf, putLastJoinFirst } from '../knex/builder-state.ts'
 export const DEFERRED_PAGE = 'kqp_page'
 const KEY_COLUMN = 'kqp_key_'
 
+/** The name of a deferred page's key column for the key at `index` of the key columns. */
+export function pageKeyColumn(index: number): string {
+  return `${KEY_COLUMN}${index}`
+}
+
 /**
  * `query` (a plain builder: a clone, changed in place) as a deferred join on the key columns `keys` of `ref`:
  * an inner query with every condition, join, order, limit and offset of `query` that selects only the keys,
@@ -37,7 +42,7 @@ export function deferredPage(
 ): Knex.QueryBuilder | undefined {
   const table = baseTableOf(query)
   if (table === undefined) return undefined
-  const keyColumn = (index: number): string => `${KEY_COLUMN}${index}`
+  const keyColumn = pageKeyColumn
   const inner = query.clone().clearSelect()
   inner.select(
     query.client.raw(

@@ -21,6 +21,7 @@ import { ORDER_JOINS } from './order-joins.ts'
 import { changeReadState, readStateOf } from './read-state.ts'
 import { correlatedOrderProbe, correlatedPage, type CorrelatedOrders } from './correlated-order.ts'
 import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
+import { disjunctionPage, type DisjunctionForms } from './disjunction-page.ts'
 
 /** The page a query reads: its limit and offset (0 when it has none). */
 export interface PageWindow {
@@ -123,11 +124,13 @@ export function guardedFormStatements(builder: Knex.QueryBuilder): Record<Guarde
  * in the walking form (for a rare key, the cutoff's bound would walk the ordered table through every row). With
  * `correlated` (the orders of `plan.correlatedOrder`), a page its probe found few base rows for (the listing form)
  * has its aggregates correlated (see {@link correlatedPage}); else, with `joinedWhere`, the client's tests on an
- * aggregate the page is ordered by read the order's grouped join (see `joinedAggregateWhere`).
+ * aggregate the page is ordered by read the order's grouped join (see `joinedAggregateWhere`). With `disjunction` (the
+ * branches of `plan.disjunction`), a page of rows whose query holds the client's conditions and orders is the
+ * union of its branches (see {@link disjunctionPage}).
  */
 export function pageRewriteFor(
   plan: PagePlan,
-  syntax: Pick<DialectSyntax, 'deferredPageJoin'>,
+  syntax: Pick<DialectSyntax, 'deferredPageJoin' | 'inlinePage'>,
   names: Identifiers,
   ref: string,
   keys: readonly string[],
@@ -135,6 +138,7 @@ export function pageRewriteFor(
   guarded?: GuardedForms,
   correlated?: CorrelatedOrders,
   joinedWhere?: JoinedAggregateWhere,
+  disjunction?: DisjunctionForms,
 ): PageRewrite | undefined {
   const deferFrom = plan.deferFrom
   if (
@@ -142,13 +146,18 @@ export function pageRewriteFor(
     deferFrom === undefined &&
     guarded === undefined &&
     correlated === undefined &&
-    joinedWhere === undefined
+    joinedWhere === undefined &&
+    disjunction === undefined
   )
     return undefined
   // Methods, not arrow functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
   const made = {
     rewrite(query: Knex.QueryBuilder, page: PageWindow, form?: GuardedForm): Knex.QueryBuilder | undefined {
+      if (disjunction !== undefined && page.limit > 0) {
+        const union = disjunctionPage(query.clone(), names, ref, keys, disjunction, page, syntax)
+        if (union !== undefined) return union
+      }
       const ordered = hasOrder(query)
       let read = query
       const turned =

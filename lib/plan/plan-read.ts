@@ -6,7 +6,8 @@ import { deferredPageFrom } from './deferred-page-from.ts'
 import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
 import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
-import type { CutoffPlan, GuardPlan, ReadPlan } from './read-plan.ts'
+import { disjunctionBranches } from './disjunction-branches.ts'
+import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
 
 /** What the planner reads of a dialect: its planner choices, and the join an order cutoff walks with. */
@@ -24,8 +25,9 @@ export interface ReadFacts {
  * The read plan of `query` on `dialect` (see {@link ReadPlan}): the style of the client's conditions (the form of
  * each relation filter, which are written key first, whether their key lists are told for a frequency guard), the
  * styles of a guarded page's other forms, and the page's form (deferred from an offset, cut off by its first
- * order, guarded by a key's frequency). Its `query` is `validated` without the `relationsExists` that hold for
- * every row by declaration (see {@link alwaysHolds}). Frozen: what it says is decided here, once per request.
+ * order, guarded by a key's frequency, read as the union of its `or`'s branches). Its `query` is `validated`
+ * without the `relationsExists` that hold for every row by declaration (see {@link alwaysHolds}). Frozen: what it
+ * says is decided here, once per request.
  */
 export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: RelationMap, facts: ReadFacts): ReadPlan {
   const { ref, paged } = facts
@@ -83,10 +85,20 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     query.orders.some((order) => order.aggregate !== undefined)
       ? dialect.correlatedAggregateOrder
       : undefined
+  // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
+  // without, an `or` with a relation filter is the union of its branches.
+  const branches = cutoff === undefined && conditions !== undefined ? disjunctionBranches(query, paged) : undefined
+  const disjunction: DisjunctionPlan | undefined = branches === undefined ? undefined : Object.freeze({ branches })
   return Object.freeze({
     query,
     conditions,
     plain,
-    page: Object.freeze({ deferFrom: deferredPageFrom(dialect, query), cutoff, guard, correlatedOrder }),
+    page: Object.freeze({
+      deferFrom: deferredPageFrom(dialect, query),
+      cutoff,
+      guard,
+      correlatedOrder,
+      disjunction,
+    }),
   })
 }

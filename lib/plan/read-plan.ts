@@ -30,6 +30,18 @@ export interface PagePlan {
    * fewer than `rows` base rows, its aggregates are correlated subqueries instead of grouped joins; or `undefined`.
    */
   readonly correlatedOrder: { readonly rows: number } | undefined
+  /**
+   * The branches of the top-level `or` of the client's wheres when the page is read as the union of its branches
+   * (see `disjunctionBranches`), or `undefined`: only for a page without a cutoff or a correlated order. A page whose
+   * frequency guard applies (`guardedForms`) keeps the guard.
+   */
+  readonly disjunction: DisjunctionPlan | undefined
+}
+
+/** A page read as the union of the top-level `or` branches of the client's wheres (see `disjunctionPage`). */
+export interface DisjunctionPlan {
+  /** Each branch: its wheres, all joined by `and`. */
+  readonly branches: ReadonlyArray<ReadonlyArray<QueryPlan['wheres'][number]>>
 }
 
 /**

@@ -153,7 +153,10 @@ for (const db of testDatabases()) {
     it('chooses per condition inside one or-group, with the rows of the unpaged query', async () => {
       const paged = applyQuery(db, 'users', `${MIXED_OR}&limit=4`)
       expectSql(db.name, 'relations/filter-form/mixed or page', paged)
-      expect(form(paged.toSQL().sql)).to.deep.equal([...expected(['exists']), 'key'])
+      // The page is the union of the or's branches (see `disjunctionPage`; on MariaDB each a walk); the count and
+      // clones read the one or-group.
+      expect(paged.toSQL().sql).to.include(' union ')
+      expect(form(paged.clone().toSQL().sql)).to.deep.equal([...expected(['exists']), 'key'])
       const every = idsOf(await applyQuery(db, 'users', `${MIXED_OR}&orders[0][column]=id`))
       expect(idsOf(await paged)).to.deep.equal(every.slice(0, 4))
     })
