@@ -189,4 +189,3 @@ function writeInSubquery(
 /** The derived table of a distinct key list (`listUnderMany`) and its one column; alone in its `select`. */
 const DISTINCT_LIST = 'kqp_list'
 const DISTINCT_KEY = 'k'
-
