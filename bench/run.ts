@@ -1,9 +1,10 @@
-import knex, { type Knex } from 'knex'
+import type { Knex } from 'knex'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import { buildingCost } from './building-cost.ts'
 import { EAGER_DATASET, LARGE_DATASET } from './data/dataset-spec.ts'
 import { benchServers, redactUrl, type BenchDialect } from './data/bench-servers.ts'
+import { sessionPool } from './data/session-pool.ts'
 import {
   CACHE_DIRECTORY,
   demoRecipe,
@@ -326,18 +327,7 @@ if (wants(16)) {
         if (worstPart === undefined) results.push(...(await aggregateIndexCases(database, budgets.scale, log)))
         results.push(...(await randomRequests(database, quick ? 20 : 150, log)))
         if (dialect !== 'postgres' || worstPart !== undefined) return
-        const session = (jit: 'on' | 'off'): Knex =>
-          knex({
-            ...database.knex.client.config,
-            pool: {
-              min: 1,
-              max: 1,
-              afterCreate: (
-                connection: { query: (sql: string, done: (error: Error | null) => void) => void },
-                done: (error: Error | null) => void,
-              ) => connection.query(`set jit = ${jit}`, done),
-            },
-          })
+        const session = (jit: 'on' | 'off'): Knex => sessionPool(database.knex.client.config, `set jit = ${jit}`)
         const [on, off] = [session('on'), session('off')]
         try {
           results.push(...(await jitCost(database, on, off, budgets.scale, log)))

@@ -23,8 +23,6 @@ import { performance } from 'node:perf_hooks'
 import knex, { type Knex } from 'knex'
 import {
   applyQueryParams,
-  defineRelationMap,
-  type GuardInfo,
   parseQueryParams,
   QueryParamsError,
   QueryTimeoutError,
@@ -38,6 +36,8 @@ import {
   serverKnex,
 } from '../data/bench-servers.ts'
 import { analyze } from '../data/ensure-dataset.ts'
+import { sessionPool } from '../data/session-pool.ts'
+import { twoTenantMap } from './two-tenant-map.ts'
 import { worstRelationMap } from './worst-dataset.ts'
 import { randomRequest, seeded } from './worst-request.ts'
 
@@ -84,62 +84,6 @@ function describeError(error: unknown): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 // The two-tenant app of figures 1–4.
-
-const own = (query: Knex.QueryBuilder, { table, context }: GuardInfo<{ tenant: number }>): void => {
-  query.where(`${table}.tenant_id`, context.tenant).whereNull(`${table}.deleted_at`)
-}
-
-const map = defineRelationMap({
-  users: {
-    columns: { id: 'integer', email: { type: 'string', nullable: false, unique: true }, score: 'number' },
-    relations: { posts: { type: 'hasMany', table: 'posts', foreignKey: 'user_id' } },
-    aggregates: { postsViewsMax: { relation: 'posts', fn: 'max', column: 'views' } },
-    guard: own,
-  },
-  posts: {
-    columns: { id: 'integer', user_id: { type: 'integer', nullable: false }, title: 'string', views: 'integer' },
-    relations: {
-      author: { type: 'belongsTo', table: 'users', foreignKey: 'user_id', required: true },
-      comments: { type: 'hasMany', table: 'comments', foreignKey: 'post_id' },
-      tags: {
-        type: 'belongsToMany',
-        table: 'tags',
-        pivotTable: 'post_tag',
-        foreignPivotKey: 'post_id',
-        relatedPivotKey: 'tag_id',
-      },
-      topics: {
-        type: 'belongsToMany',
-        table: 'topics',
-        pivotTable: 'post_topic',
-        foreignPivotKey: 'post_id',
-        relatedPivotKey: 'topic_id',
-      },
-      cover: { type: 'morphOne', table: 'images', name: 'imageable', morphType: 'Post' },
-    },
-    guard: own,
-  },
-  comments: { columns: { id: 'integer', post_id: 'integer', body: 'string' }, guard: own },
-  tags: {
-    columns: { id: 'integer', name: 'string' },
-    relations: {
-      posts: {
-        type: 'belongsToMany',
-        table: 'posts',
-        pivotTable: 'post_tag',
-        foreignPivotKey: 'tag_id',
-        relatedPivotKey: 'post_id',
-      },
-    },
-    guard: own,
-  },
-  post_tag: { columns: { post_id: 'integer', tag_id: 'integer' }, primaryKey: ['post_id', 'tag_id'], guard: own },
-  topics: { columns: { id: 'integer', slug: { type: 'string', unique: true, nullable: false } } },
-  images: {
-    columns: { id: 'integer', imageable_type: 'string', imageable_id: 'integer', url: 'string' },
-    guard: own,
-  },
-})
 
 /** The app's schema and rows on `dialect`: the same values on every database (64-bit arithmetic everywhere). */
 function appSql(dialect: Dialect): string[] {
@@ -246,7 +190,7 @@ const request = (
   query: string,
   options: { tenant?: number; timeout?: number; signal?: AbortSignal } = {},
 ): Knex.QueryBuilder =>
-  applyQueryParams(db(table), parseQueryParams(query), map, {
+  applyQueryParams(db(table), parseQueryParams(query), twoTenantMap, {
     context: { tenant: options.tenant ?? 1 },
     ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -434,17 +378,7 @@ const JIT_ON = [
 
 async function figure6(url: string): Promise<void> {
   const admin = serverKnex('postgres', url, 'kqp_bench_worst', 2)
-  const jit = knex({
-    ...admin.client.config,
-    pool: {
-      min: 1,
-      max: 1,
-      afterCreate: (
-        connection: { query: (sql: string, done: (error: Error | null) => void) => void },
-        done: (error: Error | null) => void,
-      ) => connection.query(JIT_ON, done),
-    },
-  })
+  const jit = sessionPool(admin.client.config, JIT_ON)
   try {
     const deep = Array.from(
       { length: 10 },
