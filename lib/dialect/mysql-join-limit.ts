@@ -1,15 +1,10 @@
+import { boundedSessionOf } from './session-setting.ts'
+
 /** A mysql2 (or mysql) connection as far as its session settings go. */
 interface MysqlSession {
   threadId?: unknown
   query(sql: string, callback: (error: unknown, rows: unknown) => void): unknown
 }
-
-/**
- * Whether each connection's session leaves `optimizer_join_limit_pref_ratio` at 0 (MariaDB's default), learned once
- * per connection; `false` where the server has no such variable (MySQL, MariaDB before 10.6.20, 10.11.10 and 11.4.4)
- * or the session already sets it.
- */
-const unset = new WeakMap<object, boolean>()
 
 /** The ratio MariaDB's documentation recommends: a short-cutting plan is taken when it promises to be 100× cheaper. */
 const RATIO = 100
@@ -21,6 +16,22 @@ function run(session: MysqlSession, sql: string): Promise<unknown> {
     ),
   )
 }
+
+const preference = boundedSessionOf<MysqlSession>({
+  async needed(session) {
+    try {
+      const rows = (await run(session, 'select @@session.optimizer_join_limit_pref_ratio as ratio')) as Array<{
+        ratio: unknown
+      }>
+      return Number(rows[0]?.ratio) === 0
+    } catch {
+      // MySQL and MariaDB before 10.6.20, 10.11.10 and 11.4.4 have no such variable.
+      return false
+    }
+  },
+  change: (session) => run(session, `set session optimizer_join_limit_pref_ratio = ${RATIO}`),
+  restore: (session) => run(session, 'set session optimizer_join_limit_pref_ratio = 0'),
+})
 
 /**
  * Sets `optimizer_join_limit_pref_ratio = 100` for the bounded statement about to run on a MariaDB connection whose
@@ -37,25 +48,5 @@ export async function mysqlJoinLimitPreference(connection: unknown): Promise<(()
   const session = connection as MysqlSession | undefined
   if (session === undefined || typeof session.threadId !== 'number' || typeof session.query !== 'function')
     return undefined
-  let zero = unset.get(session)
-  if (zero === undefined) {
-    try {
-      const rows = (await run(session, 'select @@session.optimizer_join_limit_pref_ratio as ratio')) as Array<{
-        ratio: unknown
-      }>
-      zero = Number(rows[0]?.ratio) === 0
-    } catch {
-      zero = false
-    }
-    unset.set(session, zero)
-  }
-  if (!zero) return undefined
-  await run(session, `set session optimizer_join_limit_pref_ratio = ${RATIO}`)
-  return async () => {
-    // Not awaited: a connection runs its queries in order, so whoever uses it next runs after it.
-    run(session, 'set session optimizer_join_limit_pref_ratio = 0').then(
-      () => undefined,
-      () => undefined,
-    )
-  }
+  return preference(session)
 }

@@ -1,11 +1,19 @@
+import { boundedSessionOf } from './session-setting.ts'
+
 /** A node-postgres `Client` as far as its session settings go. */
 interface PgSession {
   processID?: unknown
   query(text: string): Promise<{ rows: Array<Record<string, unknown>> }>
 }
 
-/** Whether each connection's session compiles statements with JIT (`jit = on` and a JIT provider installed). */
-const jitSessions = new WeakMap<object, boolean>()
+const jitOff = boundedSessionOf<PgSession>({
+  async needed(session) {
+    const { rows } = await session.query("select current_setting('jit') = 'on' and pg_jit_available() as on")
+    return rows[0]?.['on'] === true
+  },
+  change: (session) => session.query('set jit = off'),
+  restore: (session) => session.query('set jit = on'),
+})
 
 /**
  * Turns JIT off for the bounded statement about to run on a node-postgres connection whose session has it on, and
@@ -22,19 +30,5 @@ export async function postgresJitOff(connection: unknown): Promise<(() => Promis
   const session = connection as PgSession | undefined
   if (session === undefined || typeof session.processID !== 'number' || typeof session.query !== 'function')
     return undefined
-  let on = jitSessions.get(session)
-  if (on === undefined) {
-    const { rows } = await session.query("select current_setting('jit') = 'on' and pg_jit_available() as on")
-    on = rows[0]?.['on'] === true
-    jitSessions.set(session, on)
-  }
-  if (!on) return undefined
-  await session.query('set jit = off')
-  return async () => {
-    // Not awaited: node-postgres runs a connection's queries in order, so whoever uses it next runs after it.
-    session.query('set jit = on').then(
-      () => undefined,
-      () => undefined,
-    )
-  }
+  return jitOff(session)
 }
