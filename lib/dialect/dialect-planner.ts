@@ -139,6 +139,13 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    */
   readonly cutoffJoinedOrder: boolean
   /**
+   * How the page reads the cutoff's bound (see {@link cutoffJoinedOrder}): `derived-row` from a one-row derived
+   * table joined to the page (MariaDB reads it while it plans, so the bound is a constant for the ordered column's
+   * index range), `scalar` as a scalar subquery in the page's `where` (SQLite plans a range of the ordered column's
+   * index for it; a derived table is joined last, after a scan and sort of the whole join).
+   */
+  readonly cutoffBound: 'derived-row' | 'scalar'
+  /**
    * With {@link cutoffJoinedOrder}: the page's conditions are first counted up to `factor` × (offset + limit) rows,
    * at most `cap` (a probe in the base table), and when they hold fewer, the page is read base table first
    * (`orderedJoin` in the other direction) and sorted, without the cutoff. The cutoff walks the ordered table's

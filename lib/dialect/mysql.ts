@@ -45,6 +45,7 @@ export const mysql: Dialect<'mysql'> = {
   deferredAggregateOrderPageOffset: 0,
   inlinePage: false,
   cutoffJoinedOrder: true,
+  cutoffBound: 'derived-row',
   cutoffListGuard: { factor: 4, cap: 20_000 },
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,

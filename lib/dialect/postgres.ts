@@ -40,6 +40,7 @@ export const postgres: Dialect<'postgres'> = {
   deferredAggregatePageOffset: 100,
   correlatedAggregateOrder: { rows: 5000 },
   cutoffJoinedOrder: false,
+  cutoffBound: 'scalar',
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),
   boundedSession: postgresJitOff,

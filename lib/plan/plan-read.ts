@@ -74,6 +74,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
         join: dialect.orderedJoin,
         selectModifier: dialect.orderedJoin === 'straight_join' ? 'straight_join ' : '',
         listProbe: dialect.cutoffListGuard,
+        bound: dialect.cutoffBound,
       })
   // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
   const correlatedOrder =

@@ -65,6 +65,8 @@ export interface CutoffPlan {
    * the cutoff.
    */
   readonly listProbe: { readonly factor: number; readonly cap: number } | undefined
+  /** How the page reads the bound (`Dialect.cutoffBound`). */
+  readonly bound: Dialect['cutoffBound']
 }
 
 /**

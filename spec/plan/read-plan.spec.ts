@@ -117,17 +117,25 @@ describe('the read plan (planRead)', () => {
     expect(planOf(postgres, TAGGED).plain.bare).to.equal('exists')
   })
 
-  it('cuts off a MariaDB page ordered through required belongsTo hops, with the listing probe; no other database', () => {
+  it('cuts off a MariaDB or SQLite page ordered through required belongsTo hops, with the listing probe; not PostgreSQL', () => {
     const request = 'wheres[0][column]=title&wheres[0][value]=x&orders[0][column]=author.name&limit=20'
+    const summary = (cutoff: ReadPlan['page']['cutoff']) =>
+      cutoff && { join: cutoff.join, modifier: cutoff.selectModifier, probe: cutoff.listProbe, bound: cutoff.bound }
     const cutoff = planOf(mysql, request).page.cutoff
-    expect(cutoff && { join: cutoff.join, modifier: cutoff.selectModifier, probe: cutoff.listProbe }).to.deep.equal({
+    expect(summary(cutoff)).to.deep.equal({
       join: 'straight_join',
       modifier: 'straight_join ',
       probe: { factor: 4, cap: 20_000 },
+      bound: 'derived-row',
     })
     expect(cutoff?.order.column).to.equal('name')
     expect(planOf(postgres, request).page.cutoff).to.equal(undefined)
-    expect(planOf(sqlite, request).page.cutoff).to.equal(undefined)
+    expect(summary(planOf(sqlite, request).page.cutoff)).to.deep.equal({
+      join: 'cross join',
+      modifier: '',
+      probe: { factor: 4, cap: 20_000 },
+      bound: 'scalar',
+    })
     expect(planOf(mysql, 'orders[0][column]=title&limit=20').page.cutoff, 'a base column').to.equal(undefined)
   })
 
