@@ -135,7 +135,9 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    * Whether a page whose first order is a NOT NULL column reached through inner-joined belongsTo hops gets a
    * cutoff condition (the value of the page's last row, found by an index walk of the ordered table). MySQL
    * and MariaDB cannot read an index in the order of a joined table's column and sort the whole join
-   * (28 s for `order by author.name` over 1M posts); SQLite and PostgreSQL walk the joined table's index.
+   * (28 s for `order by author.name` over 1M posts); SQLite walks it only where the index and the base table's key
+   * give the whole order, and sorts the whole join otherwise (`author.email, created_at`: 2.0 s over 600,000 posts
+   * against 9.5 ms cut off, figure 16); PostgreSQL walks the joined table's index.
    */
   readonly cutoffJoinedOrder: boolean
   /**
