@@ -24,6 +24,7 @@ import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { callerProbe } from '../sql/caller-probe.ts'
 import { columnTestsFirst } from '../plan/column-tests-first.ts'
+import { joinedHopsWhere } from './joined-hops-where.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
@@ -156,15 +157,30 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const keys = primaryKeyColumns(relationMap, table)
   const joinedWhere =
-    conditions === undefined || joins === undefined || guarded !== undefined || cutoff !== undefined
+    conditions === undefined || joins === undefined || guarded !== undefined || read.conditions === undefined
       ? undefined
-      : joinedAggregateWhere(
+      : ((cutoff === undefined
+          ? joinedAggregateWhere(
+              builder.client,
+              conditions.listed,
+              conditions.list,
+              { plan, ref, map: relationMap, writer },
+              joins,
+            )
+          : undefined) ??
+        joinedHopsWhere(
           builder.client,
-          conditions.listed,
-          conditions.list,
-          { plan, ref, map: relationMap, writer },
+          { list: conditions.list, sql: conditions.listed.sql },
+          {
+            ref,
+            map: relationMap,
+            style: read.conditions,
+            orders: cutoff === undefined || read.page.cutoff === undefined ? plan.orders : [read.page.cutoff.order],
+          },
           joins,
-        )
+          (out, style, visible) => clientConditions(read.query, ref, out, style, visible),
+          writer,
+        ))
   const disjunction =
     conditions === undefined || order === undefined || guarded !== undefined
       ? undefined
@@ -205,8 +221,14 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
  * {@link columnTestsFirst}), then each `relationsExists`, AND-ed, in `style`: one raw fragment, which compiles to
  * exactly the SQL of one where per part. Returns what writing them learned.
  */
-function clientConditions(plan: QueryPlan, ref: string, out: SqlWriter, style: ConditionStyle): Learned {
-  const scope = new Set([ref])
+function clientConditions(
+  plan: QueryPlan,
+  ref: string,
+  out: SqlWriter,
+  style: ConditionStyle,
+  visible: readonly string[] = [],
+): Learned {
+  const scope = new Set([ref, ...visible])
   let learned = NOTHING_LEARNED
   if (plan.wheres.length > 0) {
     out.text('(')

@@ -54,6 +54,12 @@ export class OrderJoins {
     return alias
   }
 
+  /** The name the last table of `via` is joined as when every hop of it is joined already, else `undefined`. */
+  joinedAs(via: readonly DirectRelation[]): string | undefined {
+    if (via.length === 0) return undefined
+    return this.aliases.get(via.map((relation) => `.${relation.name}`).join(''))
+  }
+
   /** The name the last table of `via` is joined as, joining the hops not joined yet. */
   aliasOf(via: readonly DirectRelation[]): string {
     let previous = this.ref

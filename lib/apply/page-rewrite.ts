@@ -124,7 +124,9 @@ export function guardedFormStatements(builder: Knex.QueryBuilder): Record<Guarde
  * in the walking form (for a rare key, the cutoff's bound would walk the ordered table through every row). With
  * `correlated` (the orders of `plan.correlatedOrder`), a page its probe found few base rows for (the listing form)
  * has its aggregates correlated (see {@link correlatedPage}); else, with `joinedWhere`, the client's tests on an
- * aggregate the page is ordered by read the order's grouped join (see `joinedAggregateWhere`). With `disjunction` (the
+ * aggregate the page is ordered by read the order's grouped join (see `joinedAggregateWhere`), or its relation
+ * filters through the order's inner-joined hops test the joined rows (see `joinedHopsWhere`), the cutoff's bound
+ * included. With `disjunction` (the
  * branches of `plan.disjunction`), a page of rows whose query holds the client's conditions and orders is the
  * union of its branches (see {@link disjunctionPage}).
  */

@@ -41,6 +41,17 @@ export interface ConditionStyle {
    * filter written there is tested once per related row of every base row, unless it is an `in` list built once.
    */
   readonly underMany: boolean
+  /**
+   * The to-one hops the page has joined for its orders, each an inner join (see `joinedHopsWhere`): the alias a
+   * relation of a table is joined as, keyed by {@link hopKey}. A relation filter through such a hop tests the
+   * joined row; `undefined` elsewhere.
+   */
+  readonly joined: ReadonlyMap<string, string> | undefined
+}
+
+/** The key of {@link ConditionStyle.joined}: the relation `relation` of the table known as `ref`. */
+export function hopKey(ref: string, relation: string): string {
+  return `${ref}\u0000${relation}`
 }
 
 const PLAIN = new WeakMap<object, ConditionStyle>()
@@ -62,6 +73,7 @@ export function plainStyle(planner: Pick<DialectPlanner, 'filteredRelation' | 'b
       fencedBase: undefined,
       keyLists: undefined,
       underMany: false,
+      joined: undefined,
     })
     PLAIN.set(planner, style)
   }

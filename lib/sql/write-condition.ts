@@ -1,7 +1,7 @@
 import type { Condition } from '../validate/query-plan.ts'
 import type { DirectRelation, MorphTarget } from '../validate/resolved-relation.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
-import { styleUnder, type ConditionStyle } from '../plan/condition-style.ts'
+import { hopKey, styleUnder, type ConditionStyle } from '../plan/condition-style.ts'
 import { learnedBoth, NOTHING_LEARNED, type Learned } from './learned.ts'
 import { writeAggregateTest } from './write-aggregate-predicate.ts'
 import type { SqlWriter } from './sql-writer.ts'
@@ -39,6 +39,10 @@ export function writeCondition(
       return NOTHING_LEARNED
     case 'exists': {
       const { relation, inner } = condition
+      // A hop the page has inner-joined for its orders: its one related row is the joined row.
+      const joined = inner === null ? undefined : style.joined?.get(hopKey(ref, relation.name))
+      if (joined !== undefined && inner !== null)
+        return writeCondition(out, inner, joined, new Set([...scope, joined]), styleUnder(style, false))
       // A composite key has no one column to list or to look up first: its filter is the correlated exists.
       const composite = relation.composite !== undefined
       const form = inner === null || composite ? 'exists' : style.relationForm(inner, relation.many, style.underMany)
