@@ -138,6 +138,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     writeOrders(orders, ref, plan.orders, relationMap, joins, search)
     if (read.page.cutoff !== undefined && joins !== undefined)
       cutoff = orderCutoffOf(names, table, ref, read.page.cutoff, joins)
+    if (joins !== undefined && guarded === undefined) for (const via of read.page.filterHops) joins.aliasOf(via)
     if (joins !== undefined) addOrderJoins(builder, joins)
     order = orders.toRaw(builder.client)
     builder.orderByRaw(order)
@@ -175,7 +176,10 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
             ref,
             map: relationMap,
             style: read.conditions,
-            orders: cutoff === undefined || read.page.cutoff === undefined ? plan.orders : [read.page.cutoff.order],
+            vias:
+              cutoff === undefined || read.page.cutoff === undefined
+                ? [...plan.orders.map((order) => order.via), ...read.page.filterHops]
+                : [read.page.cutoff.order.via],
           },
           joins,
           (out, style, visible) => clientConditions(read.query, ref, out, style, visible),

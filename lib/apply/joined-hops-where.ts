@@ -3,13 +3,14 @@ import { hopKey, type ConditionStyle } from '../plan/condition-style.ts'
 import { innerPath } from '../plan/inner-path.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
-import type { PlannedOrder } from '../validate/resolve-order.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
 import type { OrderJoins } from './order-joins.ts'
 
 /**
  * The client's conditions (`listing`: the raw the query holds, and its SQL) with each relation filter through a
- * to-one hop the page has joined for `orders` testing the joined row instead of a subquery: comments ordered by
+ * to-one hop the page has joined (the hop paths `vias`: its orders', and its filters' where the dialect joins them,
+ * `Dialect.joinFilterHops`) testing the joined row instead of a subquery: comments ordered by
  * `post.views` with `post.views > ?` and `post.author.score < ?` test `posts.views > ?` and `posts.user_id in
  * (select users.id …)` on the order's joined post. `write` writes the conditions in the style it is given. Only inner
  * joins serve (a `required` belongsTo to a table without a guard: the related row exists, is visible and is the
@@ -21,15 +22,15 @@ import type { OrderJoins } from './order-joins.ts'
 export function joinedHopsWhere(
   client: Knex.Client,
   listing: { list: Knex.Raw; sql: string },
-  context: { ref: string; map: RelationMap; style: ConditionStyle; orders: readonly PlannedOrder[] },
+  context: { ref: string; map: RelationMap; style: ConditionStyle; vias: ReadonlyArray<readonly DirectRelation[]> },
   joins: OrderJoins,
   write: (out: SqlWriter, style: ConditionStyle, visible: readonly string[]) => void,
   writer: SqlWriter,
 ): JoinedAggregateWhere | undefined {
-  const { ref, map, style, orders } = context
+  const { ref, map, style, vias } = context
   const joined = new Map<string, string>()
-  for (const { via, aggregate } of orders) {
-    if (aggregate !== undefined || via.length === 0 || !innerPath(map, via)) continue
+  for (const via of vias) {
+    if (via.length === 0 || !innerPath(map, via)) continue
     let previous = ref
     for (let index = 0; index < via.length; index++) {
       const relation = via[index]

@@ -46,6 +46,7 @@ export const mysql: Dialect<'mysql'> = {
   inlinePage: false,
   cutoffJoinedOrder: true,
   cutoffBound: 'derived-row',
+  joinFilterHops: true,
   cutoffListGuard: { factor: 4, cap: 20_000 },
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,

@@ -41,6 +41,7 @@ export const postgres: Dialect<'postgres'> = {
   correlatedAggregateOrder: { rows: 5000 },
   cutoffJoinedOrder: false,
   cutoffBound: 'scalar',
+  joinFilterHops: false,
   topPerParent: 'lateral',
   cancelStatement: (_client, connection) => postgresCancelRequest(connection),
   boundedSession: postgresJitOff,

@@ -69,6 +69,7 @@ export const sqlite: Dialect<'sqlite'> = {
   inlinePage: true,
   cutoffJoinedOrder: true,
   cutoffBound: 'scalar',
+  joinFilterHops: false,
   cutoffListGuard: { factor: 4, cap: 20_000 },
   topPerParent: 'window',
   snapshotTransaction: {},

@@ -7,8 +7,12 @@ import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
 import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
 import { disjunctionBranches } from './disjunction-branches.ts'
+import { filterHops } from './filter-hops.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
+
+const NO_HOPS: ReadonlyArray<readonly DirectRelation[]> = Object.freeze([])
 
 /** What the planner reads of a dialect: its planner choices, and the join an order cutoff walks with. */
 export type PlannerDialect = DialectPlanner & Pick<DialectSyntax, 'orderedJoin'>
@@ -90,6 +94,17 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   // without, an `or` with a relation filter is the union of its branches.
   const branches = cutoff === undefined && conditions !== undefined ? disjunctionBranches(query, paged) : undefined
   const disjunction: DisjunctionPlan | undefined = branches === undefined ? undefined : Object.freeze({ branches })
+  // A page read in one of the forms above keeps its conditions as they are.
+  const hops =
+    dialect.joinFilterHops &&
+    paged &&
+    conditions !== undefined &&
+    cutoff === undefined &&
+    guard === undefined &&
+    correlatedOrder === undefined &&
+    disjunction === undefined
+      ? Object.freeze(filterHops(map, query).map((via) => Object.freeze(via)))
+      : NO_HOPS
   return Object.freeze({
     query,
     conditions,
@@ -100,6 +115,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       guard,
       correlatedOrder,
       disjunction,
+      filterHops: hops,
     }),
   })
 }

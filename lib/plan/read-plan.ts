@@ -1,6 +1,7 @@
 import type { Dialect } from '../dialect/dialect.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { ConditionStyle } from './condition-style.ts'
 
 /**
@@ -36,6 +37,11 @@ export interface PagePlan {
    * frequency guard applies (`guardedForms`) keeps the guard.
    */
   readonly disjunction: DisjunctionPlan | undefined
+  /**
+   * The to-one hop paths of the client's relation filters a page joins (`Dialect.joinFilterHops`), each an inner
+   * join by declaration, its filters testing the joined rows (see `joinedHopsWhere`); empty for any other page.
+   */
+  readonly filterHops: ReadonlyArray<readonly DirectRelation[]>
 }
 
 /** A page read as the union of the top-level `or` branches of the client's wheres (see `disjunctionPage`). */

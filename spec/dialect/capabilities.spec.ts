@@ -154,8 +154,18 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
   },
   {
     name: "filteredRelation: 'by-selectivity'",
-    change: { filteredRelation: 'by-selectivity' },
+    change: { filteredRelation: 'by-selectivity', joinFilterHops: false },
     cases: [{ table: 'pg_posts', request: FILTERED, shows: / in \(select / }],
+  },
+  {
+    name: 'joinFilterHops: true',
+    change: { joinFilterHops: true },
+    cases: [{ table: 'pg_posts', request: FILTERED, shows: / inner join .pg_teams. on / }],
+  },
+  {
+    name: 'joinFilterHops: false',
+    change: { joinFilterHops: false },
+    cases: [{ table: 'pg_posts', request: FILTERED, shows: /order by/, hides: / inner join / }],
   },
   {
     name: "keyFirstRelation: 'always'",

@@ -139,6 +139,27 @@ describe('the read plan (planRead)', () => {
     expect(planOf(mysql, 'orders[0][column]=title&limit=20').page.cutoff, 'a base column').to.equal(undefined)
   })
 
+  it('joins the required belongsTo hops of the relation filters of a MariaDB page (joinFilterHops); not elsewhere', () => {
+    const request =
+      'wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=x%25&wheres[1][column]=comments.body&wheres[1][value]=y&orders[0][column]=id&limit=20'
+    const hops = (plan: ReadPlan): string[][] => plan.page.filterHops.map((via) => via.map((relation) => relation.name))
+    expect(hops(planOf(mysql, request))).to.deep.equal([['author']])
+    expect(Object.isFrozen(planOf(mysql, request).page.filterHops)).to.equal(true)
+    expect(hops(planOf(sqlite, request))).to.deep.equal([])
+    expect(hops(planOf(postgres, request))).to.deep.equal([])
+    expect(hops(planOf(mysql, request.replace('&limit=20', ''), false)), 'not paged').to.deep.equal([])
+    expect(
+      hops(planOf(mysql, request.replace('orders[0][column]=id', 'orders[0][column]=author.name'))),
+      'a cutoff',
+    ).to.deep.equal([])
+    const guarded = defineRelationMap({ ...map, rp_users: { ...map.rp_users, guard: (query) => query.where('id', 1) } })
+    const query = validateQueryParams(parseQueryParams(request), 'rp_posts', guarded, APPLY_DEFAULTS)
+    expect(
+      planRead(query, mysql, guarded, { ref: 'rp_posts', paged: true }).page.filterHops,
+      'a guarded hop',
+    ).to.deep.equal([])
+  })
+
   it('leaves out a relationsExists that holds by declaration: required belongsTo hops to unguarded tables', () => {
     const held = planOf(sqlite, 'relationsExists[0]=author&orders[0][column]=id&limit=20')
     expect(held.query.exists).to.deep.equal([])

@@ -93,7 +93,7 @@ for (const db of testDatabases()) {
       expect(idsOf(await query)).to.deep.equal(authors.map((row) => Number(row.user_id)))
     })
 
-    it('a path that fans out (tags.posts.images.url) is listed at every hop on SQLite; a to-one path stays correlated', async () => {
+    it('a path that fans out (tags.posts.images.url) is listed at every hop on SQLite; a to-one path stays correlated (MariaDB joins it)', async () => {
       const fanOut = applyQuery(
         db,
         'posts',
@@ -106,7 +106,13 @@ for (const db of testDatabases()) {
       )
       expectSql(db.name, 'relations/filter-form/fan-out path page', fanOut)
       expect(form(fanOut.toSQL().sql)).to.deep.equal(expected(['in', 'in', 'in']))
-      expect(form(toOne.toSQL().sql)).to.deep.equal(expected(['exists', 'exists']))
+      if (db.name === 'mysql') {
+        // Required belongsTo hops to tables without a guard: joined on the page, the joined author tested.
+        const { sql } = toOne.toSQL()
+        expect(form(sql)).to.deep.equal([])
+        expect(sql).to.include('inner join `posts` on `posts`.`id` = `comments`.`post_id` inner join `users` on ')
+        expect(sql).to.include('`users`.`email` like ')
+      } else expect(form(toOne.toSQL().sql)).to.deep.equal(expected(['exists', 'exists']))
       if (db.name === 'sqlite') {
         const { sql, bindings } = fanOut.toSQL()
         const plan = (await db.knex.raw(`explain query plan ${sql}`, bindings)) as Array<{ detail: string }>

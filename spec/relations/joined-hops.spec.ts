@@ -79,11 +79,38 @@ for (const db of testDatabases()) {
       expect(sql).to.match(SUBQUERY)
     })
 
-    it('keeps the subquery of a hop the order does not join, or joins as optional (editor)', async () => {
+    it('MariaDB joins the hops of a filter the order does not join (joinFilterHops); the others keep the subquery', async () => {
+      const request =
+        'orders[0][column]=id&orders[0][direction]=desc&wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=user 1%25&wheres[1][column]=author.team.name&wheres[1][operator]=in&wheres[1][value][0]=team 2&wheres[1][value][1]=team 4&wheres[1][value][2]=team 5&wheres[2][column]=tags.name&wheres[2][operator]=in&wheres[2][value][0]=tag 3&wheres[2][value][1]=tag 4&wheres[2][value][2]=tag 5&limit=6&page=2'
+      const query = apply(request)
+      const { sql, rows } = await ran(query)
+      expect(rows).to.have.length(6)
+      if (db.name === 'mysql') {
+        expect(sql).to.match(
+          q('inner join `pg_users` on `pg_users`.`id` = `pg_posts`.`user_id` inner join `pg_teams` on '),
+        )
+        expect(sql).to.match(q('`pg_users`.`name` like '))
+        expect(sql).to.match(q('`pg_teams`.`name` in \\('))
+        expect(sql).not.to.match(SUBQUERY)
+        // The to-many filter stays a subquery.
+        expect(sql).to.match(q('`pg_posts`.`id` in \\(select `pg_post_tag`.`post_id`'))
+      } else {
+        expect(sql).to.match(SUBQUERY)
+        expect(sql).not.to.match(q('join `pg_users`'))
+      }
+      const count = countQuery(query).toSQL().sql
+      expect(count).to.match(SUBQUERY)
+      expect(count).not.to.match(q('inner join `pg_users`'))
+    })
+
+    it('keeps the subquery of a hop the order does not join on a guarded table (MariaDB too), or joins as optional (editor)', async () => {
       const unordered = apply(
         'orders[0][column]=id&wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=user 1%25&limit=8',
+        guardedPageMap,
       )
-      expect((await ran(unordered)).sql).to.match(SUBQUERY)
+      const guarded = await ran(unordered)
+      expect(guarded.sql).to.match(SUBQUERY)
+      expect(guarded.sql).not.to.match(q('join `pg_users`'))
       const optional = apply(
         'orders[0][column]=editor.name&wheres[0][column]=editor.name&wheres[0][operator]=like&wheres[0][value]=user 1%25&limit=8',
       )

@@ -1,0 +1,32 @@
+import type { RelationMap } from '../relation-map.ts'
+import type { Condition, QueryPlan } from '../validate/query-plan.ts'
+import type { DirectRelation } from '../validate/resolved-relation.ts'
+import { innerPath } from './inner-path.ts'
+
+/**
+ * The to-one hop paths from the base table of the relation filters in the client's wheres and `relationsExists`
+ * of `query` that are inner joins by declaration (`required` belongsTo hops to tables without a guard), each as
+ * far as it goes: `post.author.score < ?` gives `post` → `author`. Bare existence gives none (such hops hold for
+ * every row and are left out already). A composite key is not joined.
+ */
+export function filterHops(map: RelationMap, query: Pick<QueryPlan, 'wheres' | 'exists'>): DirectRelation[][] {
+  const paths = new Map<string, DirectRelation[]>()
+  const visit = (condition: Condition): void => {
+    const via: DirectRelation[] = []
+    let at: Condition | null = condition
+    while (
+      at?.kind === 'exists' &&
+      at.inner !== null &&
+      at.relation.type === 'belongsTo' &&
+      at.relation.composite === undefined &&
+      innerPath(map, [at.relation])
+    ) {
+      via.push(at.relation)
+      at = at.inner
+    }
+    if (via.length > 0) paths.set(via.map((relation) => `${relation.parentTable}.${relation.name}`).join('/'), via)
+  }
+  for (const { condition } of query.wheres) visit(condition)
+  for (const condition of query.exists) visit(condition)
+  return [...paths.values()]
+}
