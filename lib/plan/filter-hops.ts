@@ -6,8 +6,9 @@ import { innerPath } from './inner-path.ts'
 /**
  * The to-one hop paths from the base table of the relation filters in the client's wheres and `relationsExists`
  * of `query` that are inner joins by declaration (`required` belongsTo hops to tables without a guard), each as
- * far as it goes: `post.author.score < ?` gives `post` → `author`. Bare existence gives none (such hops hold for
- * every row and are left out already). A composite key is not joined.
+ * far as it goes, where a column test of the last hop's table follows: `post.author.score < ?` gives `post` →
+ * `author`; `author.posts.views > ?` gives none. Bare existence gives none (such hops hold for every row and are
+ * left out already). A composite key is not joined.
  */
 export function filterHops(map: RelationMap, query: Pick<QueryPlan, 'wheres' | 'exists'>): DirectRelation[][] {
   const paths = new Map<string, DirectRelation[]>()
@@ -24,7 +25,9 @@ export function filterHops(map: RelationMap, query: Pick<QueryPlan, 'wheres' | '
       via.push(at.relation)
       at = at.inner
     }
-    if (via.length > 0) paths.set(via.map((relation) => `${relation.parentTable}.${relation.name}`).join('/'), via)
+    // A hop whose rows must meet a relation filter of their own only passes a key on: listed, it is left out
+    // (`listedThrough`), which a join would undo.
+    if (via.length > 0 && at?.kind === 'test') paths.set(via.map((relation) => `${relation.parentTable}.${relation.name}`).join('/'), via)
   }
   for (const { condition } of query.wheres) visit(condition)
   for (const condition of query.exists) visit(condition)
