@@ -27,7 +27,8 @@ export function filterHops(map: RelationMap, query: Pick<QueryPlan, 'wheres' | '
     }
     // A hop whose rows must meet a relation filter of their own only passes a key on: listed, it is left out
     // (`listedThrough`), which a join would undo.
-    if (via.length > 0 && at?.kind === 'test') paths.set(via.map((relation) => `${relation.parentTable}.${relation.name}`).join('/'), via)
+    if (via.length > 0 && at?.kind === 'test')
+      paths.set(via.map((relation) => `${relation.parentTable}.${relation.name}`).join('/'), via)
   }
   for (const { condition } of query.wheres) visit(condition)
   for (const condition of query.exists) visit(condition)
