@@ -4,7 +4,7 @@ import { dialectOf } from '../dialect/dialect-of.ts'
 import { QueryTimeoutError } from '../errors/query-timeout-error.ts'
 import { transientFailureOf } from '../dialect/transient-failure.ts'
 import { runAsKnex } from '../knex/builder-methods.ts'
-import { acquireConnection, inTransaction, releaseConnection } from '../knex/client.ts'
+import { acquireConnection, discardConnection, inTransaction, releaseConnection } from '../knex/client.ts'
 import type { StatementBound } from './statement-bound.ts'
 
 /** A statement the caller owns (a fresh builder or raw): it is given a connection of its own before it runs. */
@@ -31,6 +31,12 @@ export async function runBounded(statement: Statement, bound: StatementBound | u
       await bound.race(new Promise((resolve) => setTimeout(resolve, RETRY_PAUSE_MS * (attempt + 1))))
     }
   }
+}
+
+/** Whether `error` says the connection's session is gone (killed, shut down, or the socket lost). */
+function sessionLost(error: unknown): boolean {
+  const reason = transientFailureOf(error)?.reason
+  return reason === 'connection' || reason === 'shutdown'
 }
 
 /** The pause before a transient failure's next attempt, times the attempt. */
@@ -90,15 +96,17 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
       const release = async (): Promise<void> => {
         const late = await changing.catch(() => undefined)
         await late?.()
-        await releaseConnection(client, connection)
+        if (sessionLost(error)) await discardConnection(client, connection, error)
+        else await releaseConnection(client, connection)
       }
       release().catch(() => undefined)
       throw error
     }
   }
-  const release = async (): Promise<void> => {
+  const release = async (failure?: unknown): Promise<void> => {
     await restore?.()
-    await releaseConnection(client, connection)
+    if (failure !== undefined && sessionLost(failure)) await discardConnection(client, connection, failure)
+    else await releaseConnection(client, connection)
   }
   const stop = bound.stop()
   const running = runAsKnex(statement.connection(connection))
@@ -107,7 +115,7 @@ async function runBoundedOnce(statement: Statement, bound: StatementBound): Prom
     result = await Promise.race([running, stop.stopped])
   } catch (error) {
     if (stop.fired) void cancelThenRelease(running, cancel, error, client, connection, release)
-    else await release()
+    else await release(error)
     throw error
   } finally {
     stop.clear()

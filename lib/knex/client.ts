@@ -110,6 +110,20 @@ export async function releaseConnection(client: Knex.Client, connection: unknown
 }
 
 /**
+ * Gives back a connection from {@link acquireConnection} whose session is gone (`reason`: what failed on it), marked
+ * as knex marks a connection whose driver reported an error or its end, so that the pool destroys it instead of
+ * handing it out again. The driver tells the end of a killed session some time after the failed query: until then
+ * the pool's check passed it, and the next read on it failed as well.
+ */
+export async function discardConnection(client: Knex.Client, connection: unknown, reason: unknown): Promise<void> {
+  if (typeof connection === 'object' && connection !== null) {
+    const marked = connection as { __knex__disposed?: unknown }
+    marked.__knex__disposed ??= reason
+  }
+  await releaseConnection(client, connection)
+}
+
+/**
  * A new driver connection outside the pool, configured as the pool's are; close it with {@link destroyRawConnection}.
  */
 export function acquireRawConnection(client: Knex.Client): Promise<unknown> {

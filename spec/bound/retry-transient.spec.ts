@@ -60,6 +60,30 @@ for (const db of testDatabases().filter(
       expect(transientDatabaseError(await reading)?.reason).to.be.oneOf(['shutdown', 'connection'])
     })
 
+    it('the killed connection leaves the pool: the next read at once gets a live one (one connection in the pool)', async () => {
+      const single = knex({ ...(db.knex.client.config as Knex.Config), pool: { min: 0, max: 1 } })
+      try {
+        const session = async (): Promise<number> => {
+          const sql = db.name === 'mysql' ? 'select connection_id() as id' : 'select pg_backend_pid() as id'
+          const result = (await single.raw(sql)) as { rows?: Array<{ id: number }> } & Array<Array<{ id: number }>>
+          return Number((result.rows ?? result[0])?.[0]?.id)
+        }
+        const killed = await session()
+        const reading = applyQueryParams(single('users'), params, nappingMap(db), { timeout: 5000 }).then(
+          () => undefined,
+          (failure: unknown) => failure,
+        )
+        await killSleepingSession(db)
+        expect(transientDatabaseError(await reading)?.reason).to.be.oneOf(['shutdown', 'connection'])
+        // Straight after the failure: the pool's only connection was the killed one.
+        expect(await session())
+          .to.be.a('number')
+          .and.not.equal(killed)
+      } finally {
+        await single.destroy()
+      }
+    })
+
     it('retryTransient: 1 reads the rows on a new connection', async () => {
       const reading = applyQueryParams(own('users'), params, nappingMap(db), { timeout: 5000, retryTransient: 1 }).then(
         (rows) => rows,
