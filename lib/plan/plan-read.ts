@@ -42,12 +42,14 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   const first = query.orders[0]
   const orderedBy = first !== undefined && first.via.length === 0 ? first.column : undefined
   const filtered = query.wheres.length > 0 || query.exists.length > 0
+  // A page whose first order is an aggregate sorts every match: no filter stops early once the page is full.
+  const stopsEarly = paged && first?.aggregate === undefined
   const frequency = paged && filtered ? dialect.frequencyGuard : undefined
   const conditions: ConditionStyle | undefined = filtered
     ? Object.freeze({
         ...plain,
         relationForm:
-          dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(map, paged) : plain.relationForm,
+          dialect.filteredRelation === 'by-selectivity' ? chooseBySelectivity(map, stopsEarly) : plain.relationForm,
         keyFirst: chooseKeyFirst(map, dialect, ref, orderedBy),
         keyLists: frequency === undefined ? undefined : Object.freeze({ base: ref, orderedBy }),
       })

@@ -117,6 +117,19 @@ describe('the read plan (planRead)', () => {
     expect(planOf(postgres, TAGGED).plain.bare).to.equal('exists')
   })
 
+  it('SQLite lists a broad relation filter of a page ordered by an aggregate first: no walk stops early there', () => {
+    const broad = 'wheres[0][column]=comments.body&wheres[0][operator]=like&wheres[0][value]=a%25'
+    const query = validateQueryParams(parseQueryParams(broad), 'rp_posts', map, APPLY_DEFAULTS)
+    const filter = query.wheres[0]?.condition
+    if (filter?.kind !== 'exists' || filter.inner === null) throw new Error('a relation filter expected')
+    const inner = filter.inner
+    const formOf = (request: string) =>
+      planOf(sqlite, `${broad}&${request}`).conditions?.relationForm(inner, true, false)
+    expect(formOf('orders[0][column]=commentsCount&limit=20'), 'a count first').to.equal('in')
+    expect(formOf('orders[0][column]=id&orders[1][column]=commentsCount&limit=20'), 'a column first').to.equal('exists')
+    expect(formOf('orders[0][column]=id&limit=20')).to.equal('exists')
+  })
+
   it('cuts off a MariaDB or SQLite page ordered through required belongsTo hops, with the listing probe; not PostgreSQL', () => {
     const request = 'wheres[0][column]=title&wheres[0][value]=x&orders[0][column]=author.name&limit=20'
     const summary = (cutoff: ReadPlan['page']['cutoff']) =>
