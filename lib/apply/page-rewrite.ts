@@ -200,8 +200,14 @@ export function pageRewriteFor(
       }
       const changed = read === query ? undefined : read
       if (cut !== undefined && page.limit > 0) return withOrderCutoff(changed ?? query.clone(), cut, page)
-      if (deferFrom !== undefined && page.offset >= deferFrom && ordered)
-        return deferredPage(changed ?? query.clone(), names, ref, keys, syntax.deferredPageJoin) ?? changed
+      if (deferFrom !== undefined && page.offset >= deferFrom && ordered) {
+        const deferred = deferredPage(changed ?? query.clone(), names, ref, keys, syntax.deferredPageJoin)
+        if (deferred === undefined) return changed
+        // The page's rows are few: their aggregates are read for them alone, not grouped over every base row again.
+        return correlated !== undefined && holdsRaw(deferred, 'order', correlated.order)
+          ? correlatedPage(deferred, correlated)
+          : deferred
+      }
       return changed
     },
     probe(query: Knex.QueryBuilder, page: PageWindow): Knex.Raw | undefined {
