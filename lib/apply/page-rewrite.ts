@@ -192,7 +192,8 @@ export function pageRewriteFor(
         cut = undefined
         read = listedFromBase(query.clone(), cutoff as OrderCutoff)
       }
-      if (forms === undefined && form === 'list' && correlatedRows(query, page) !== undefined)
+      const rows = forms === undefined ? correlatedRows(query, page) : undefined
+      if (rows !== undefined && (form === 'list' || rows === Number.POSITIVE_INFINITY))
         read = correlatedPage(query.clone(), correlated as CorrelatedOrders)
       else if (joinedWhere !== undefined && forms === undefined && holdsWhereRaw(read, joinedWhere.list)) {
         if (read === query) read = query.clone()
@@ -214,10 +215,11 @@ export function pageRewriteFor(
       const forms = guardsPage(guarded, query, page)
       if (forms !== undefined) return forms.probe
       const rows = cutoffListRows(query, page)
+      const correlatedProbed = correlatedRows(query, page)
       const probe =
         rows !== undefined && cutoff !== undefined
           ? cutoffListProbe(query, cutoff, rows).toSQL()
-          : correlated !== undefined && correlatedRows(query, page) !== undefined
+          : correlated !== undefined && correlatedProbed !== undefined && correlatedProbed !== Number.POSITIVE_INFINITY
             ? correlatedOrderProbe(query, correlated).toSQL()
             : undefined
       return probe === undefined ? undefined : query.client.raw(`(${probe.sql})`, probe.bindings)
@@ -237,6 +239,7 @@ export function pageRewriteFor(
   /**
    * The rows of `correlated` when the page `query` reads is one its probe chooses for: a page of rows, with
    * conditions (without, every base row is kept), in the order as written (a keyset page before its cursor is not).
+   * Infinite: the page is correlated without a probe (see `PagePlan.correlatedOrder`).
    */
   const correlatedRows = (query: Knex.QueryBuilder, page: PageWindow): number | undefined =>
     correlated !== undefined && page.limit > 0 && hasWheres(query) && holdsRaw(query, 'order', correlated.order)

@@ -212,6 +212,20 @@ describe('the read plan (planRead)', () => {
     expect(planOf(sqlite, TAGGED.replace('=id', '=commentsCount')).page.correlatedOrder, 'guarded').to.equal(undefined)
   })
 
+  it('correlates a page ordered by an aggregate without a probe when its where tests another aggregate', () => {
+    const testsCount = 'wheres[0][column]=comments_count&wheres[0][operator]=%3E&wheres[0][value]=2&limit=20'
+    const always = { rows: Number.POSITIVE_INFINITY }
+    expect(
+      planOf(sqlite, `${testsCount}&orders[0][column]=title&orders[1][column]=tagsCount`).page.correlatedOrder,
+    ).to.deep.equal(always)
+    expect(planOf(postgres, `${testsCount}&orders[0][column]=tagsCount`).page.correlatedOrder).to.deep.equal(always)
+    expect(
+      planOf(sqlite, `${testsCount}&orders[0][column]=commentsCount`).page.correlatedOrder,
+      'the aggregate the page is ordered by reads its grouped join: the probe chooses',
+    ).to.deep.equal({ rows: 5000 })
+    expect(planOf(mysql, `${testsCount}&orders[0][column]=tagsCount`).page.correlatedOrder).to.equal(undefined)
+  })
+
   it("defers a page from the dialect's offset, and a page with aggregates from PostgreSQL's lower one", () => {
     expect(planOf(mysql, TAGGED).page.deferFrom).to.equal(300)
     expect(planOf(sqlite, TAGGED).page.deferFrom).to.equal(1000)

@@ -8,10 +8,13 @@ import { countQueries } from '../support/count-queries.ts'
 import { testDatabases } from '../support/databases.ts'
 
 /**
- * A deep page ordered by an aggregate, read as a deferred page: the inner query finds the page's keys through the
- * grouped join, and the outer query reads the aggregates of the page's rows alone as correlated subqueries (SQLite and
- * PostgreSQL, the dialects with `correlatedAggregateOrder`) instead of grouping every related row a second time.
- * Figure 16's users by `postsViewsMax`, page 12 of 100: 2.9 s on SQLite with the second grouped join, 1.7 s without.
+ * Pages ordered by an aggregate on SQLite and PostgreSQL (the dialects with `correlatedAggregateOrder`):
+ * - read as a deferred page, the inner query finds the page's keys through the grouped join, and the outer query
+ *   reads the aggregates of the page's rows alone as correlated subqueries instead of grouping every related row a
+ *   second time (figure 16's users by `postsViewsMax`, page 12 of 100: 2.9 s on SQLite with the second grouped
+ *   join, 1.7 s without);
+ * - a where testing an aggregate the page is not ordered by makes the page correlated without a probe (the probe
+ *   would cost as much as the page).
  */
 const map = defineRelationMap({
   dap_users: {
@@ -41,7 +44,7 @@ const REQUEST =
   'with[0]=postsViewsMax&orders[0][column]=postsViewsMax&orders[0][direction]=desc&orders[1][column]=id&limit=5'
 
 for (const db of testDatabases()) {
-  describe(`a deep page ordered by an aggregate (${db.name})`, function () {
+  describe(`pages ordered by an aggregate (${db.name})`, function () {
     this.timeout(60_000)
     const apply = (request: string): Knex.QueryBuilder =>
       applyQueryParams(db.knex('dap_users'), parseQueryParams(request), map)
@@ -88,6 +91,26 @@ for (const db of testDatabases()) {
         expect(outer).to.match(/order by \(select max\([`"]dap_posts[`"]\.[`"]views[`"]\) from [`"]dap_posts[`"] where/)
         expect(outer).to.not.match(/kqp_aggregate/)
       }
+    })
+
+    it('a where testing another aggregate: one statement, its orders correlated, no probe; the same aggregate is probed', async () => {
+      const testsMax = 'wheres[0][column]=posts_views_max&wheres[0][operator]=%3C&wheres[0][value]=300&limit=5&page=3'
+      const { queries, result } = await countQueries(db.knex, async () =>
+        rowsOf(await apply(`${testsMax}&orders[0][column]=postsCount&orders[0][direction]=desc&orders[1][column]=id`)),
+      )
+      const kept = Array.from({ length: USERS }, (_, i) => i + 1).filter((id) => (maxOf(id) ?? Infinity) < 300)
+      const expected = kept.sort((a, b) => postsOf(b).length - postsOf(a).length || a - b).slice(10, 15)
+      expect(result.map((row) => row.id)).to.deep.equal(expected)
+      const correlates = db.name !== 'mysql'
+      expect(queries.map(({ sql }) => /kqp_frequent/.test(sql))).to.deep.equal([false])
+      expect(/kqp_aggregate/.test(queries[0]?.sql ?? '')).to.equal(!correlates)
+      if (correlates) expect(queries[0]?.sql).to.match(/order by \(select count\(\*\) from [`"]dap_posts[`"]/)
+      const byMax = await countQueries(db.knex, async () =>
+        rowsOf(await apply(`${testsMax}&orders[0][column]=postsViewsMax&orders[1][column]=id`)),
+      )
+      expect(byMax.queries.map(({ sql }) => /kqp_frequent/.test(sql))).to.deep.equal(
+        correlates ? [true, false] : [false],
+      )
     })
 
     it('a page before the deferred offset, and a later page, give the same rows as the whole order', async () => {
