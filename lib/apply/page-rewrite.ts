@@ -239,10 +239,13 @@ export function pageRewriteFor(
   /**
    * The rows of `correlated` when the page `query` reads is one its probe chooses for: a page of rows, with
    * conditions (without, every base row is kept), in the order as written (a keyset page before its cursor is not).
-   * Infinite: the page is correlated without a probe (see `PagePlan.correlatedOrder`).
+   * Infinite: the page is correlated without a probe, with or without conditions (see `PagePlan.correlatedOrder`).
    */
   const correlatedRows = (query: Knex.QueryBuilder, page: PageWindow): number | undefined =>
-    correlated !== undefined && page.limit > 0 && hasWheres(query) && holdsRaw(query, 'order', correlated.order)
+    correlated !== undefined &&
+    page.limit > 0 &&
+    (correlated.rows === Number.POSITIVE_INFINITY || hasWheres(query)) &&
+    holdsRaw(query, 'order', correlated.order)
       ? correlated.rows
       : undefined
   const rewrite: PageRewrite = made.rewrite

@@ -13,12 +13,12 @@ import { testDatabases } from '../support/databases.ts'
  *   reads the aggregates of the page's rows alone as correlated subqueries instead of grouping every related row a
  *   second time (figure 16's users by `postsViewsMax`, page 12 of 100: 2.9 s on SQLite with the second grouped
  *   join, 1.7 s without);
- * - a where testing an aggregate the page is not ordered by makes the page correlated without a probe (the probe
- *   would cost as much as the page).
+ * - a where testing an aggregate the page is not ordered by, or a first order on a column, makes the page correlated
+ *   without a probe (the probe would cost as much as the page, or walk further than it).
  */
 const map = defineRelationMap({
   dap_users: {
-    columns: { id: 'integer', name: { type: 'string', nullable: false } },
+    columns: { id: 'integer', name: { type: 'string', nullable: false }, grp: { type: 'integer', nullable: false } },
     relations: { posts: { type: 'hasMany', table: 'dap_posts', foreignKey: 'user_id' } },
     aggregates: { postsViewsMax: { relation: 'posts', fn: 'max', column: 'views' } },
   },
@@ -55,13 +55,14 @@ for (const db of testDatabases()) {
       await db.knex.schema.createTable('dap_users', (table) => {
         table.increments('id')
         table.string('name', 20).notNullable()
+        table.integer('grp').notNullable()
       })
       await db.knex.schema.createTable('dap_posts', (table) => {
         table.increments('id')
         table.integer('user_id').notNullable().index('dap_posts_user_id')
         table.integer('views').notNullable()
       })
-      const users = Array.from({ length: USERS }, (_, i) => ({ id: i + 1, name: `user ${i + 1}` }))
+      const users = Array.from({ length: USERS }, (_, i) => ({ id: i + 1, name: `user ${i + 1}`, grp: (i + 1) % 7 }))
       await db.knex.batchInsert('dap_users', users, 400)
       const posts = users.flatMap(({ id }) => postsOf(id).map((views) => ({ user_id: id, views })))
       await db.knex.batchInsert('dap_posts', posts, 400)
@@ -111,6 +112,24 @@ for (const db of testDatabases()) {
       expect(byMax.queries.map(({ sql }) => /kqp_frequent/.test(sql))).to.deep.equal(
         correlates ? [true, false] : [false],
       )
+    })
+
+    it('a first order on a column: the aggregate only breaks its ties, correlated, with no probe and no grouped join', async () => {
+      const { queries, result } = await countQueries(db.knex, async () =>
+        rowsOf(
+          await apply(
+            'orders[0][column]=grp&orders[1][column]=postsViewsMax&orders[1][direction]=desc&orders[2][column]=id&limit=5&page=40',
+          ),
+        ),
+      )
+      const expected = Array.from({ length: USERS }, (_, i) => i + 1)
+        .sort((a, b) => (a % 7) - (b % 7) || (maxOf(b) ?? -Infinity) - (maxOf(a) ?? -Infinity) || a - b)
+        .slice(195, 200)
+      expect(result.map((row) => row.id)).to.deep.equal(expected)
+      expect(queries).to.have.length(1)
+      const sql = queries[0]?.sql ?? ''
+      expect(/kqp_aggregate/.test(sql)).to.equal(db.name === 'mysql')
+      if (db.name !== 'mysql') expect(sql).to.match(/order by [`"]dap_users[`"]\.[`"]grp[`"] asc, \(select max\(/)
     })
 
     it('a page before the deferred offset, and a later page, give the same rows as the whole order', async () => {
