@@ -11,6 +11,8 @@ import type { OrderJoins } from './order-joins.ts'
 export interface JoinedAggregateWhere {
   readonly list: Knex.Raw
   readonly joined: Knex.Raw
+  /** Whether `joined` reads an order's grouped join (else it tests the rows of joined hops: `joinedHopsWhere`). */
+  readonly readsAggregates?: true
 }
 
 /**
@@ -39,5 +41,5 @@ export function joinedAggregateWhere(
     if (subquery.bindings.length > 0 || !sql.includes(subquery.sql)) continue
     sql = sql.split(subquery.sql).join(joinAggregate(joins, aggregate, ref, map))
   }
-  return sql === listed.sql ? undefined : { list, joined: client.raw(sql, [...listed.bindings]) }
+  return sql === listed.sql ? undefined : { list, joined: client.raw(sql, [...listed.bindings]), readsAggregates: true }
 }

@@ -240,12 +240,17 @@ export function pageRewriteFor(
    * The rows of `correlated` when the page `query` reads is one its probe chooses for: a page of rows, with
    * conditions (without, every base row is kept), in the order as written (a keyset page before its cursor is not).
    * Infinite: the page is correlated without a probe, with or without conditions (see `PagePlan.correlatedOrder`).
+   * None when the conditions test an aggregate the page is ordered by and read it from the order's grouped join
+   * (`joinedWhere`): the join's one pass serves the test and the order, where the probe and the correlated page each
+   * ran the test's subquery per base row (users with an `or` of two relation filters and `posts_views_max < ?` by
+   * `postsViewsMax`: 2.4 s → 0.36 s on PostgreSQL, 2.4 → 1.3–1.7 s on SQLite).
    */
   const correlatedRows = (query: Knex.QueryBuilder, page: PageWindow): number | undefined =>
     correlated !== undefined &&
     page.limit > 0 &&
     (correlated.rows === Number.POSITIVE_INFINITY || hasWheres(query)) &&
-    holdsRaw(query, 'order', correlated.order)
+    holdsRaw(query, 'order', correlated.order) &&
+    !(joinedWhere?.readsAggregates === true && holdsWhereRaw(query, joinedWhere.list))
       ? correlated.rows
       : undefined
   const rewrite: PageRewrite = made.rewrite
