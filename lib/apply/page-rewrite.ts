@@ -243,7 +243,7 @@ export function pageRewriteFor(
    * None when the conditions test an aggregate the page is ordered by and read it from the order's grouped join
    * (`joinedWhere`): the join's one pass serves the test and the order, where the probe and the correlated page each
    * ran the test's subquery per base row (users with an `or` of two relation filters and `posts_views_max < ?` by
-   * `postsViewsMax`: 2.4 s → 0.36 s on PostgreSQL, 2.4 → 1.3–1.7 s on SQLite).
+   * `postsViewsMax`: 2.4 s → 0.67 s on PostgreSQL, 2.4 → 1.6 s on SQLite).
    */
   const correlatedRows = (query: Knex.QueryBuilder, page: PageWindow): number | undefined =>
     correlated !== undefined &&

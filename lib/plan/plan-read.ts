@@ -26,8 +26,8 @@ const ALWAYS_CORRELATED = Object.freeze({ rows: Number.POSITIVE_INFINITY })
  * Whether a where tests an aggregate the page is not ordered by: its correlated subquery runs for every base row the
  * where reaches, so a probe of the conditions costs as much as the page, and the order's correlated subqueries, run
  * for the matches only, cost at most as much again (figure 16: users with `posts_views_max < ?` by `postsCount` on
- * SQLite, 1.3 s probe + 1.3 s page). An aggregate the page is ordered by reads the order's grouped join instead (see
- * `joinedAggregateWhere`), which the probe chooses.
+ * SQLite, 1.3 s probe + 1.3 s page). A test of an aggregate the page is ordered by reads the order's grouped join
+ * instead (see `joinedAggregateWhere`), and the page no probe either (see `pageRewriteFor`).
  */
 function testsUnorderedAggregate(query: QueryPlan): boolean {
   const ordered = new Set(query.orders.flatMap(({ aggregate }) => (aggregate === undefined ? [] : [aggregate.key])))

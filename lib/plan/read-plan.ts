@@ -29,7 +29,8 @@ export interface PagePlan {
   /**
    * The probe of a page ordered by an aggregate (`Dialect.correlatedAggregateOrder`): when its conditions hold
    * fewer than `rows` base rows, its aggregates are correlated subqueries instead of grouped joins; or `undefined`.
-   * `rows` is infinite, and no probe is sent, when the conditions test an aggregate the page is not ordered by.
+   * `rows` is infinite, and no probe is sent, when the first order is a column or the conditions test an aggregate
+   * the page is not ordered by.
    */
   readonly correlatedOrder: { readonly rows: number } | undefined
   /**
