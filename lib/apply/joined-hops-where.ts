@@ -35,7 +35,7 @@ export function joinedHopsWhere(
     for (let index = 0; index < via.length; index++) {
       const relation = via[index]
       const alias = joins.joinedAs(via.slice(0, index + 1))
-      if (relation === undefined || alias === undefined || relation.type !== 'belongsTo') break
+      if (relation === undefined || alias === undefined) break
       joined.set(hopKey(previous, relation.name), alias)
       previous = alias
     }

@@ -18,7 +18,6 @@ export function filterHops(map: RelationMap, query: Pick<QueryPlan, 'wheres' | '
     while (
       at?.kind === 'exists' &&
       at.inner !== null &&
-      at.relation.type === 'belongsTo' &&
       at.relation.composite === undefined &&
       innerPath(map, [at.relation])
     ) {

@@ -6,5 +6,8 @@ import type { DirectRelation } from '../validate/resolved-relation.ts'
  * related row always exists and is always visible.
  */
 export function innerPath(map: RelationMap, via: readonly DirectRelation[]): boolean {
-  return via.every((relation) => relation.required === true && map[relation.table]?.guard === undefined)
+  return via.every(
+    (relation) =>
+      relation.type === 'belongsTo' && relation.required === true && map[relation.table]?.guard === undefined,
+  )
 }

@@ -53,8 +53,7 @@ export function writeCondition(
       if (inner !== null && form === 'in') {
         const through = listedThrough(out, relation, inner, ref, scope, under)
         if (through !== undefined) return through
-        const distinct = style.underMany && relation.many && out.dialect.listUnderMany === 'distinct'
-        return writeInSubquery(out, relation, inner, ref, scope, under, distinct)
+        return writeInSubquery(out, relation, inner, ref, scope, under, listsDistinct(out, style, relation))
       }
       openExists(out, under, inner === null, relation.many)
       const learned = writeExistsSubquery(out, relation, inner, ref, scope, under)
@@ -141,8 +140,15 @@ function listedThrough(
   const under = styleUnder(style, next.many)
   if (style.relationForm(inner.inner, next.many, style.underMany) !== 'in') return undefined
   if (under.keyFirst?.(next, inner.inner, aliasFor(relation.table, scope)) === true) return undefined
-  const distinct = style.underMany && next.many && out.dialect.listUnderMany === 'distinct'
-  return writeInSubquery(out, next, inner.inner, ref, scope, under, distinct, relation.parentKey)
+  return writeInSubquery(out, next, inner.inner, ref, scope, under, listsDistinct(out, style, next), relation.parentKey)
+}
+
+/**
+ * Whether the key list of `relation`, written where `style` holds (the style above it, not the one under it), is a
+ * `select distinct` derived table: a to-many list under a to-many hop, on a dialect whose `listUnderMany` says so.
+ */
+function listsDistinct(out: SqlWriter, style: ConditionStyle, relation: DirectRelation): boolean {
+  return style.underMany && relation.many && out.dialect.listUnderMany === 'distinct'
 }
 
 function writeExistsSubquery(
