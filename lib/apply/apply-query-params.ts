@@ -157,34 +157,42 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
   if (plan.offset !== undefined) builder.offset(plan.offset, { skipBinding: dialect.inlinePage })
   const keys = primaryKeyColumns(relationMap, table)
+  const vias =
+    cutoff === undefined || read.page.cutoff === undefined
+      ? [...plan.orders.map((order) => order.via), ...read.page.filterHops]
+      : [read.page.cutoff.order.via]
+  // A probed list's walking form is the plain one: it tests the hops the page joins as the plain form does.
+  const probedWalk =
+    guarded !== undefined && read.conditions?.toldList !== undefined ? read.page.guard?.walk : undefined
   const joinedWhere =
-    conditions === undefined || joins === undefined || guarded !== undefined || read.conditions === undefined
-      ? undefined
-      : ((cutoff === undefined
-          ? joinedAggregateWhere(
-              builder.client,
-              conditions.listed,
-              conditions.list,
-              { plan, ref, map: relationMap, writer },
-              joins,
-            )
-          : undefined) ??
-        joinedHopsWhere(
+    probedWalk !== undefined && guarded !== undefined && joins !== undefined
+      ? joinedHopsWhere(
           builder.client,
-          { list: conditions.list, sql: conditions.listed.sql },
-          {
-            ref,
-            map: relationMap,
-            style: read.conditions,
-            vias:
-              cutoff === undefined || read.page.cutoff === undefined
-                ? [...plan.orders.map((order) => order.via), ...read.page.filterHops]
-                : [read.page.cutoff.order.via],
-          },
+          { list: guarded.walk, sql: guarded.walkSql },
+          { ref, map: relationMap, style: probedWalk, vias },
           joins,
           (out, style, visible) => clientConditions(read.query, ref, out, style, visible),
           writer,
-        ))
+        )
+      : conditions === undefined || joins === undefined || guarded !== undefined || read.conditions === undefined
+        ? undefined
+        : ((cutoff === undefined
+            ? joinedAggregateWhere(
+                builder.client,
+                conditions.listed,
+                conditions.list,
+                { plan, ref, map: relationMap, writer },
+                joins,
+              )
+            : undefined) ??
+          joinedHopsWhere(
+            builder.client,
+            { list: conditions.list, sql: conditions.listed.sql },
+            { ref, map: relationMap, style: read.conditions, vias },
+            joins,
+            (out, style, visible) => clientConditions(read.query, ref, out, style, visible),
+            writer,
+          ))
   const disjunction =
     conditions === undefined || order === undefined || guarded !== undefined
       ? undefined
@@ -287,11 +295,13 @@ function guardedForms(
   const probe = callerProbe(keyProbe, plan.table, ref, guard.cap)
   const walk = walker.toRaw(client)
   const { fenced } = guard
-  if (fenced === undefined) return { list, walk, probe: probe.toRaw(client), at: guard.at, join }
+  const walkSql = walker.sql
+  if (fenced === undefined) return { list, walk, walkSql, probe: probe.toRaw(client), at: guard.at, join }
   let fence: Knex.Raw | undefined | null = null
   return {
     list,
     walk,
+    walkSql,
     probe: probe.toRaw(client),
     at: guard.at,
     join,

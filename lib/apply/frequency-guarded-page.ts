@@ -14,6 +14,8 @@ export interface GuardedForms {
    * form).
    */
   walk: Knex.Raw
+  /** The text of {@link walk}, as written. */
+  walkSql: string
   /**
    * The listing form to read once the probe has chosen it, when it differs from `list`: every relation filter key
    * first in a fenced `in (select … offset 0)` (`fencedList`). Written when first asked for, then the same raw;

@@ -126,7 +126,8 @@ export function guardedFormStatements(builder: Knex.QueryBuilder): Record<Guarde
  * has its aggregates correlated (see {@link correlatedPage}); else, with `joinedWhere`, the client's tests on an
  * aggregate the page is ordered by read the order's grouped join (see `joinedAggregateWhere`), or its relation
  * filters through the order's inner-joined hops test the joined rows (see `joinedHopsWhere`), the cutoff's bound
- * included. With `disjunction` (the
+ * included; of a guarded page, only the walking form of a probed list (`probedListFilter`), which is the plain
+ * form. With `disjunction` (the
  * branches of `plan.disjunction`), a page of rows whose query holds the client's conditions and orders is the
  * union of its branches (see {@link disjunctionPage}).
  */
@@ -195,7 +196,11 @@ export function pageRewriteFor(
       const rows = forms === undefined ? correlatedRows(query, page) : undefined
       if (rows !== undefined && (form === 'list' || rows === Number.POSITIVE_INFINITY))
         read = correlatedPage(query.clone(), correlated as CorrelatedOrders)
-      else if (joinedWhere !== undefined && forms === undefined && holdsWhereRaw(read, joinedWhere.list)) {
+      else if (
+        joinedWhere !== undefined &&
+        (forms === undefined || form === 'walk') &&
+        holdsWhereRaw(read, joinedWhere.list)
+      ) {
         if (read === query) read = query.clone()
         replaceWhereRaw(read, joinedWhere.list, joinedWhere.joined)
       }

@@ -1,5 +1,6 @@
 import type { DialectPlanner } from '../dialect/dialect-roles.ts'
 import type { FrequencyGuard } from '../dialect/dialect.ts'
+import type { Condition } from '../validate/query-plan.ts'
 import type { KeyFirstChooser, RelationFilterChooser, RelationFilterForm } from './relation-filter-form.ts'
 
 /**
@@ -47,6 +48,11 @@ export interface ConditionStyle {
    * joined row; `undefined` elsewhere.
    */
   readonly joined: ReadonlyMap<string, string> | undefined
+  /**
+   * The relation filter (by identity) whose key list is told for a probe of its length (see `probedListFilter`),
+   * written as a list; `undefined` (or absent) tells none.
+   */
+  readonly toldList?: Condition
 }
 
 /** The key of {@link ConditionStyle.joined}: the relation `relation` of the table known as `ref`. */

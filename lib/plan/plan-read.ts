@@ -8,6 +8,7 @@ import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
 import { disjunctionBranches } from './disjunction-branches.ts'
 import { filterHops } from './filter-hops.ts'
+import { listingProbed, probedListFilter } from './probed-list.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
@@ -65,7 +66,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   // A page whose first order is an aggregate sorts every match: no filter stops early once the page is full.
   const stopsEarly = paged && first?.aggregate === undefined
   const frequency = paged && filtered ? dialect.frequencyGuard : undefined
-  const conditions: ConditionStyle | undefined = filtered
+  let conditions: ConditionStyle | undefined = filtered
     ? Object.freeze({
         ...plain,
         relationForm:
@@ -90,6 +91,32 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       at: frequency.at,
       orderedPivotServes: frequency.orderedPivotServes,
     })
+  }
+  // SQLite walks a correlated filter per base row: one that few related rows pass is listed, as a probe finds.
+  if (
+    guard === undefined &&
+    frequency !== undefined &&
+    conditions !== undefined &&
+    dialect.filteredRelation === 'by-selectivity' &&
+    stopsEarly &&
+    query.search === undefined &&
+    query.orders.every((order) => order.aggregate === undefined)
+  ) {
+    const probed = probedListFilter(map, query, conditions.relationForm)
+    if (probed !== undefined) {
+      guard = Object.freeze({
+        walk: conditions,
+        fenced: undefined,
+        cap: frequency.cap,
+        at: frequency.at,
+        orderedPivotServes: false,
+      })
+      conditions = Object.freeze({
+        ...conditions,
+        relationForm: listingProbed(conditions.relationForm, probed),
+        toldList: probed,
+      })
+    }
   }
   let cutoff: CutoffPlan | undefined
   // The cutoff's walk joins hop by hop on one key column each; a composite key keeps the page as it is.

@@ -24,7 +24,10 @@ export interface PagePlan {
   readonly deferFrom: number | undefined
   /** The order cutoff of a first order through joined hops, or `undefined` (see {@link CutoffPlan}). */
   readonly cutoff: CutoffPlan | undefined
-  /** The frequency guard of a page whose conditions hold a relation filter written key first, or `undefined`. */
+  /**
+   * The frequency guard of a page whose conditions hold a relation filter written key first, or of a probed list
+   * (SQLite: see `probedListFilter`), or `undefined`.
+   */
   readonly guard: GuardPlan | undefined
   /**
    * The probe of a page ordered by an aggregate (`Dialect.correlatedAggregateOrder`): when its conditions hold

@@ -11,6 +11,7 @@ import { writeFulltextTest } from './write-fulltext-test.ts'
 import { testedColumn } from './tested-column.ts'
 import { closeExists, openExists } from './write-exists.ts'
 import { keyEquality } from './key-equality.ts'
+import { relatedKeyList } from './related-key-list.ts'
 
 /**
  * Writes a validated condition. `ref` is the name the current table is known by; `scope` holds every
@@ -51,9 +52,10 @@ export function writeCondition(
       if (inner !== null && !composite && under.keyFirst?.(relation, inner, ref) === true)
         return writeKeyFirst(out, relation, inner, form, ref, scope, under)
       if (inner !== null && form === 'in') {
-        const through = listedThrough(out, relation, inner, ref, scope, under)
+        const tell = style.toldList === condition
+        const through = listedThrough(out, relation, inner, ref, scope, under, tell)
         if (through !== undefined) return through
-        return writeInSubquery(out, relation, inner, ref, scope, under, listsDistinct(out, style, relation))
+        return writeInSubquery(out, relation, inner, ref, scope, under, listsDistinct(out, style, relation), tell)
       }
       openExists(out, under, inner === null, relation.many)
       const learned = writeExistsSubquery(out, relation, inner, ref, scope, under)
@@ -123,6 +125,7 @@ function listedThrough(
   ref: string,
   scope: AliasScope,
   style: ConditionStyle,
+  tell: boolean,
 ): Learned | undefined {
   if (
     relation.type !== 'belongsTo' ||
@@ -140,7 +143,17 @@ function listedThrough(
   const under = styleUnder(style, next.many)
   if (style.relationForm(inner.inner, next.many, style.underMany) !== 'in') return undefined
   if (under.keyFirst?.(next, inner.inner, aliasFor(relation.table, scope)) === true) return undefined
-  return writeInSubquery(out, next, inner.inner, ref, scope, under, listsDistinct(out, style, next), relation.parentKey)
+  return writeInSubquery(
+    out,
+    next,
+    inner.inner,
+    ref,
+    scope,
+    under,
+    listsDistinct(out, style, next),
+    tell,
+    relation.parentKey,
+  )
 }
 
 /**
@@ -192,7 +205,8 @@ function writeExistsSubquery(
  * `parent.key in (select related.key from related … where …)`: the related rows matching `inner`, as a
  * list the database can build once from an index, then probe (or turn into a semi-join). `distinct` lists the keys
  * as a `select distinct` derived table (see `Dialect.listUnderMany`). `listedBy`: the column of `ref` the list is
- * compared with, when it is not `relation.parentKey` (see {@link listedThrough}).
+ * compared with, when it is not `relation.parentKey` (see {@link listedThrough}). `tell`: the list's rows are learned
+ * as a key list (see `relatedKeyList`).
  */
 function writeInSubquery(
   out: SqlWriter,
@@ -202,6 +216,7 @@ function writeInSubquery(
   scope: AliasScope,
   style: ConditionStyle,
   distinct: boolean,
+  tell: boolean,
   listedBy = relation.parentKey,
 ): Learned {
   const { names } = out
@@ -235,7 +250,11 @@ function writeInSubquery(
   out.guards?.writeAnd(out, relation.table, alias)
   if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
   out.text(distinct ? `) as ${names.name(DISTINCT_LIST)})` : ')')
-  return learned
+  if (!tell) return learned
+  const list = relatedKeyList(out, relation, alias, visible, (into) => {
+    writeCondition(into, inner, alias, visible, style)
+  })
+  return learnedBoth(learned, Object.freeze({ keyLists: Object.freeze([list]), served: false, fenced: false }))
 }
 
 /** The derived table of a distinct key list (`listUnderMany`) and its one column; alone in its `select`. */

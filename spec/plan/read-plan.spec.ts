@@ -89,10 +89,52 @@ describe('the read plan (planRead)', () => {
     const unpaged = planOf(sqlite, 'wheres[0][column]=tags.name&wheres[0][value]=rare&orders[0][column]=id')
     expect(unpaged.conditions?.keyLists).to.equal(undefined)
     expect(unpaged.page.guard).to.equal(undefined)
-    const broad = planOf(sqlite, 'wheres[0][column]=tags.kind&wheres[0][value]=x&orders[0][column]=id&limit=20')
-    expect(broad.conditions?.keyLists).to.deep.equal({ base: 'rp_posts', orderedBy: 'id' })
-    expect(broad.page.guard).to.equal(undefined)
+    const broadRequest = 'wheres[0][column]=tags.kind&wheres[0][value]=x&orders[0][column]=id&limit=20'
+    for (const dialect of [postgres, mysql]) {
+      const broad = planOf(dialect, broadRequest)
+      expect(broad.conditions?.keyLists, dialect.name).to.deep.equal({ base: 'rp_posts', orderedBy: 'id' })
+      expect(broad.page.guard, dialect.name).to.equal(undefined)
+    }
+    const lite = planOf(sqlite, broadRequest)
+    expect(lite.page.guard?.walk.toldList, "SQLite's guard is a probed list's (below)").to.equal(undefined)
+    expect(lite.conditions?.toldList).to.equal(lite.query.wheres[0]?.condition)
     expect(planOf(sqlite, 'orders[0][column]=id&limit=20').conditions).to.equal(undefined)
+  })
+
+  it('SQLite probes the key list of one relation filter a walk tests per base row; not where the walk is short', () => {
+    const request = (wheres: string, orders = 'orders[0][column]=id&limit=20') => `${wheres}&${orders}`
+    const rare = 'wheres[0][column]=comments.body&wheres[0][value]=x'
+    const plan = planOf(
+      sqlite,
+      request(`${rare}&wheres[1][column]=title&wheres[1][operator]=like&wheres[1][value]=a%25`),
+    )
+    const filter = plan.query.wheres.find(({ condition }) => condition.kind === 'exists')?.condition
+    if (filter?.kind !== 'exists' || filter.inner === null) throw new Error('a relation filter expected')
+    expect(plan.conditions?.toldList).to.equal(filter)
+    expect(plan.conditions?.relationForm(filter.inner, true, false), 'the listing form').to.equal('in')
+    expect(plan.page.guard?.walk.relationForm(filter.inner, true, false), 'the walking form').to.equal('exists')
+    expect(plan.page.guard && { cap: plan.page.guard.cap, at: plan.page.guard.at }).to.deep.equal({
+      cap: 1000,
+      at: 'limit',
+    })
+    const like = 'wheres[0][column]=comments.body&wheres[0][operator]=like&wheres[0][value]=a%25'
+    const equal = 'wheres[1][column]=comments.body&wheres[1][value]=b'
+    const both = planOf(sqlite, request(`${like}&${equal}`))
+    expect(both.conditions?.toldList, 'of two, the equality').to.equal(both.query.wheres[1]?.condition)
+    const through = planOf(sqlite, request('wheres[0][column]=author.name&wheres[0][value]=x'))
+    expect(through.page.guard, 'a to-one filter').to.equal(undefined)
+    for (const [name, wheres, orders] of [
+      ['an equality on a base column', `${rare}&wheres[1][column]=user_id&wheres[1][value]=1`, undefined],
+      ['an `or`', `${rare}&wheres[1][column]=title&wheres[1][value]=y&wheres[1][boolean]=or`, undefined],
+      ['a filter listed anyway', `${rare}&wheres[1][column]=tags.name&wheres[1][value]=t`, undefined],
+      ['no limit', rare, 'orders[0][column]=id'],
+      ['an order by an aggregate', rare, 'orders[0][column]=title&orders[1][column]=commentsCount&limit=20'],
+    ] as const) {
+      const other = planOf(sqlite, request(wheres, orders), orders?.includes('limit') ?? true)
+      expect(other.conditions?.toldList, name).to.equal(undefined)
+    }
+    expect(planOf(postgres, request(rare)).conditions?.toldList, 'PostgreSQL').to.equal(undefined)
+    expect(planOf(mysql, request(rare)).conditions?.toldList, 'MariaDB').to.equal(undefined)
   })
 
   it("writes each relation filter in the dialect's form: SQLite by selectivity, the walking form always correlated", () => {

@@ -25,11 +25,12 @@ for (const db of testDatabases()) {
     db.name === 'sqlite' ? sqlite : sqlite.map(() => (db.name === 'mysql' ? 'in' : 'exists'))
 
   describe(`relation filter form per condition (${db.name})`, () => {
-    it('a page over a broad condition (like) is a correlated exists on SQLite; every match is an in list', async () => {
+    it('a page over a broad condition (like) is a correlated exists on SQLite, listed when its probe finds few rows; every match is an in list', async () => {
       const paged = applyQuery(db, 'users', `${BROAD}&limit=3`)
       const all = applyQuery(db, 'users', `${BROAD}&orders[0][column]=id`)
       expectSql(db.name, 'relations/filter-form/broad page', paged)
-      expect(form(paged.toSQL().sql)).to.deep.equal(expected(['exists']))
+      // SQLite compiles the probed list's two forms in one statement: the listing form, then the walking form.
+      expect(form(paged.toSQL().sql)).to.deep.equal(db.name === 'sqlite' ? ['in', 'exists'] : expected(['exists']))
       expect(form(all.toSQL().sql)).to.deep.equal(db.name === 'postgres' ? ['exists'] : ['in'])
       const every = idsOf(await all)
       expect(every.length).to.be.greaterThan(3)
