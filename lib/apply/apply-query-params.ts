@@ -24,7 +24,7 @@ import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { callerProbe } from '../sql/caller-probe.ts'
 import { columnTestsFirst } from '../plan/column-tests-first.ts'
-import { joinedHopsWhere } from './joined-hops-where.ts'
+import { joinedHops, joinedHopsWhere } from './joined-hops-where.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
@@ -196,7 +196,16 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const disjunction =
     conditions === undefined || order === undefined || guarded !== undefined
       ? undefined
-      : disjunctionForms(builder.client, read, ref, writer, { list: conditions.list, order })
+      : disjunctionForms(
+          builder.client,
+          read,
+          ref,
+          writer,
+          { list: conditions.list, order },
+          cutoff === undefined || read.page.cutoff === undefined || joins === undefined
+            ? undefined
+            : joinedHops(ref, relationMap, [read.page.cutoff.order.via], joins),
+        )
   const rewrite = pageRewriteFor(
     read.page,
     dialect,
@@ -327,16 +336,25 @@ function disjunctionForms(
   ref: string,
   writer: SqlWriter,
   written: Pick<DisjunctionForms, 'list' | 'order'>,
+  joined: ReadonlyMap<string, string> | undefined,
 ): DisjunctionForms | undefined {
   const { disjunction } = read.page
   const style = read.conditions
   if (disjunction === undefined || style === undefined) return undefined
-  const branches = disjunction.branches.map((wheres) => {
+  const branch = (wheres: Readonly<QueryPlan['wheres']>, as: ConditionStyle, visible: readonly string[]): Knex.Raw => {
     const out = writer.fresh()
-    clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, style)
+    clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, as, visible)
     return out.toRaw(client)
-  })
-  return { ...written, branches }
+  }
+  const branches = disjunction.branches.map((wheres) => branch(wheres, style, []))
+  if (joined === undefined) return { ...written, branches }
+  const joinedStyle = Object.freeze({ ...style, joined })
+  const aliases = [...joined.values()]
+  return {
+    ...written,
+    branches,
+    joined: disjunction.branches.map((wheres) => branch(wheres, joinedStyle, aliases)),
+  }
 }
 
 /**

@@ -13,6 +13,11 @@ export interface DisjunctionForms {
   branches: readonly Knex.Raw[]
   /** The request's orders as the query holds them (`builder.orderByRaw(order)`). */
   order: Knex.Raw
+  /**
+   * Each branch with its relation filters through the order cutoff's inner-joined hops testing the joined rows
+   * (`ConditionStyle.joined`), for a cut-off branch (see `cutBranch`); `undefined` without.
+   */
+  joined?: readonly Knex.Raw[]
 }
 
 /** The name of the union of the branches' keys, and the prefix of each branch's name. */
@@ -51,6 +56,7 @@ export function disjunctionPage(
   forms: DisjunctionForms,
   page: PageWindow,
   { deferredPageJoin: join, inlinePage }: Pick<Dialect, 'deferredPageJoin' | 'inlinePage'>,
+  branchForm: (keysOf: Knex.QueryBuilder, rows: number, index: number) => Knex.QueryBuilder = (keysOf) => keysOf,
 ): Knex.QueryBuilder | undefined {
   if (!holdsWhereRaw(query, forms.list) || !holdsRaw(query, 'order', forms.order)) return undefined
   const { client } = query
@@ -64,7 +70,7 @@ export function disjunctionPage(
       return client
         .queryBuilder()
         .select('*')
-        .from(keysOf.as(`${BRANCH}${index}`))
+        .from(branchForm(keysOf, rows, index).as(`${BRANCH}${index}`))
     })
     if (first === undefined) return inner
     const candidates = inner.clear('where').from(first.union(rest).as(UNION))
@@ -76,4 +82,9 @@ export function disjunctionPage(
     putLastJoinFirst(candidates)
     return candidates
   })
+}
+
+/** Whether {@link disjunctionPage} reads the page `query` reads (`page`): a limit, and the client's conditions and orders as `forms` holds them. */
+export function disjunctionServes(query: Knex.QueryBuilder, forms: DisjunctionForms, page: PageWindow): boolean {
+  return page.limit > 0 && holdsWhereRaw(query, forms.list) && holdsRaw(query, 'order', forms.order)
 }

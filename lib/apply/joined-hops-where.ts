@@ -28,6 +28,23 @@ export function joinedHopsWhere(
   writer: SqlWriter,
 ): JoinedAggregateWhere | undefined {
   const { ref, map, style, vias } = context
+  const joined = joinedHops(ref, map, vias, joins)
+  if (joined === undefined) return undefined
+  const out = writer.fresh()
+  write(out, Object.freeze({ ...style, joined }), [...joined.values()])
+  return out.sql === listing.sql ? undefined : { list: listing.list, joined: out.toRaw(client) }
+}
+
+/**
+ * The inner-joined to-one hops of `vias` the page has joined (`joins`), each the alias it is joined as, keyed by
+ * `hopKey` (see `ConditionStyle.joined`); `undefined` for none.
+ */
+export function joinedHops(
+  ref: string,
+  map: RelationMap,
+  vias: ReadonlyArray<readonly DirectRelation[]>,
+  joins: OrderJoins,
+): ReadonlyMap<string, string> | undefined {
   const joined = new Map<string, string>()
   for (const via of vias) {
     if (via.length === 0 || !innerPath(map, via)) continue
@@ -40,8 +57,5 @@ export function joinedHopsWhere(
       previous = alias
     }
   }
-  if (joined.size === 0) return undefined
-  const out = writer.fresh()
-  write(out, Object.freeze({ ...style, joined }), [...joined.values()])
-  return out.sql === listing.sql ? undefined : { list: listing.list, joined: out.toRaw(client) }
+  return joined.size === 0 ? undefined : joined
 }

@@ -21,7 +21,8 @@ import { ORDER_JOINS } from './order-joins.ts'
 import { changeReadState, readStateOf } from './read-state.ts'
 import { correlatedOrderProbe, correlatedPage, type CorrelatedOrders } from './correlated-order.ts'
 import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
-import { disjunctionPage, type DisjunctionForms } from './disjunction-page.ts'
+import { disjunctionPage, disjunctionServes, type DisjunctionForms } from './disjunction-page.ts'
+import { cutBranch } from './cut-branch.ts'
 
 /** The page a query reads: its limit and offset (0 when it has none). */
 export interface PageWindow {
@@ -144,6 +145,7 @@ export function pageRewriteFor(
   disjunction?: DisjunctionForms,
 ): PageRewrite | undefined {
   const deferFrom = plan.deferFrom
+  const listProbe = plan.cutoff?.listProbe
   if (
     cutoff === undefined &&
     deferFrom === undefined &&
@@ -157,16 +159,35 @@ export function pageRewriteFor(
   // would otherwise pay a `defineProperty` for each on every request.
   const made = {
     rewrite(query: Knex.QueryBuilder, page: PageWindow, form?: GuardedForm): Knex.QueryBuilder | undefined {
-      if (disjunction !== undefined && page.limit > 0) {
-        const union = disjunctionPage(query.clone(), names, ref, keys, disjunction, page, syntax)
-        if (union !== undefined) return union
-      }
-      const ordered = hasOrder(query)
-      let read = query
       const turned =
         cutoff !== undefined && readStateOf(query).reversed === true
           ? { ...cutoff, direction: cutoff.direction === 'asc' ? ('desc' as const) : ('asc' as const) }
           : cutoff
+      if (disjunction !== undefined && page.limit > 0) {
+        const union = disjunctionPage(
+          query.clone(),
+          names,
+          ref,
+          keys,
+          disjunction,
+          page,
+          syntax,
+          turned === undefined || listProbe === undefined
+            ? undefined
+            : (branch, rows, index) => {
+                const plainBranch = disjunction.branches[index]
+                const joinedBranch = disjunction.joined?.[index]
+                const joining =
+                  plainBranch === undefined || joinedBranch === undefined
+                    ? undefined
+                    : (form: Knex.QueryBuilder): void => replaceWhereRaw(form, plainBranch, joinedBranch)
+                return cutBranch(branch, turned, rows, listProbe, joining)
+              },
+        )
+        if (union !== undefined) return union
+      }
+      const ordered = hasOrder(query)
+      let read = query
       let cut = turned
       const forms = guardsPage(guarded, query, page)
       if (forms !== undefined) {
@@ -217,6 +238,7 @@ export function pageRewriteFor(
       return changed
     },
     probe(query: Knex.QueryBuilder, page: PageWindow): Knex.Raw | undefined {
+      if (disjunction !== undefined && disjunctionServes(query, disjunction, page)) return undefined
       const forms = guardsPage(guarded, query, page)
       if (forms !== undefined) return forms.probe
       const rows = cutoffListRows(query, page)

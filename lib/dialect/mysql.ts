@@ -48,6 +48,7 @@ export const mysql: Dialect<'mysql'> = {
   cutoffBound: 'derived-row',
   joinFilterHops: true,
   cutoffListGuard: { factor: 4, cap: 20_000 },
+  cutoffBranches: true,
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,
   prepareCancel: mysqlLearnSession,

@@ -71,6 +71,7 @@ export const sqlite: Dialect<'sqlite'> = {
   cutoffBound: 'scalar',
   joinFilterHops: false,
   cutoffListGuard: { factor: 4, cap: 20_000 },
+  cutoffBranches: false,
   topPerParent: 'window',
   snapshotTransaction: {},
   stoppableRead: sqliteStoppableRead,

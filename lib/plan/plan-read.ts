@@ -143,7 +143,10 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       : undefined
   // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
   // without, an `or` with a relation filter is the union of its branches.
-  const branches = cutoff === undefined && conditions !== undefined ? disjunctionBranches(query, paged) : undefined
+  const branches =
+    (cutoff === undefined || (cutoff.listProbe !== undefined && dialect.cutoffBranches)) && conditions !== undefined
+      ? disjunctionBranches(query, paged)
+      : undefined
   const disjunction: DisjunctionPlan | undefined = branches === undefined ? undefined : Object.freeze({ branches })
   // A page read in one of the forms above keeps its conditions as they are.
   const hops =

@@ -51,6 +51,8 @@ const DEEP_PAGE =
 const BY_AUTHOR = 'orders[0][column]=author.name&orders[0][direction]=desc&orders[1][column]=title&limit=17&page=3'
 const BY_TEAM =
   'orders[0][column]=author.team.name&orders[1][column]=title&wheres[0][column]=kind&wheres[0][value]=review&limit=10&page=2'
+const OR_BY_AUTHOR =
+  'wheres[0][column]=tags.name&wheres[0][operator]=like&wheres[0][value]=tag 3%&wheres[1][column]=kind&wheres[1][value]=rare&wheres[1][boolean]=or&orders[0][column]=author.name&orders[1][column]=title&limit=10&page=2'
 const BARE =
   'relationsExists[0]=editor&relationsExists[1]=tags&with[0]=tagsExists&orders[0][column]=id&limit=30&offset=5'
 const FILTERED =
@@ -131,6 +133,16 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
     name: 'cutoffJoinedOrder: false',
     change: { cutoffJoinedOrder: false },
     cases: [{ table: 'pg_posts', request: BY_AUTHOR, shows: /order by/, hides: /coalesce\(/ }],
+  },
+  {
+    name: 'cutoffBranches: true, each branch of an `or` cut off or listed on its own',
+    change: { cutoffJoinedOrder: true, cutoffListGuard: { factor: 4, cap: 20_000 }, cutoffBranches: true },
+    cases: [{ table: 'pg_posts', request: OR_BY_AUTHOR, shows: /kqp_cut\W/ }],
+  },
+  {
+    name: 'cutoffBranches: false, one cutoff over the `or`',
+    change: { cutoffJoinedOrder: true, cutoffListGuard: { factor: 4, cap: 20_000 }, cutoffBranches: false },
+    cases: [{ table: 'pg_posts', request: OR_BY_AUTHOR, shows: /coalesce\(/, hides: /kqp_cut\W|kqp_branch/ }],
   },
   {
     name: "bareRelation: 'scalar'",
