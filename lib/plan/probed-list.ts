@@ -30,7 +30,8 @@ export function probedListFilter(
   query: Pick<QueryPlan, 'wheres'>,
   chooser: RelationFilterChooser,
 ): ProbedFilter | undefined {
-  if (query.wheres.some(({ boolean }) => boolean === 'or')) return undefined
+  // The first where's boolean joins it to nothing.
+  if (query.wheres.some(({ boolean }, index) => index > 0 && boolean === 'or')) return undefined
   if (query.wheres.some(({ condition }) => boundsWalk(map, condition, chooser))) return undefined
   let best: { filter: ProbedFilter; rank: number } | undefined
   for (const { condition } of query.wheres) {

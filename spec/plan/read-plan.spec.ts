@@ -121,6 +121,10 @@ describe('the read plan (planRead)', () => {
     const equal = 'wheres[1][column]=comments.body&wheres[1][value]=b'
     const both = planOf(sqlite, request(`${like}&${equal}`))
     expect(both.conditions?.toldList, 'of two, the equality').to.equal(both.query.wheres[1]?.condition)
+    const firstOr = planOf(sqlite, request(`${rare}&wheres[0][boolean]=or`))
+    expect(firstOr.conditions?.toldList, "the first where's boolean joins it to nothing").to.equal(
+      firstOr.query.wheres[0]?.condition,
+    )
     const through = planOf(sqlite, request('wheres[0][column]=author.name&wheres[0][value]=x'))
     expect(through.page.guard, 'a to-one filter').to.equal(undefined)
     for (const [name, wheres, orders] of [
