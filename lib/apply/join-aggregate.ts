@@ -21,7 +21,8 @@ const joined = new WeakMap<OrderJoins, Map<string, string>>()
  * An order needs the aggregate of every row the query keeps, not only of the page: one pass over the related
  * table, grouped, beats one index probe per base row on every database by ×4 to ×8 (figure 12). The join is
  * on the grouped key, so it neither drops nor multiplies rows; `countQuery` leaves it out with the other order
- * joins. A count of no rows is 0, an exists is whether a group exists, the others are NULL.
+ * joins. A count of no rows is 0, an exists is whether a group exists, the others are NULL. With
+ * `joins.groupedScan` (SQLite) the keys are grouped as `+key`: a scan of the related table and a sort of its keys.
  */
 export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, ref: string, map: RelationMap): string {
   const { out } = joins
@@ -44,7 +45,8 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     const on = keyNames.map(
       (name, index) => `${names.column(alias ?? '', name)} = ${names.column(ref, parentKeys[index] ?? '')}`,
     )
-    out.text(` group by ${rows.keys.join(', ')}) as ${names.name(alias)} on ${on.join(' and ')}`)
+    const grouped = joins.groupedScan ? rows.keys.map((key) => `+${key}`) : rows.keys
+    out.text(` group by ${grouped.join(', ')}) as ${names.name(alias)} on ${on.join(' and ')}`)
   }
   const value = names.column(alias, 'kqp_value')
   if (aggregate.kind === 'count') return `coalesce(${value}, 0)`

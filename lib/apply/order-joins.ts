@@ -25,12 +25,15 @@ export class OrderJoins {
   private readonly map: RelationMap
   private readonly aliases = new Map<string, string>()
   private readonly taken: Set<string>
+  /** Whether an aggregate's grouped join groups by `+key` (see `PagePlan.groupedScan`). */
+  readonly groupedScan: boolean
 
-  constructor(out: SqlWriter, ref: string, taken: Iterable<string>, map: RelationMap) {
+  constructor(out: SqlWriter, ref: string, taken: Iterable<string>, map: RelationMap, groupedScan = false) {
     this.out = out
     this.ref = ref
     this.map = map
     this.taken = new Set(taken)
+    this.groupedScan = groupedScan
   }
 
   /**

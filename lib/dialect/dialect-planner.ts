@@ -166,6 +166,14 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    */
   readonly cutoffBranches: boolean
   /**
+   * Whether the grouped join of a page ordered by an aggregate (`joinAggregate`) groups by `+key`, so that the
+   * database scans the related table and sorts its keys instead of walking the foreign key's index with a read of
+   * the table per row. SQLite: users by `postsViewsMax`, grouped over 600,000 posts indexed on `(user_id)`, 1.1 s
+   * walked, 0.3 s scanned and sorted; where an index covers the aggregate (`count(*)` on `(user_id)`) the sort costs
+   * 60 → 100 ms.
+   */
+  readonly groupedJoinScan: boolean
+  /**
    * Whether a page without an order cutoff joins the to-one hops of its relation filters that are inner joins by
    * declaration (`required` belongsTo hops to tables without a guard, from the base table) and tests the joined rows
    * (see `joinedHopsWhere`), letting the planner choose the join order by the conditions' selectivity. MariaDB

@@ -49,6 +49,7 @@ export const mysql: Dialect<'mysql'> = {
   joinFilterHops: true,
   cutoffListGuard: { factor: 4, cap: 20_000 },
   cutoffBranches: true,
+  groupedJoinScan: false,
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,
   prepareCancel: mysqlLearnSession,

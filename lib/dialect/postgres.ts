@@ -41,6 +41,7 @@ export const postgres: Dialect<'postgres'> = {
   correlatedAggregateOrder: { rows: 5000 },
   cutoffJoinedOrder: false,
   cutoffBranches: false,
+  groupedJoinScan: false,
   cutoffBound: 'scalar',
   joinFilterHops: false,
   topPerParent: 'lateral',

@@ -72,6 +72,7 @@ export const sqlite: Dialect<'sqlite'> = {
   joinFilterHops: false,
   cutoffListGuard: { factor: 4, cap: 20_000 },
   cutoffBranches: false,
+  groupedJoinScan: true,
   topPerParent: 'window',
   snapshotTransaction: {},
   stoppableRead: sqliteStoppableRead,

@@ -1,6 +1,7 @@
 import type { DialectPlanner, DialectSyntax } from '../dialect/dialect-roles.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
+import type { PlannedOrder } from '../validate/resolve-order.ts'
 import { correlated, plainStyle, type ConditionStyle } from './condition-style.ts'
 import { deferredPageFrom } from './deferred-page-from.ts'
 import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
@@ -11,7 +12,7 @@ import { filterHops } from './filter-hops.ts'
 import { listingProbed, probedListFilter } from './probed-list.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
-import { chooseBySelectivity, chooseKeyFirst } from './relation-filter-form.ts'
+import { chooseBySelectivity, chooseKeyFirst, selectiveByDeclaration } from './relation-filter-form.ts'
 
 const NO_HOPS: ReadonlyArray<readonly DirectRelation[]> = Object.freeze([])
 /**
@@ -33,6 +34,22 @@ const ALWAYS_CORRELATED = Object.freeze({ rows: Number.POSITIVE_INFINITY })
 function testsUnorderedAggregate(query: QueryPlan): boolean {
   const ordered = new Set(query.orders.flatMap(({ aggregate }) => (aggregate === undefined ? [] : [aggregate.key])))
   return query.wheres.some(({ condition }) => condition.kind === 'aggregate' && !ordered.has(condition.aggregate.key))
+}
+
+/** Whether the client's wheres, all joined by `and`, keep few base rows by declaration (`id = ?`, a unique `in`). */
+function keepsFewRows(map: RelationMap, query: QueryPlan): boolean {
+  if (query.wheres.some(({ boolean }, index) => index > 0 && boolean === 'or')) return false
+  return query.wheres.some(({ condition }) => condition.kind === 'test' && selectiveByDeclaration(map, condition))
+}
+
+/**
+ * Whether a page whose first order is `first` gets an order cutoff: a NOT NULL column through inner-joined hops, on a
+ * dialect that cuts off (`Dialect.cutoffJoinedOrder`). The cutoff's walk joins hop by hop on one key column each; a
+ * composite key keeps the page as it is.
+ */
+function cutsOff(dialect: PlannerDialect, first: PlannedOrder | undefined, map: RelationMap): boolean {
+  if (!dialect.cutoffJoinedOrder || first === undefined || first.via.length === 0 || first.nullable) return false
+  return innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined)
 }
 
 /** What the planner reads of a dialect: its planner choices, and the join an order cutoff walks with. */
@@ -119,16 +136,14 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     }
   }
   let cutoff: CutoffPlan | undefined
-  // The cutoff's walk joins hop by hop on one key column each; a composite key keeps the page as it is.
-  if (dialect.cutoffJoinedOrder && first !== undefined && first.via.length > 0 && !first.nullable)
-    if (innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined))
-      cutoff = Object.freeze({
-        order: first,
-        join: dialect.orderedJoin,
-        selectModifier: dialect.orderedJoin === 'straight_join' ? 'straight_join ' : '',
-        listProbe: dialect.cutoffListGuard,
-        bound: dialect.cutoffBound,
-      })
+  if (first !== undefined && cutsOff(dialect, first, map))
+    cutoff = Object.freeze({
+      order: first,
+      join: dialect.orderedJoin,
+      selectModifier: dialect.orderedJoin === 'straight_join' ? 'straight_join ' : '',
+      listProbe: dialect.cutoffListGuard,
+      bound: dialect.cutoffBound,
+    })
   // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
   const correlatedOrder =
     dialect.correlatedAggregateOrder !== undefined &&
@@ -170,6 +185,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       correlatedOrder,
       disjunction,
       filterHops: hops,
+      groupedScan: dialect.groupedJoinScan && !keepsFewRows(map, query),
     }),
   })
 }

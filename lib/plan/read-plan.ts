@@ -47,6 +47,12 @@ export interface PagePlan {
    * join by declaration, its filters testing the joined rows (see `joinedHopsWhere`); empty for any other page.
    */
   readonly filterHops: ReadonlyArray<readonly DirectRelation[]>
+  /**
+   * Whether the grouped join of an aggregate order groups by `+key` (`Dialect.groupedJoinScan`): not where the
+   * client's wheres keep few base rows by declaration (`id = ?`), whose groups SQLite reads from the foreign key's
+   * index for those keys alone (1 ms, 0.24 s scanned).
+   */
+  readonly groupedScan: boolean
 }
 
 /** A page read as the union of the top-level `or` branches of the client's wheres (see `disjunctionPage`). */

@@ -84,7 +84,12 @@ for (const db of testDatabases()) {
       expect(expected.some((id) => maxOf(id) !== null) && expected.some((id) => maxOf(id) === null)).to.equal(true)
       const page = queries.find(({ sql }) => /kqp_page/.test(sql))?.sql ?? ''
       expect(page, 'a deferred page').to.not.equal('')
-      const grouped = page.match(/group by [`"]dap_posts[`"]\.[`"]user_id[`"]\) as [`"]kqp_aggregate[`"]/g) ?? []
+      // SQLite groups by `+key` (a scan and a sort: see `Dialect.groupedJoinScan`).
+      const by = db.name === 'sqlite' ? '\\+' : ''
+      const grouped =
+        page.match(
+          new RegExp(`group by ${by}[\`"]dap_posts[\`"]\\.[\`"]user_id[\`"]\\) as [\`"]kqp_aggregate[\`"]`, 'g'),
+        ) ?? []
       if (db.name === 'mysql') {
         expect(grouped, 'MariaDB: no correlated orders, the grouped join in both queries').to.have.length(2)
       } else {

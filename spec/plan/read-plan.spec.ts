@@ -141,6 +141,16 @@ describe('the read plan (planRead)', () => {
     expect(planOf(mysql, request(rare)).conditions?.toldList, 'MariaDB').to.equal(undefined)
   })
 
+  it('groups an aggregate order by +key on SQLite, not where the wheres keep few rows by declaration', () => {
+    const byCount = 'orders[0][column]=commentsCount&limit=20'
+    expect(planOf(sqlite, byCount).page.groupedScan).to.equal(true)
+    expect(planOf(sqlite, `wheres[0][column]=id&wheres[0][value]=3&${byCount}`).page.groupedScan).to.equal(false)
+    const either = `wheres[0][column]=id&wheres[0][value]=3&wheres[1][column]=title&wheres[1][value]=x&wheres[1][boolean]=or&${byCount}`
+    expect(planOf(sqlite, either).page.groupedScan, 'an or').to.equal(true)
+    expect(planOf(postgres, byCount).page.groupedScan).to.equal(false)
+    expect(planOf(mysql, byCount).page.groupedScan).to.equal(false)
+  })
+
   it("writes each relation filter in the dialect's form: SQLite by selectivity, the walking form always correlated", () => {
     const plan = planOf(sqlite, 'wheres[0][column]=tags.kind&wheres[0][value]=x&orders[0][column]=id&limit=20')
     const query = validateQueryParams(
