@@ -33,8 +33,9 @@ export interface OrderCutoff {
   boundValue: string
   /**
    * The order's joins from the base table out, each hop joined with `Dialect.orderedJoin` (`posts straight_join
-   * users on …`: the base table first), when the query's order joins are exactly the cutoff's hops; else
-   * `undefined`.
+   * users on …`: the base table first), then the joins of the later orders as written (a grouped aggregate's, another
+   * hop's), when the query's order joins start with the cutoff's hops and bind nothing; else `undefined`. Posts with
+   * a rare `title like` by `author.email, commentsCount` (figure 16): 2.1–2.5 s walked, 0.4 s listed after a probe.
    */
   listJoins?: string
 }
@@ -73,7 +74,10 @@ export function orderCutoffOf(
           `${names.column(index === 0 ? ref : (aliases[index - 1] ?? ''), relation.parentKey)}`,
       )
       .join(' ')
-  const onlyTheseHops = joins.out.bindings.length === 0 && joins.out.sql === forward('inner join')
+  // The hops come first; joins for later orders (a grouped aggregate, another hop) follow and are kept as written.
+  const hops = forward('inner join')
+  const { sql } = joins.out
+  const listed = joins.out.bindings.length === 0 && (sql === hops || sql.startsWith(`${hops} `))
   return {
     value: names.column(aliases[last] ?? '', order.column),
     direction: order.direction,
@@ -84,7 +88,7 @@ export function orderCutoffOf(
     baseTable: names.table(table, ref),
     boundTable: names.name(BOUND_TABLE),
     boundValue: names.column(BOUND_TABLE, BOUND_VALUE),
-    ...(onlyTheseHops ? { listJoins: forward(join) } : {}),
+    ...(listed ? { listJoins: `${forward(join)}${sql.slice(hops.length)}` } : {}),
   }
 }
 
