@@ -58,7 +58,7 @@ export function disjunctionPage(
   { deferredPageJoin: join, inlinePage }: Pick<Dialect, 'deferredPageJoin' | 'inlinePage'>,
   branchForm: (keysOf: Knex.QueryBuilder, rows: number, index: number) => Knex.QueryBuilder = (keysOf) => keysOf,
 ): Knex.QueryBuilder | undefined {
-  if (!holdsWhereRaw(query, forms.list) || !holdsRaw(query, 'order', forms.order)) return undefined
+  if (!disjunctionServes(query, forms, page)) return undefined
   const { client } = query
   const rows = page.offset + page.limit
   const table = baseTableOf(query)

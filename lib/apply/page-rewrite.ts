@@ -146,6 +146,11 @@ export function pageRewriteFor(
 ): PageRewrite | undefined {
   const deferFrom = plan.deferFrom
   const listProbe = plan.cutoff?.listProbe
+  // Each cut-off branch's conditions rewritten to test the rows of the hops the page joins (see `cutBranch`).
+  const joinings = disjunction?.joined?.map((joined, index) => {
+    const branch = disjunction.branches[index]
+    return branch === undefined ? undefined : (form: Knex.QueryBuilder): void => replaceWhereRaw(form, branch, joined)
+  })
   if (
     cutoff === undefined &&
     deferFrom === undefined &&
@@ -163,7 +168,7 @@ export function pageRewriteFor(
         cutoff !== undefined && readStateOf(query).reversed === true
           ? { ...cutoff, direction: cutoff.direction === 'asc' ? ('desc' as const) : ('asc' as const) }
           : cutoff
-      if (disjunction !== undefined && page.limit > 0) {
+      if (disjunction !== undefined) {
         const union = disjunctionPage(
           query.clone(),
           names,
@@ -174,15 +179,7 @@ export function pageRewriteFor(
           syntax,
           turned === undefined || listProbe === undefined
             ? undefined
-            : (branch, rows, index) => {
-                const plainBranch = disjunction.branches[index]
-                const joinedBranch = disjunction.joined?.[index]
-                const joining =
-                  plainBranch === undefined || joinedBranch === undefined
-                    ? undefined
-                    : (form: Knex.QueryBuilder): void => replaceWhereRaw(form, plainBranch, joinedBranch)
-                return cutBranch(branch, turned, rows, listProbe, joining)
-              },
+            : (branch, rows, index) => cutBranch(branch, turned, rows, listProbe, joinings?.[index]),
         )
         if (union !== undefined) return union
       }

@@ -9,7 +9,7 @@ import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
 import { disjunctionBranches } from './disjunction-branches.ts'
 import { filterHops } from './filter-hops.ts'
-import { listingProbed, probedListFilter } from './probed-list.ts'
+import { joinedByAndOnly, listingProbed, probedListFilter } from './probed-list.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst, selectiveByDeclaration } from './relation-filter-form.ts'
@@ -38,7 +38,7 @@ function testsUnorderedAggregate(query: QueryPlan): boolean {
 
 /** Whether the client's wheres, all joined by `and`, keep few base rows by declaration (`id = ?`, a unique `in`). */
 function keepsFewRows(map: RelationMap, query: QueryPlan): boolean {
-  if (query.wheres.some(({ boolean }, index) => index > 0 && boolean === 'or')) return false
+  if (!joinedByAndOnly(query.wheres)) return false
   return query.wheres.some(({ condition }) => condition.kind === 'test' && selectiveByDeclaration(map, condition))
 }
 
@@ -47,8 +47,8 @@ function keepsFewRows(map: RelationMap, query: QueryPlan): boolean {
  * dialect that cuts off (`Dialect.cutoffJoinedOrder`). The cutoff's walk joins hop by hop on one key column each; a
  * composite key keeps the page as it is.
  */
-function cutsOff(dialect: PlannerDialect, first: PlannedOrder | undefined, map: RelationMap): boolean {
-  if (!dialect.cutoffJoinedOrder || first === undefined || first.via.length === 0 || first.nullable) return false
+function cutsOff(dialect: PlannerDialect, first: PlannedOrder, map: RelationMap): boolean {
+  if (!dialect.cutoffJoinedOrder || first.via.length === 0 || first.nullable) return false
   return innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined)
 }
 

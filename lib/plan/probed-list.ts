@@ -30,8 +30,7 @@ export function probedListFilter(
   query: Pick<QueryPlan, 'wheres'>,
   chooser: RelationFilterChooser,
 ): ProbedFilter | undefined {
-  // The first where's boolean joins it to nothing.
-  if (query.wheres.some(({ boolean }, index) => index > 0 && boolean === 'or')) return undefined
+  if (!joinedByAndOnly(query.wheres)) return undefined
   if (query.wheres.some(({ condition }) => boundsWalk(map, condition, chooser))) return undefined
   let best: { filter: ProbedFilter; rank: number } | undefined
   for (const { condition } of query.wheres) {
@@ -42,6 +41,11 @@ export function probedListFilter(
     if (best === undefined || rank < best.rank) best = { filter: condition as ProbedFilter, rank }
   }
   return best?.filter
+}
+
+/** Whether `wheres` are all joined by `and` (the first one's `boolean` joins it to nothing). */
+export function joinedByAndOnly(wheres: QueryPlan['wheres']): boolean {
+  return wheres.every(({ boolean }, index) => index === 0 || boolean === 'and')
 }
 
 /**

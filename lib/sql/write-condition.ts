@@ -229,31 +229,35 @@ function writeInSubquery(
   if (distinct) out.text(`select ${listed} from (select distinct `)
   else out.text('select ')
   const key = (column: string): string => (distinct ? names.aliased(column, DISTINCT_KEY) : column)
+  // Told, the list's rows (`from … where …`) are written once, for the list and for its probe.
+  const rows = tell ? out.fresh() : out
   let pivotAlias = ''
+  let parentColumn = names.column(alias, relation.relatedKey)
   if (pivot === undefined) {
-    out.text(`${key(names.column(alias, relation.relatedKey))} from ${table} where `)
+    out.text(`${key(parentColumn)} `)
+    rows.text(`from ${table} where `)
   } else {
     pivotAlias = aliasFor(pivot.table, visible)
     visible.add(pivotAlias)
-    out.text(
-      `${key(names.column(pivotAlias, pivot.parentColumn))} from ${names.table(pivot.table, pivotAlias)}` +
-        ` inner join ${table} on ${names.column(alias, relation.relatedKey)} = ` +
-        `${names.column(pivotAlias, pivot.relatedColumn)} where `,
+    parentColumn = names.column(pivotAlias, pivot.parentColumn)
+    out.text(`${key(parentColumn)} `)
+    rows.text(
+      `from ${names.table(pivot.table, pivotAlias)} inner join ${table} on ` +
+        `${names.column(alias, relation.relatedKey)} = ${names.column(pivotAlias, pivot.relatedColumn)} where `,
     )
   }
   if (relation.morph !== undefined)
-    out
+    rows
       .text(`${names.column(alias, relation.morph.column)} = `)
       .bind(relation.morph.value)
       .text(' and ')
-  const learned = writeCondition(out, inner, alias, visible, style)
-  out.guards?.writeAnd(out, relation.table, alias)
-  if (pivot !== undefined) out.guards?.writeAnd(out, pivot.table, pivotAlias)
+  const learned = writeCondition(rows, inner, alias, visible, style)
+  rows.guards?.writeAnd(rows, relation.table, alias)
+  if (pivot !== undefined) rows.guards?.writeAnd(rows, pivot.table, pivotAlias)
+  if (rows !== out) out.append(rows.fragment())
   out.text(distinct ? `) as ${names.name(DISTINCT_LIST)})` : ')')
-  if (!tell) return learned
-  const list = relatedKeyList(out, relation, alias, visible, (into) => {
-    writeCondition(into, inner, alias, visible, style)
-  })
+  if (rows === out) return learned
+  const list = relatedKeyList(rows, relation, parentColumn, visible)
   return learnedBoth(learned, Object.freeze({ keyLists: Object.freeze([list]), served: false, fenced: false }))
 }
 
