@@ -160,7 +160,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const vias =
     cutoff === undefined || read.page.cutoff === undefined
       ? [...plan.orders.map((order) => order.via), ...read.page.filterHops]
-      : [read.page.cutoff.order.via]
+      : read.page.cutoff.hops
   // A probed list's walking form is the plain one: it tests the hops the page joins as the plain form does.
   const probedWalk =
     guarded !== undefined && read.conditions?.toldList !== undefined ? read.page.guard?.walk : undefined
@@ -204,7 +204,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
           { list: conditions.list, order },
           cutoff === undefined || read.page.cutoff === undefined || joins === undefined
             ? undefined
-            : joinedHops(ref, relationMap, [read.page.cutoff.order.via], joins),
+            : joinedHops(ref, relationMap, read.page.cutoff.hops, joins),
         )
   const rewrite = pageRewriteFor(
     read.page,

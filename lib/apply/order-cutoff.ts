@@ -3,6 +3,7 @@ import type { CutoffPlan } from '../plan/read-plan.ts'
 import type { Identifiers } from '../sql/identifiers.ts'
 import { copyWheres } from '../knex/builder-state.ts'
 import { dropOrderJoins, type OrderJoins } from './order-joins.ts'
+import { keyEquality } from '../sql/key-equality.ts'
 import type { PageWindow } from './page-rewrite.ts'
 
 /** The one-row derived table of the cutoff's bound, and its column. */
@@ -52,6 +53,7 @@ export function orderCutoffOf(
   joins: OrderJoins,
 ): OrderCutoff | undefined {
   const { order, join } = plan
+  if (order.via.length === 0) return columnCutoff(names, table, ref, plan, joins)
   const aliases = order.via.map((_, index) => joins.aliasOf(order.via.slice(0, index + 1)))
   const last = order.via.length - 1
   let walk = names.table(order.via[last]?.table ?? '', aliases[last] ?? '')
@@ -89,6 +91,45 @@ export function orderCutoffOf(
     boundTable: names.name(BOUND_TABLE),
     boundValue: names.column(BOUND_TABLE, BOUND_VALUE),
     ...(listed ? { listJoins: `${forward(join)}${sql.slice(hops.length)}` } : {}),
+  }
+}
+
+/**
+ * The cutoff of a first order by a column of the base table (`Dialect.cutoffColumnOrder`): the bound walks the
+ * column's index in the base table, joined to the inner-joined hops of the later orders (`CutoffPlan.hops`, whose
+ * rows the client's relation filters test), and the listed form is the page as written.
+ */
+function columnCutoff(
+  names: Identifiers,
+  table: string,
+  ref: string,
+  plan: CutoffPlan,
+  joins: OrderJoins,
+): OrderCutoff {
+  const baseTable = names.table(table, ref)
+  let walk = baseTable
+  const walked = new Set<string>()
+  for (const via of plan.hops) {
+    let parent = ref
+    via.forEach((relation, index) => {
+      const alias = joins.aliasOf(via.slice(0, index + 1))
+      if (!walked.has(alias))
+        walk += ` ${plan.join} ${names.table(relation.table, alias)} on ${keyEquality(names, relation, alias, parent)}`
+      walked.add(alias)
+      parent = alias
+    })
+  }
+  return {
+    value: names.column(ref, plan.order.column),
+    direction: plan.order.direction,
+    walk,
+    orderedTable: baseTable,
+    selectModifier: plan.selectModifier,
+    boundForm: plan.bound,
+    baseTable,
+    boundTable: names.name(BOUND_TABLE),
+    boundValue: names.column(BOUND_TABLE, BOUND_VALUE),
+    ...(joins.out.bindings.length === 0 ? { listJoins: joins.out.sql } : {}),
   }
 }
 

@@ -45,6 +45,7 @@ export const mysql: Dialect<'mysql'> = {
   deferredAggregateOrderPageOffset: 0,
   inlinePage: false,
   cutoffJoinedOrder: true,
+  cutoffColumnOrder: true,
   cutoffBound: 'derived-row',
   joinFilterHops: true,
   cutoffListGuard: { factor: 4, cap: 20_000 },

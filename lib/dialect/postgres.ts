@@ -40,6 +40,7 @@ export const postgres: Dialect<'postgres'> = {
   deferredAggregatePageOffset: 100,
   correlatedAggregateOrder: { rows: 5000 },
   cutoffJoinedOrder: false,
+  cutoffColumnOrder: false,
   cutoffBranches: false,
   groupedJoinScan: false,
   cutoffBound: 'scalar',

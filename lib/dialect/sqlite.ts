@@ -68,6 +68,7 @@ export const sqlite: Dialect<'sqlite'> = {
   frequencyGuard: { cap: 1000, at: 'limit', walkProbe: 'scalar-to-one', orderedPivotServes: false, fencedList: false },
   inlinePage: true,
   cutoffJoinedOrder: true,
+  cutoffColumnOrder: false,
   cutoffBound: 'scalar',
   joinFilterHops: false,
   cutoffListGuard: { factor: 4, cap: 20_000 },

@@ -1,7 +1,6 @@
 import type { DialectPlanner, DialectSyntax } from '../dialect/dialect-roles.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { QueryPlan } from '../validate/query-plan.ts'
-import type { PlannedOrder } from '../validate/resolve-order.ts'
 import { correlated, plainStyle, type ConditionStyle } from './condition-style.ts'
 import { deferredPageFrom } from './deferred-page-from.ts'
 import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
@@ -43,12 +42,22 @@ function keepsFewRows(map: RelationMap, query: QueryPlan): boolean {
 }
 
 /**
- * Whether a page whose first order is `first` gets an order cutoff: a NOT NULL column through inner-joined hops, on a
- * dialect that cuts off (`Dialect.cutoffJoinedOrder`). The cutoff's walk joins hop by hop on one key column each; a
- * composite key keeps the page as it is.
+ * Whether a page ordered by `orders` gets an order cutoff, on a dialect that cuts off (`Dialect.cutoffJoinedOrder`):
+ * its first order is a NOT NULL column through inner-joined hops, or of the base table when a later order joins
+ * (`Dialect.cutoffColumnOrder`; not with a search, which orders through its own join). The cutoff's walk joins hop by hop on one key column each; a composite key keeps the
+ * page as it is.
  */
-function cutsOff(dialect: PlannerDialect, first: PlannedOrder, map: RelationMap): boolean {
-  if (!dialect.cutoffJoinedOrder || first.via.length === 0 || first.nullable) return false
+function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap): boolean {
+  const [first, ...later] = query.orders
+  if (!dialect.cutoffJoinedOrder || first === undefined || first.nullable) return false
+  if (first.via.length === 0)
+    return (
+      dialect.cutoffColumnOrder &&
+      query.search === undefined &&
+      first.aggregate === undefined &&
+      first.relevance === undefined &&
+      later.some((order) => order.via.length > 0 || order.aggregate !== undefined)
+    )
   return innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined)
 }
 
@@ -136,9 +145,13 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     }
   }
   let cutoff: CutoffPlan | undefined
-  if (first !== undefined && cutsOff(dialect, first, map))
+  if (first !== undefined && cutsOff(dialect, query, map))
     cutoff = Object.freeze({
       order: first,
+      hops:
+        first.via.length > 0
+          ? [first.via]
+          : query.orders.flatMap(({ via }) => (via.length > 0 && innerPath(map, via) ? [via] : [])),
       join: dialect.orderedJoin,
       selectModifier: dialect.orderedJoin === 'straight_join' ? 'straight_join ' : '',
       listProbe: dialect.cutoffListGuard,

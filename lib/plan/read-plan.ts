@@ -68,6 +68,12 @@ export interface DisjunctionPlan {
 export interface CutoffPlan {
   /** The first order. */
   readonly order: PlannedOrder
+  /**
+   * The to-one hop paths the bound walks, whose joined rows the client's relation filters test (see
+   * `joinedHopsWhere`): the first order's; for a first order by a column of the base table, the inner-joined paths
+   * of the later orders.
+   */
+  readonly hops: ReadonlyArray<readonly DirectRelation[]>
   /** The join the cutoff walks from the ordered table back to the base table with (`Dialect.orderedJoin`). */
   readonly join: Dialect['orderedJoin']
   /**

@@ -49,6 +49,8 @@ interface FlagCase {
 const DEEP_PAGE =
   'orders[0][column]=created_at&orders[0][direction]=desc&wheres[0][column]=kind&wheres[0][operator]=in&wheres[0][value][0]=note&wheres[0][value][1]=review&wheres[1][column]=tags.name&wheres[1][operator]=in&wheres[1][value][0]=tag 2&wheres[1][value][1]=tag 5&limit=20&offset=140'
 const BY_AUTHOR = 'orders[0][column]=author.name&orders[0][direction]=desc&orders[1][column]=title&limit=17&page=3'
+const CREATED_BY_AUTHOR =
+  'orders[0][column]=created_at&orders[0][direction]=desc&orders[1][column]=author.name&wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=user%25&limit=7&page=3'
 const BY_TEAM =
   'orders[0][column]=author.team.name&orders[1][column]=title&wheres[0][column]=kind&wheres[0][value]=review&limit=10&page=2'
 const OR_BY_AUTHOR =
@@ -133,6 +135,18 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
     name: 'cutoffJoinedOrder: false',
     change: { cutoffJoinedOrder: false },
     cases: [{ table: 'pg_posts', request: BY_AUTHOR, shows: /order by/, hides: /coalesce\(/ }],
+  },
+  {
+    name: 'cutoffColumnOrder: true, a first order by a base column cut off when a later one joins',
+    change: { cutoffJoinedOrder: true, cutoffColumnOrder: true },
+    cases: [{ table: 'pg_posts', request: CREATED_BY_AUTHOR, shows: /kqp_cutoff|<= coalesce\(|>= coalesce\(/ }],
+  },
+  {
+    name: 'cutoffColumnOrder: false',
+    change: { cutoffColumnOrder: false },
+    cases: [
+      { table: 'pg_posts', request: CREATED_BY_AUTHOR, shows: /order by/, hides: /kqp_cutoff|coalesce\(\(select/ },
+    ],
   },
   {
     name: 'cutoffBranches: true, each branch of an `or` cut off or listed on its own',

@@ -1,0 +1,149 @@
+import { expect } from 'chai'
+import type { Knex } from 'knex'
+import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { countQueries } from '../support/count-queries.ts'
+import { testDatabases } from '../support/databases.ts'
+import { explainPlan } from './support/explain-plan.ts'
+
+/**
+ * Posts by `created_at`, then by their author's name or their notes count: MariaDB sorts the whole join as soon as an
+ * order reads a joined table, so such a page is cut off at the `created_at` of its last row, found by a walk of
+ * `posts (created_at)` (`Dialect.cutoffColumnOrder`). SQLite and PostgreSQL walk the index and sort only the ties.
+ */
+const map = defineRelationMap({
+  cc_users: { columns: { id: 'integer', name: { type: 'string', nullable: false } } },
+  cc_posts: {
+    columns: {
+      id: 'integer',
+      user_id: { type: 'integer', nullable: false },
+      created_at: { type: 'integer', nullable: false },
+    },
+    relations: {
+      author: { type: 'belongsTo', table: 'cc_users', foreignKey: 'user_id', required: true },
+      notes: { type: 'hasMany', table: 'cc_notes', foreignKey: 'post_id' },
+    },
+  },
+  cc_notes: { columns: { id: 'integer', post_id: 'integer' } },
+})
+
+const USERS = 2_000
+const POSTS = 20_000
+const userOf = (post: number): number => ((post * 7) % USERS) + 1
+const nameOf = (user: number): string => `user ${String((user * 37) % USERS).padStart(5, '0')}`
+// Every tenth created_at is shared by two posts, so the page's last value has ties the cutoff must keep.
+const createdOf = (post: number): number => (post % 10 === 0 ? post - 1 : post) * 30
+const notesOf = (post: number): number => (post % 3 === 0 ? 2 : post % 5 === 0 ? 1 : 0)
+const BY_NAME = 'orders[0][column]=created_at&orders[0][direction]=desc&orders[1][column]=author.name'
+const BY_NOTES =
+  'orders[0][column]=created_at&orders[0][direction]=asc&orders[1][column]=notesCount&orders[1][direction]=desc'
+const NAMED = 'wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=user 01%25'
+
+const posts = Array.from({ length: POSTS }, (_, index) => index + 1)
+const byCreatedDescThenName = (a: number, b: number): number =>
+  createdOf(b) - createdOf(a) || nameOf(userOf(a)).localeCompare(nameOf(userOf(b))) || a - b
+const byCreatedThenNotes = (a: number, b: number): number =>
+  createdOf(a) - createdOf(b) || notesOf(b) - notesOf(a) || a - b
+
+for (const db of testDatabases()) {
+  describe(`a page ordered by a base column, then through a join (${db.name})`, function () {
+    this.timeout(120_000)
+    const apply = (request: string): Knex.QueryBuilder =>
+      applyQueryParams(db.knex('cc_posts'), parseQueryParams(request), map, { frequencyMemoMs: 0 })
+    const ids = async (query: Knex.QueryBuilder): Promise<number[]> =>
+      ((await query) as Array<{ id: number }>).map((row) => row.id)
+
+    before(async () => {
+      for (const table of ['cc_notes', 'cc_posts', 'cc_users']) await db.knex.schema.dropTableIfExists(table)
+      await db.knex.schema.createTable('cc_users', (table) => {
+        table.increments('id')
+        table.string('name', 40).notNullable()
+      })
+      await db.knex.schema.createTable('cc_posts', (table) => {
+        table.increments('id')
+        table.integer('user_id').notNullable().index('cc_posts_user_id')
+        table.integer('created_at').notNullable().index('cc_posts_created_at')
+      })
+      await db.knex.schema.createTable('cc_notes', (table) => {
+        table.increments('id')
+        table.integer('post_id').notNullable().index('cc_notes_post_id')
+      })
+      const users = Array.from({ length: USERS }, (_, index) => ({ id: index + 1, name: nameOf(index + 1) }))
+      await db.knex.batchInsert('cc_users', users, 500)
+      const rows = posts.map((post) => ({ id: post, user_id: userOf(post), created_at: createdOf(post) }))
+      await db.knex.batchInsert('cc_posts', rows, 500)
+      const notes = posts.flatMap((post) => Array.from({ length: notesOf(post) }, () => ({ post_id: post })))
+      await db.knex.batchInsert('cc_notes', notes, 500)
+      await db.knex.raw(db.name === 'mysql' ? 'analyze table cc_users, cc_posts, cc_notes' : 'analyze')
+    })
+
+    after(async () => {
+      for (const table of ['cc_notes', 'cc_posts', 'cc_users']) await db.knex.schema.dropTableIfExists(table)
+    })
+
+    it('returns the rows of the order, ties on the last created_at kept, then by name', async () => {
+      // Page 15 of 20 ends on post 19,700's created_at, which post 19,699 shares.
+      const expected = [...posts].sort(byCreatedDescThenName).slice(280, 300)
+      expect(await ids(apply(`${BY_NAME}&limit=20&page=15`))).to.deep.equal(expected)
+    })
+
+    it('returns the rows of the order with a filter through the author, then by a count', async () => {
+      const named = posts.filter((post) => nameOf(userOf(post)).startsWith('user 01'))
+      expect(await ids(apply(`${BY_NAME}&${NAMED}&limit=10&page=3`))).to.deep.equal(
+        [...named].sort(byCreatedDescThenName).slice(20, 30),
+      )
+      expect(await ids(apply(`${BY_NOTES}&limit=20&page=40`))).to.deep.equal(
+        [...posts].sort(byCreatedThenNotes).slice(780, 800),
+      )
+    })
+
+    if (db.name !== 'mysql') {
+      it(`${db.name === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: no cutoff, one statement as written`, async () => {
+        const query = apply(`${BY_NAME}&limit=20&page=15`)
+        const ran = await countQueries(db.knex, async () => await query)
+        expect(ran.queries.map((statement) => statement.sql)).to.deep.equal([query.toSQL().toNative().sql])
+        expect(query.toSQL().sql).to.not.include('kqp_cutoff')
+      })
+      return
+    }
+
+    it('MariaDB: the page is a range of posts (created_at) up to the bound its walk of the index found', async () => {
+      const query = apply(`${BY_NAME}&limit=20&page=15`)
+      const ran = await countQueries(db.knex, async () => await query)
+      expect(ran.queries).to.have.length(1)
+      const page = ran.queries[0] as Knex.Sql
+      expect(page.sql).to.include(
+        'cross join (select coalesce((select straight_join `cc_posts`.`created_at` from `cc_posts` straight_join `cc_users` on `cc_users`.`id` = `cc_posts`.`user_id` order by `cc_posts`.`created_at` desc limit ? offset ?), (select min(`cc_posts`.`created_at`) from `cc_posts`)) as `kqp_bound` limit 1) as `kqp_cutoff`',
+      )
+      expect(page.sql).to.include('where `cc_posts`.`created_at` >= `kqp_cutoff`.`kqp_bound`')
+      const { lines, text } = await explainPlan(db.knex, 'mysql', page)
+      expect(lines[0], text).to.match(/ <derived\d+> type=system /)
+      expect(lines[1], text).to.match(/^PRIMARY cc_posts type=range key=cc_posts_created_at /)
+    })
+
+    it('the detector has teeth: without the cutoff MariaDB reads every post and sorts the join', async () => {
+      const { lines, text } = await explainPlan(db.knex, 'mysql', apply(`${BY_NAME}&limit=20&page=15`).clone().toSQL())
+      expect(text).to.not.match(/type=range key=cc_posts_created_at/)
+      expect(lines.join(' '), text).to.match(/Using filesort/)
+    })
+
+    it('MariaDB: a filter through the ordered hop tests the joined author, in the page and in the bound walk', async () => {
+      const query = apply(`${BY_NAME}&${NAMED}&limit=10&page=3`)
+      const ran = await countQueries(db.knex, async () => await query)
+      const page = ran.queries[ran.queries.length - 1] as Knex.Sql
+      expect(page.sql).to.include(
+        'from `cc_posts` straight_join `cc_users` on `cc_users`.`id` = `cc_posts`.`user_id` where ((`cc_users`.`name` like',
+      )
+      expect(page.sql).to.include(' and `cc_posts`.`created_at` >= `kqp_cutoff`.`kqp_bound`')
+      expect(page.sql, page.sql).to.not.include(' in (select')
+    })
+
+    it('MariaDB: a later count keeps its grouped join in the cut-off page', async () => {
+      const ran = await countQueries(db.knex, async () => await apply(`${BY_NOTES}&limit=20&page=40`))
+      const page = ran.queries[0] as Knex.Sql
+      expect(page.sql).to.include('left join (select `cc_notes`.`post_id` as `kqp_key`, count(*) as `kqp_value`')
+      expect(page.sql).to.include('where `cc_posts`.`created_at` <= `kqp_cutoff`.`kqp_bound`')
+    })
+  })
+}
