@@ -26,6 +26,7 @@ import { callerProbe } from '../sql/caller-probe.ts'
 import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { joinedHops, joinedHopsWhere } from './joined-hops-where.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
+import { joinAggregate } from './join-aggregate.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import type { CorrelatedOrders } from './correlated-order.ts'
@@ -139,6 +140,8 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     if (read.page.cutoff !== undefined && joins !== undefined)
       cutoff = orderCutoffOf(names, table, ref, read.page.cutoff, joins)
     if (joins !== undefined && guarded === undefined) for (const via of read.page.filterHops) joins.aliasOf(via)
+    if (joins !== undefined)
+      for (const aggregate of read.page.joinedTests) joinAggregate(joins, aggregate, ref, relationMap)
     if (joins !== undefined) addOrderJoins(builder, joins)
     order = orders.toRaw(builder.client)
     builder.orderByRaw(order)
@@ -183,6 +186,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
                 conditions.list,
                 { plan, ref, map: relationMap, writer },
                 joins,
+                read.page.joinedTests,
               )
             : undefined) ??
           joinedHopsWhere(

@@ -3,7 +3,7 @@ import type { RelationMap } from '../relation-map.ts'
 import type { Fragment } from '../sql/fragment.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 import { writeAggregate } from '../sql/write-aggregate.ts'
-import type { QueryPlan } from '../validate/query-plan.ts'
+import type { PlannedAggregate, QueryPlan } from '../validate/query-plan.ts'
 import { joinAggregate } from './join-aggregate.ts'
 import type { OrderJoins } from './order-joins.ts'
 
@@ -17,7 +17,7 @@ export interface JoinedAggregateWhere {
 
 /**
  * The client's conditions `listed` (the raw `list` the query holds) with each test on an aggregate the page is also
- * ordered by reading the value of the order's grouped join (`kqp_aggregate.kqp_value >= ?`) instead of its
+ * ordered by, or joins for its where (`tested`, see `PagePlan.joinedTests`), reading the value of the order's grouped join (`kqp_aggregate.kqp_value >= ?`) instead of its
  * correlated subquery, or `undefined` when they test none. The join holds the same value for each base row (a
  * count of no rows 0, the others NULL), so the rows are the same; the subquery ran once per base row beside the
  * join's one pass (users with `posts_views_max >= ?` ordered by `postsViewsMax`: PostgreSQL 1.6–2.0 s against
@@ -30,12 +30,12 @@ export function joinedAggregateWhere(
   list: Knex.Raw,
   request: { plan: QueryPlan; ref: string; map: RelationMap; writer: SqlWriter },
   joins: OrderJoins,
+  tested: readonly PlannedAggregate[] = [],
 ): JoinedAggregateWhere | undefined {
   const { plan, ref, map, writer } = request
   let sql = listed.sql
-  for (const order of plan.orders) {
-    const { aggregate } = order
-    if (aggregate === undefined) continue
+  const joined = [...plan.orders.flatMap(({ aggregate }) => (aggregate === undefined ? [] : [aggregate])), ...tested]
+  for (const aggregate of joined) {
     const subquery = writer.fresh()
     writeAggregate(subquery, aggregate, ref, new Set([ref]), map)
     if (subquery.bindings.length > 0 || !sql.includes(subquery.sql)) continue

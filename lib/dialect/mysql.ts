@@ -51,6 +51,7 @@ export const mysql: Dialect<'mysql'> = {
   cutoffListGuard: { factor: 4, cap: 20_000 },
   cutoffBranches: true,
   groupedJoinScan: false,
+  joinedAggregateTests: true,
   topPerParent: 'window',
   cancelStatement: mysqlKillQuery,
   prepareCancel: mysqlLearnSession,

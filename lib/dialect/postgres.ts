@@ -43,6 +43,7 @@ export const postgres: Dialect<'postgres'> = {
   cutoffColumnOrder: false,
   cutoffBranches: false,
   groupedJoinScan: false,
+  joinedAggregateTests: false,
   cutoffBound: 'scalar',
   joinFilterHops: false,
   topPerParent: 'lateral',

@@ -74,6 +74,7 @@ export const sqlite: Dialect<'sqlite'> = {
   cutoffListGuard: { factor: 4, cap: 20_000 },
   cutoffBranches: false,
   groupedJoinScan: true,
+  joinedAggregateTests: false,
   topPerParent: 'window',
   snapshotTransaction: {},
   stoppableRead: sqliteStoppableRead,

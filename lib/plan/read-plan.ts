@@ -1,5 +1,5 @@
 import type { Dialect } from '../dialect/dialect.ts'
-import type { QueryPlan } from '../validate/query-plan.ts'
+import type { PlannedAggregate, QueryPlan } from '../validate/query-plan.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { ConditionStyle } from './condition-style.ts'
@@ -53,6 +53,11 @@ export interface PagePlan {
    * index for those keys alone (1 ms, 0.24 s scanned).
    */
   readonly groupedScan: boolean
+  /**
+   * The aggregates the client's wheres test that the page joins grouped, beside its order's, and its conditions read
+   * from those joins (`Dialect.joinedAggregateTests`; see `joinedAggregateWhere`); empty for any other page.
+   */
+  readonly joinedTests: readonly PlannedAggregate[]
 }
 
 /** A page read as the union of the top-level `or` branches of the client's wheres (see `disjunctionPage`). */

@@ -65,6 +65,10 @@ const TOP = 'with[0]=newestPosts&with[1]=firstPost&orders[0][column]=id&limit=12
 const BY_AGGREGATE =
   'wheres[0][column]=name&wheres[0][value]=user 3&orders[0][column]=postsNewest&orders[0][direction]=desc&orders[1][column]=team.name&with[0]=postsNewest&with[1]=postsCount&limit=2&page=2'
 
+/** Users with at least one post, by their newest post: a where on one aggregate, an order by another. */
+const TESTS_AGGREGATE =
+  'wheres[0][column]=posts_count&wheres[0][operator]=>=&wheres[0][value]=1&orders[0][column]=postsNewest&orders[0][direction]=desc&limit=5&page=2'
+
 /** Flags of a dialect to change; `undefined` turns an optional one off. */
 type FlagChange = { [Flag in keyof Dialect]?: Dialect[Flag] | undefined }
 
@@ -146,6 +150,18 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
     change: { cutoffColumnOrder: false },
     cases: [
       { table: 'pg_posts', request: CREATED_BY_AUTHOR, shows: /order by/, hides: /kqp_cutoff|coalesce\(\(select/ },
+    ],
+  },
+  {
+    name: 'joinedAggregateTests: true, a where on another aggregate reads a grouped join of its own',
+    change: { joinedAggregateTests: true, correlatedAggregateOrder: undefined },
+    cases: [{ table: 'pg_users', request: TESTS_AGGREGATE, shows: /where \(coalesce\([`"]kqp_aggregate_2[`"]/ }],
+  },
+  {
+    name: 'joinedAggregateTests: false',
+    change: { joinedAggregateTests: false, correlatedAggregateOrder: undefined },
+    cases: [
+      { table: 'pg_users', request: TESTS_AGGREGATE, shows: /where \(\(select count\(\*\)/, hides: /kqp_aggregate_2/ },
     ],
   },
   {
