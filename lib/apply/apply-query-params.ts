@@ -7,7 +7,7 @@ import { ensureValidRelationMap } from '../map/validate-relation-map.ts'
 import { APPLY_DEFAULTS, withDefaults, type ApplyOptions } from '../options.ts'
 import type { QueryParams } from '../query-params.ts'
 import type { RelationMap } from '../relation-map.ts'
-import type { QueryPlan } from '../validate/query-plan.ts'
+import type { PlannedAggregate, QueryPlan } from '../validate/query-plan.ts'
 import { validateQueryParams } from '../validate/validate-query-params.ts'
 import { applySelection } from './apply-selection.ts'
 import { selectAggregates, writeSelectedAggregates } from './select-aggregates.ts'
@@ -26,7 +26,7 @@ import { callerProbe } from '../sql/caller-probe.ts'
 import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { joinedHops, joinedHopsWhere } from './joined-hops-where.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
-import { joinAggregate } from './join-aggregate.ts'
+import { joinAggregate, keptGroupsJoins } from './join-aggregate.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import type { CorrelatedOrders } from './correlated-order.ts'
@@ -155,6 +155,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
           baseTable: names.table(table, ref),
           order,
           select: selected,
+          ...keptGroupsOf(correlatedOrder.kept, joins, plan.orders[0]?.aggregate),
         })
   recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, writer)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
@@ -370,7 +371,7 @@ function correlatedOrders(
   client: Knex.Client,
   request: { plan: QueryPlan; ref: string; map: RelationMap; writer: SqlWriter },
   rows: number,
-  written: Pick<CorrelatedOrders, 'baseTable' | 'order' | 'select'>,
+  written: Pick<CorrelatedOrders, 'baseTable' | 'order' | 'select' | 'kept'>,
 ): CorrelatedOrders {
   const { plan, ref, map, writer } = request
   let made: ReturnType<CorrelatedOrders['correlated']> | undefined
@@ -392,6 +393,16 @@ function correlatedOrders(
       return made
     },
   }
+}
+
+/** The kept-groups joins of `PagePlan.correlatedOrder` where it has them (`kept`), for the first order's `aggregate`. */
+function keptGroupsOf(
+  kept: boolean,
+  joins: OrderJoins,
+  aggregate: PlannedAggregate | undefined,
+): Pick<CorrelatedOrders, 'kept'> {
+  const joined = kept && aggregate !== undefined ? keptGroupsJoins(joins, aggregate) : undefined
+  return joined === undefined ? {} : { kept: joined }
 }
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */

@@ -3,13 +3,13 @@ import { runBounded } from '../bound/run-within-bound.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import { builderBeside } from '../knex/builder-methods.ts'
 import { knexConfigOf } from '../knex/client.ts'
-import type { GuardedForm } from './page-rewrite.ts'
+import type { ProbedForm } from './page-rewrite.ts'
 
 /** Probes remembered per database, the least recently used forgotten first. */
 const MEMO_ENTRIES = 1_000
 
 interface Remembered {
-  form: GuardedForm
+  form: ProbedForm
   until: number
 }
 
@@ -18,7 +18,8 @@ const memos = new WeakMap<object, Map<string, Remembered>>()
 /**
  * Runs `probe` (the guard of a page `builder` reads: see `guardedPage`) as a statement of its own, where
  * `builder` runs and within `bound`, and gives the form the page is read in: the walking form when the key
- * is frequent (the probe found its `cap`-th related row), else the listing form. Either form reads the rows
+ * is frequent (the probe found its `cap`-th related row), else the listing form; the kept-groups form where the
+ * probe answers 2 (see `keptGroupsProbe`). Either form reads the rows
  * of the plain query, so what the probe found only decides how fast the page is read.
  *
  * The form is remembered for `memoMs` per database (the knex instance and its transactions) and per probe with
@@ -31,7 +32,7 @@ export async function chooseGuardedForm(
   probe: Knex.Raw,
   bound: StatementBound | undefined,
   memoMs: number,
-): Promise<GuardedForm> {
+): Promise<ProbedForm> {
   const { client } = builder
   const memo = memoMs > 0 ? memoOf(client) : undefined
   const key = memo === undefined ? '' : keyOf(probe)
@@ -44,7 +45,7 @@ export async function chooseGuardedForm(
   const statement = builderBeside(builder).select(client.raw('? as kqp_frequent', [probe]))
   const rows = (await runBounded(statement, bound)) as ReadonlyArray<Readonly<Record<string, unknown>>>
   const frequent = rows[0]?.kqp_frequent
-  const form = frequent === null || frequent === undefined ? 'list' : 'walk'
+  const form = frequent === null || frequent === undefined ? 'list' : Number(frequent) === 2 ? 'kept' : 'walk'
   if (memo !== undefined) {
     memo.delete(key)
     memo.set(key, { form, until: Date.now() + memoMs })

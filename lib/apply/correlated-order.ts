@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import { copyWheres, replaceRaw } from '../knex/builder-state.ts'
-import { dropOrderJoins } from './order-joins.ts'
+import { dropOrderJoins, ORDER_JOINS } from './order-joins.ts'
 
 /**
  * A page ordered by an aggregate, as the probe of `PagePlan.correlatedOrder` needs it: its order and its selected
@@ -18,6 +18,11 @@ export interface CorrelatedOrders {
   readonly select: Knex.Raw | undefined
   /** The order and the selected aggregates with every aggregate a correlated subquery (and no order join). */
   readonly correlated: () => { readonly order: Knex.Raw; readonly select: Knex.Raw | undefined }
+  /**
+   * The order joins with the first order's grouped join an inner join (see `PagePlan.correlatedOrder`'s `kept`), or
+   * `undefined`.
+   */
+  readonly kept?: { readonly sql: string; readonly bindings: readonly Knex.Value[] }
 }
 
 /**
@@ -41,5 +46,40 @@ export function correlatedPage(plain: Knex.QueryBuilder, orders: CorrelatedOrder
   const read = dropOrderJoins(plain)
   replaceRaw(read, 'order', orders.order, order)
   if (orders.select !== undefined && select !== undefined) replaceRaw(read, 'columns', orders.select, select)
+  return read
+}
+
+/**
+ * The probe that chooses the kept-groups page (see {@link keptGroupsPage}) before the probe of
+ * {@link correlatedOrderProbe}: the (offset + limit)-th base row that meets the page's conditions and has related
+ * rows of its first order, NULL when fewer have: `(select 1 from posts inner join (select … group by …) as
+ * kqp_aggregate on … where <the same conditions> limit 1 offset rows − 1)`. Through the caller's conditions and
+ * guards only, as that probe.
+ */
+export function keptGroupsProbe(
+  plain: Knex.QueryBuilder,
+  orders: CorrelatedOrders,
+  kept: NonNullable<CorrelatedOrders['kept']>,
+  rows: number,
+): Knex.QueryBuilder {
+  const probe = plain.client.queryBuilder().select(plain.client.raw('1')).fromRaw(orders.baseTable)
+  probe.joinRaw(kept.sql, [...kept.bindings])
+  copyWheres(plain, probe)
+  return probe.limit(1).offset(rows - 1)
+}
+
+/**
+ * `plain` (a clone, changed in place) with the first order's grouped join an inner join (`kept`): when the
+ * (offset + limit)-th row of the page has related rows, so has every row before it (a count or an exists,
+ * descending, puts the rows without any last), and the database reads the groups and the base rows they name
+ * instead of every base row.
+ */
+export function keptGroupsPage(
+  plain: Knex.QueryBuilder,
+  kept: NonNullable<CorrelatedOrders['kept']>,
+): Knex.QueryBuilder {
+  const read = dropOrderJoins(plain)
+  read.joinRaw(kept.sql, [...kept.bindings])
+  ORDER_JOINS.markLast(read)
   return read
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aggregateRows } from '../sql/aggregate-rows.ts'
@@ -5,7 +6,10 @@ import type { OrderJoins } from './order-joins.ts'
 import { parentKeyColumns } from '../validate/key-pairs.ts'
 
 const DERIVED = 'kqp_aggregate'
+const LEFT_JOIN = 'left join (select '
 const joined = new WeakMap<OrderJoins, Map<string, string>>()
+/** Where each aggregate's `left join` starts in its joins' SQL. */
+const starts = new WeakMap<OrderJoins, Map<string, number>>()
 
 /**
  * Joins `aggregate` of the rows of `ref` as a grouped derived table (once per aggregate, shared by every order
@@ -36,10 +40,13 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     const rows = aggregateRows(out, aggregate, new Set(), map)
     const value = aggregate.kind === 'exists' ? 'count(*)' : rows.value
     if (out.sql !== '') out.text(' ')
+    let at = starts.get(joins)
+    if (at === undefined) starts.set(joins, (at = new Map()))
+    at.set(aggregate.key, out.sql.length)
     // A composite key is grouped by each of its columns: kqp_key, kqp_key_2, …
     const keyNames = rows.keys.map((_, index) => (index === 0 ? 'kqp_key' : `kqp_key_${index + 1}`))
     const selected = rows.keys.map((key, index) => `${key} as ${names.name(keyNames[index] ?? '')}, `).join('')
-    out.text(`left join (select ${selected}${value} as ${names.name('kqp_value')} from ${rows.from}`)
+    out.text(`${LEFT_JOIN}${selected}${value} as ${names.name('kqp_value')} from ${rows.from}`)
     if (rows.conditions.sql !== '') out.text(' where ').append(rows.conditions)
     const parentKeys = parentKeyColumns(aggregate.relation)
     const on = keyNames.map(
@@ -52,4 +59,18 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
   if (aggregate.kind === 'count') return `coalesce(${value}, 0)`
   if (aggregate.kind === 'exists') return `(${names.column(alias, 'kqp_key')} is not null)`
   return value
+}
+
+/**
+ * The SQL of `joins` with the grouped join of `aggregate` an inner join, which keeps only the base rows that have
+ * related rows (see `PagePlan.correlatedOrder`'s `kept`), or `undefined` when the joins hold no such join.
+ */
+export function keptGroupsJoins(
+  joins: OrderJoins,
+  aggregate: PlannedAggregate,
+): { sql: string; bindings: readonly Knex.Value[] } | undefined {
+  const start = starts.get(joins)?.get(aggregate.key)
+  const { sql, bindings } = joins.out
+  if (start === undefined || !sql.startsWith(LEFT_JOIN, start)) return undefined
+  return { sql: `${sql.slice(0, start)}inner join${sql.slice(start + 'left join'.length)}`, bindings }
 }

@@ -19,7 +19,13 @@ import {
 import { cutoffListProbe, listedFromBase, withOrderCutoff, type OrderCutoff } from './order-cutoff.ts'
 import { ORDER_JOINS } from './order-joins.ts'
 import { changeReadState, readStateOf } from './read-state.ts'
-import { correlatedOrderProbe, correlatedPage, type CorrelatedOrders } from './correlated-order.ts'
+import {
+  correlatedOrderProbe,
+  correlatedPage,
+  keptGroupsPage,
+  keptGroupsProbe,
+  type CorrelatedOrders,
+} from './correlated-order.ts'
 import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
 import { disjunctionPage, disjunctionServes, type DisjunctionForms } from './disjunction-page.ts'
 import { cutBranch } from './cut-branch.ts'
@@ -37,6 +43,12 @@ export interface PageWindow {
 export type GuardedForm = 'list' | 'walk'
 
 /**
+ * The form a page is read in once its probe has run: a guarded page's (see {@link GuardedForm}), or `kept`, the
+ * kept-groups page of a page ordered by a count (see `keptGroupsPage`).
+ */
+export type ProbedForm = GuardedForm | 'kept'
+
+/**
  * A rewrite of a page query into an equivalent form the database plans better. It receives the query as it
  * stands when it is compiled (not to be changed: it clones it to rewrite) and returns the query to compile
  * instead, or `undefined` to keep the query as it is. `form` is the form chosen for a guarded page by its probe
@@ -44,7 +56,7 @@ export type GuardedForm = 'list' | 'walk'
  * `probe` gives the probe of a query the rewrite would guard, and `undefined` for any other.
  */
 export interface PageRewrite {
-  (query: Knex.QueryBuilder, page: PageWindow, form?: GuardedForm): Knex.QueryBuilder | undefined
+  (query: Knex.QueryBuilder, page: PageWindow, form?: ProbedForm): Knex.QueryBuilder | undefined
   probe?: (query: Knex.QueryBuilder, page: PageWindow) => Knex.Raw | undefined
 }
 
@@ -90,7 +102,7 @@ export function guardProbeOf(builder: Knex.QueryBuilder): Knex.Raw | undefined {
 }
 
 /** Makes `copy` (a {@link statementCopy} of a builder with a guarded page) compile as the page in `form` only. */
-export function readInForm(copy: Knex.QueryBuilder, form: GuardedForm): void {
+export function readInForm(copy: Knex.QueryBuilder, form: ProbedForm): void {
   changeReadState(copy, { form })
 }
 
@@ -163,7 +175,7 @@ export function pageRewriteFor(
   // Methods, not arrow functions assigned to names: loaders that keep function names (tsx, esbuild `keepNames`)
   // would otherwise pay a `defineProperty` for each on every request.
   const made = {
-    rewrite(query: Knex.QueryBuilder, page: PageWindow, form?: GuardedForm): Knex.QueryBuilder | undefined {
+    rewrite(query: Knex.QueryBuilder, page: PageWindow, form?: ProbedForm): Knex.QueryBuilder | undefined {
       const turned =
         cutoff !== undefined && readStateOf(query).reversed === true
           ? { ...cutoff, direction: cutoff.direction === 'asc' ? ('desc' as const) : ('asc' as const) }
@@ -212,7 +224,9 @@ export function pageRewriteFor(
         read = listedFromBase(query.clone(), cutoff as OrderCutoff)
       }
       const rows = forms === undefined ? correlatedRows(query, page) : undefined
-      if (rows !== undefined && (form === 'list' || rows === Number.POSITIVE_INFINITY))
+      if (rows !== undefined && form === 'kept' && correlated?.kept !== undefined)
+        read = keptGroupsPage(query.clone(), correlated.kept)
+      else if (rows !== undefined && (form === 'list' || rows === Number.POSITIVE_INFINITY))
         read = correlatedPage(query.clone(), correlated as CorrelatedOrders)
       else if (
         joinedWhere !== undefined &&
@@ -246,7 +260,15 @@ export function pageRewriteFor(
           : correlated !== undefined && correlatedProbed !== undefined && correlatedProbed !== Number.POSITIVE_INFINITY
             ? correlatedOrderProbe(query, correlated).toSQL()
             : undefined
-      return probe === undefined ? undefined : query.client.raw(`(${probe.sql})`, probe.bindings)
+      if (probe === undefined) return undefined
+      if (correlated?.kept === undefined || rows !== undefined)
+        return query.client.raw(`(${probe.sql})`, probe.bindings)
+      // Few rows (NULL: correlated), else kept groups (2), else grouped (1), as `chooseGuardedForm` reads it.
+      const kept = keptGroupsProbe(query, correlated, correlated.kept, page.offset + page.limit).toSQL()
+      return query.client.raw(
+        `(case when (${probe.sql}) is null then null when (${kept.sql}) is not null then 2 else 1 end)`,
+        [...probe.bindings, ...kept.bindings],
+      )
     },
   }
   /**

@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import type { BoundedRun } from '../bound/carried-run.ts'
 import { BuilderSlot } from '../knex/builder-slot.ts'
 import type { Row } from '../normalize/row-values.ts'
-import type { GuardedForm } from './page-rewrite.ts'
+import type { ProbedForm } from './page-rewrite.ts'
 import type { Seek } from './seek-orders.ts'
 
 /**
@@ -18,7 +18,7 @@ export interface ReadState {
   /** The probe of the guarded page the builder reads as it stands, if it reads one (see `guardProbeOf`). */
   readonly probe?: (query: Knex.QueryBuilder) => Knex.Raw | undefined
   /** On a read's copy of a guarded page: the form its probe chose (see `readInForm`). */
-  readonly form?: GuardedForm
+  readonly form?: ProbedForm
   /** On a keyset page's copy read before its cursor: ordered in reverse of the request (see `readReversed`). */
   readonly reversed?: true
   /** What a keyset page needs of the request (see `seekOf`). */

@@ -23,7 +23,7 @@ const NO_AGGREGATES: readonly PlannedAggregate[] = Object.freeze([])
  * aggregate it is not ordered by (see {@link testsUnorderedAggregate}), and on every dialect for a page whose wheres
  * keep few rows by declaration (see {@link keepsFewRows}).
  */
-const ALWAYS_CORRELATED = Object.freeze({ rows: Number.POSITIVE_INFINITY })
+const ALWAYS_CORRELATED = Object.freeze({ rows: Number.POSITIVE_INFINITY, kept: false })
 
 /**
  * Whether a where tests an aggregate the page is not ordered by: its correlated subquery runs for every base row the
@@ -178,7 +178,13 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
         ? undefined
         : first?.aggregate === undefined || testsUnorderedAggregate(query)
           ? ALWAYS_CORRELATED
-          : dialect.correlatedAggregateOrder
+          : Object.freeze({
+              rows: dialect.correlatedAggregateOrder.rows,
+              kept:
+                dialect.correlatedAggregateOrder.keptGroups === true &&
+                first.direction === 'desc' &&
+                (first.aggregate.kind === 'count' || first.aggregate.kind === 'exists'),
+            })
   // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
   // without, an `or` with a relation filter is the union of its branches.
   const branches =

@@ -33,9 +33,11 @@ export interface PagePlan {
    * The probe of a page ordered by an aggregate (`Dialect.correlatedAggregateOrder`): when its conditions hold
    * fewer than `rows` base rows, its aggregates are correlated subqueries instead of grouped joins; or `undefined`.
    * `rows` is infinite, and no probe is sent, when the first order is a column or the conditions test an aggregate
-   * the page is not ordered by.
+   * the page is not ordered by. `kept`: the probe first looks for the (offset + limit)-th base row with related rows of
+   * the first order, a count or an exists, descending; when there is one, the page inner-joins its grouped join
+   * (`Dialect.correlatedAggregateOrder.keptGroups`).
    */
-  readonly correlatedOrder: { readonly rows: number } | undefined
+  readonly correlatedOrder: { readonly rows: number; readonly kept: boolean } | undefined
   /**
    * The branches of the top-level `or` of the client's wheres when the page is read as the union of its branches
    * (see `disjunctionBranches`), or `undefined`: only for a page without a cutoff or a correlated order. A page whose

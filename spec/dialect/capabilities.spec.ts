@@ -69,6 +69,10 @@ const BY_AGGREGATE =
 const TESTS_AGGREGATE =
   'wheres[0][column]=posts_count&wheres[0][operator]=>=&wheres[0][value]=1&orders[0][column]=postsNewest&orders[0][direction]=desc&limit=5&page=2'
 
+/** Users named `user…` by their post count, descending: most have posts. */
+const BY_COUNT_DESC =
+  'wheres[0][column]=name&wheres[0][operator]=like&wheres[0][value]=user%25&orders[0][column]=postsCount&orders[0][direction]=desc&limit=3&page=2'
+
 /** Flags of a dialect to change; `undefined` turns an optional one off. */
 type FlagChange = { [Flag in keyof Dialect]?: Dialect[Flag] | undefined }
 
@@ -97,6 +101,17 @@ const FLAGS: Array<{ name: string; change: FlagChange; cases: FlagCase[]; only?:
     change: { correlatedAggregateOrder: { rows: 3 } },
     cases: [
       { table: 'pg_users', request: BY_AGGREGATE, shows: /kqp_frequent\n[^\n]*left join \(select [^\n]*kqp_aggregate/ },
+    ],
+  },
+  {
+    name: 'correlatedAggregateOrder: keptGroups, a page by a count, descending, inner-joins the groups it finds',
+    change: { correlatedAggregateOrder: { rows: 3, keptGroups: true } },
+    cases: [
+      {
+        table: 'pg_users',
+        request: BY_COUNT_DESC,
+        shows: /then 2 else 1 end\) as kqp_frequent\n[^\n]*inner join \(select [^\n]*count\(\*\)/,
+      },
     ],
   },
   {

@@ -254,8 +254,20 @@ describe('the read plan (planRead)', () => {
 
   it('probes the rows of a page ordered by an aggregate on SQLite and PostgreSQL, 5,000 at most; not on MariaDB', () => {
     const byAggregate = 'wheres[0][column]=title&wheres[0][value]=x&orders[0][column]=commentsCount&limit=20'
-    expect(planOf(sqlite, byAggregate).page.correlatedOrder).to.deep.equal({ rows: 5000 })
-    expect(planOf(postgres, byAggregate).page.correlatedOrder).to.deep.equal({ rows: 5000 })
+    expect(planOf(sqlite, byAggregate).page.correlatedOrder).to.deep.equal({ rows: 5000, kept: false })
+    expect(planOf(postgres, byAggregate).page.correlatedOrder).to.deep.equal({ rows: 5000, kept: false })
+    const descending = `${byAggregate}&orders[0][direction]=desc`
+    expect(planOf(sqlite, descending).page.correlatedOrder, 'SQLite: kept groups').to.deep.equal({
+      rows: 5000,
+      kept: true,
+    })
+    expect(planOf(postgres, descending).page.correlatedOrder).to.deep.equal({ rows: 5000, kept: false })
+    const oneRow = 'wheres[0][column]=id&wheres[0][value]=3&orders[0][column]=commentsCount&limit=20'
+    for (const dialect of [sqlite, postgres, mysql])
+      expect(planOf(dialect, oneRow).page.correlatedOrder, `${dialect.name}: one row by declaration`).to.deep.equal({
+        rows: Number.POSITIVE_INFINITY,
+        kept: false,
+      })
     expect(planOf(mysql, byAggregate).page.correlatedOrder, 'MariaDB splits the grouped join by key').to.equal(
       undefined,
     )
@@ -266,13 +278,14 @@ describe('the read plan (planRead)', () => {
     const second = 'orders[0][column]=title&orders[1][column]=commentsCount&limit=20'
     expect(planOf(postgres, second).page.correlatedOrder, 'a later order, without a probe').to.deep.equal({
       rows: Number.POSITIVE_INFINITY,
+      kept: false,
     })
     expect(planOf(sqlite, TAGGED.replace('=id', '=commentsCount')).page.correlatedOrder, 'guarded').to.equal(undefined)
   })
 
   it('correlates without a probe a page whose first order is a column, or whose where tests another aggregate', () => {
     const testsCount = 'wheres[0][column]=comments_count&wheres[0][operator]=%3E&wheres[0][value]=2&limit=20'
-    const always = { rows: Number.POSITIVE_INFINITY }
+    const always = { rows: Number.POSITIVE_INFINITY, kept: false }
     expect(
       planOf(sqlite, 'orders[0][column]=title&orders[1][column]=tagsCount&limit=20').page.correlatedOrder,
     ).to.deep.equal(always)
@@ -280,8 +293,30 @@ describe('the read plan (planRead)', () => {
     expect(
       planOf(sqlite, `${testsCount}&orders[0][column]=commentsCount`).page.correlatedOrder,
       'the aggregate the page is ordered by reads its grouped join: the probe chooses',
-    ).to.deep.equal({ rows: 5000 })
+    ).to.deep.equal({ rows: 5000, kept: false })
     expect(planOf(mysql, `${testsCount}&orders[0][column]=tagsCount`).page.correlatedOrder).to.equal(undefined)
+  })
+
+  it('MariaDB cuts off a first order by a base column when a later one joins, walking the later hops', () => {
+    const byIdThenAuthor = 'orders[0][column]=user_id&orders[1][column]=author.name&limit=20'
+    const cutoff = planOf(mysql, byIdThenAuthor).page.cutoff
+    expect(cutoff?.order.column).to.equal('user_id')
+    expect(cutoff?.hops.map((via) => via.map((relation) => relation.name))).to.deep.equal([['author']])
+    expect(planOf(mysql, 'orders[0][column]=user_id&orders[1][column]=title&limit=20').page.cutoff, 'no join').to.equal(
+      undefined,
+    )
+    expect(planOf(mysql, `wheres[0][column]=id&wheres[0][value]=3&${byIdThenAuthor}`).page.cutoff, 'one row').to.equal(
+      undefined,
+    )
+    expect(planOf(sqlite, byIdThenAuthor).page.cutoff).to.equal(undefined)
+  })
+
+  it('MariaDB reads a where on another aggregate of a page ordered by an aggregate from a grouped join', () => {
+    const testsCount = 'wheres[0][column]=comments_count&wheres[0][operator]=%3E&wheres[0][value]=2&limit=20'
+    const joined = planOf(mysql, `${testsCount}&orders[0][column]=tagsCount`).page.joinedTests
+    expect(joined.map((aggregate) => aggregate.key)).to.have.length(1)
+    expect(planOf(mysql, `${testsCount}&orders[0][column]=id`).page.joinedTests, 'a page by a column').to.deep.equal([])
+    expect(planOf(sqlite, `${testsCount}&orders[0][column]=tagsCount`).page.joinedTests).to.deep.equal([])
   })
 
   it("defers a page from the dialect's offset, and a page with aggregates from PostgreSQL's lower one", () => {

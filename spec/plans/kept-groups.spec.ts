@@ -1,0 +1,109 @@
+import { expect } from 'chai'
+import type { Knex } from 'knex'
+import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
+import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
+import { countQueries } from '../support/count-queries.ts'
+import { testDatabases } from '../support/databases.ts'
+import { explainPlan } from './support/explain-plan.ts'
+
+/**
+ * Posts by their notes count, descending, where every fourth post has notes: on SQLite a page whose rows all have
+ * notes inner-joins the grouped count (`Dialect.correlatedAggregateOrder.keptGroups`), as its probe finds, so that
+ * SQLite reads the groups and the posts they name instead of every post.
+ */
+const map = defineRelationMap({
+  kg_posts: {
+    columns: { id: 'integer', views: { type: 'integer', nullable: false } },
+    relations: { notes: { type: 'hasMany', table: 'kg_notes', foreignKey: 'post_id' } },
+  },
+  kg_notes: { columns: { id: 'integer', post_id: { type: 'integer', nullable: false } } },
+})
+
+const POSTS = 8_000
+const posts = Array.from({ length: POSTS }, (_, index) => index + 1)
+const notesOf = (post: number): number => (post % 4 === 0 ? 1 + (post % 7) : 0)
+const viewsOf = (post: number): number => post % 100
+// The last order's direction goes to the primary key that ends the order.
+const byNotes = (a: number, b: number): number => notesOf(b) - notesOf(a) || b - a
+const BY_NOTES =
+  'wheres[0][column]=views&wheres[0][operator]=>=&wheres[0][value]=10&orders[0][column]=notesCount&orders[0][direction]=desc'
+
+for (const db of testDatabases()) {
+  describe(`a page ordered by a count, descending, whose rows all have related rows (${db.name})`, function () {
+    this.timeout(120_000)
+    const apply = (request: string): Knex.QueryBuilder =>
+      applyQueryParams(db.knex('kg_posts'), parseQueryParams(request), map, { frequencyMemoMs: 0 })
+    const matching = posts.filter((post) => viewsOf(post) >= 10).sort(byNotes)
+
+    before(async () => {
+      await db.knex.schema.dropTableIfExists('kg_notes')
+      await db.knex.schema.dropTableIfExists('kg_posts')
+      await db.knex.schema.createTable('kg_posts', (table) => {
+        table.increments('id')
+        table.integer('views').notNullable()
+      })
+      await db.knex.schema.createTable('kg_notes', (table) => {
+        table.increments('id')
+        table.integer('post_id').notNullable().index('kg_notes_post_id')
+      })
+      await db.knex.batchInsert(
+        'kg_posts',
+        posts.map((id) => ({ id, views: viewsOf(id) })),
+        500,
+      )
+      const notes = posts.flatMap((post) => Array.from({ length: notesOf(post) }, () => ({ post_id: post })))
+      await db.knex.batchInsert('kg_notes', notes, 500)
+      await db.knex.raw(db.name === 'mysql' ? 'analyze table kg_posts, kg_notes' : 'analyze')
+    })
+
+    after(async () => {
+      await db.knex.schema.dropTableIfExists('kg_notes')
+      await db.knex.schema.dropTableIfExists('kg_posts')
+    })
+
+    it('returns the posts by notes count, those with notes first, then those without', async () => {
+      const ids = async (request: string): Promise<number[]> =>
+        ((await apply(request)) as Array<{ id: number }>).map((row) => row.id)
+      expect(await ids(`${BY_NOTES}&limit=10&page=3`)).to.deep.equal(matching.slice(20, 30))
+      // 1,800 of the 7,200 matching posts have notes: page 181 of 10 straddles them and the rest.
+      expect(await ids(`${BY_NOTES}&limit=10&page=180`)).to.deep.equal(matching.slice(1_790, 1_800))
+      expect(await ids(`${BY_NOTES}&limit=10&page=181`)).to.deep.equal(matching.slice(1_800, 1_810))
+    })
+
+    if (db.name !== 'sqlite') {
+      it('PostgreSQL and MariaDB: the grouped count stays a left join', async () => {
+        const ran = await countQueries(db.knex, async () => await apply(`${BY_NOTES}&limit=10&page=3`))
+        const page = ran.queries[ran.queries.length - 1]?.sql ?? ''
+        expect(page).to.match(/left join \(select [^)]*count\(\*\)/)
+        expect(ran.queries.map((query) => query.sql).join('\n')).to.not.match(/inner join \(select/)
+      })
+      return
+    }
+
+    it('SQLite: one probe, then the page inner-joins the grouped count and reads the groups first', async () => {
+      const ran = await countQueries(db.knex, async () => await apply(`${BY_NOTES}&limit=10&page=3`))
+      expect(ran.queries).to.have.length(2)
+      const [probe, page] = ran.queries as [Knex.Sql, Knex.Sql]
+      expect(probe.sql).to.match(
+        /^select \(case when \(select 1 from `kg_posts` where .* limit \? offset \?\) is null then null when \(select 1 from `kg_posts` inner join \(select `kg_notes`\.`post_id` as `kqp_key`, count\(\*\) as `kqp_value` from `kg_notes` group by \+`kg_notes`\.`post_id`\) as `kqp_aggregate` on .* limit \? offset \?\) is not null then 2 else 1 end\) as kqp_frequent$/,
+      )
+      expect(probe.bindings).to.deep.equal([10, 1, 4_999, 10, 1, 29])
+      expect(page.sql).to.include('from `kg_posts` inner join (select `kg_notes`.`post_id` as `kqp_key`, count(*)')
+      const { lines, text } = await explainPlan(db.knex, 'sqlite', page)
+      expect(lines, text).to.include('SCAN kqp_aggregate')
+      expect(lines, text).to.include('SEARCH kg_posts USING INTEGER PRIMARY KEY (rowid=?)')
+    })
+
+    it('SQLite: a page past the posts with notes keeps the left join', async () => {
+      const ran = await countQueries(db.knex, async () => await apply(`${BY_NOTES}&limit=10&page=181`))
+      const page = ran.queries[1]?.sql ?? ''
+      expect(page).to.include('left join (select `kg_notes`.`post_id` as `kqp_key`, count(*)')
+    })
+
+    it('SQLite: ascending, the posts without notes come first: no kept groups', async () => {
+      const ran = await countQueries(db.knex, async () => await apply(`${BY_NOTES.replace('desc', 'asc')}&limit=10`))
+      expect(ran.queries.map((query) => query.sql).join('\n')).to.not.match(/inner join \(select/)
+    })
+  })
+}
