@@ -17,9 +17,10 @@ export interface JoinedAggregateWhere {
 
 /**
  * The client's conditions `listed` (the raw `list` the query holds) with each test on an aggregate the page is also
- * ordered by, or joins for its where (`tested`, see `PagePlan.joinedTests`), reading the value of the order's grouped join (`kqp_aggregate.kqp_value >= ?`) instead of its
- * correlated subquery, or `undefined` when they test none. The join holds the same value for each base row (a
- * count of no rows 0, the others NULL), so the rows are the same; the subquery ran once per base row beside the
+ * ordered by, or joins for its where (`tested`, see `PagePlan.joinedTests`), reading the value of its grouped join
+ * (`kqp_aggregate.kqp_value >= ?`) instead of its correlated subquery, or `undefined` when they test none. The join
+ * holds the same value for each base row (a count of no rows 0, the others NULL), so the rows are the same; the
+ * subquery ran once per base row beside the
  * join's one pass (users with `posts_views_max >= ?` ordered by `postsViewsMax`: PostgreSQL 1.6–2.0 s against
  * 0.14–0.26 s, figure 16). Only a page reads it (`pageRewriteFor`): a count drops the order joins. An aggregate whose
  * subquery carries bindings (a guard's value, a scope's) keeps its subquery.

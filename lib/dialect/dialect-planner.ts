@@ -136,8 +136,8 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
      * Whether a page whose first order is a count or an exists, descending, is first probed for its
      * (offset + limit)-th base row that has related rows: when it has one, every row of the page has some, and the
      * page inner-joins the grouped aggregate, so the database reads the groups and the base rows they name instead of
-     * every base row. SQLite: posts with `author.posts.views > ?` by `commentsCount` desc, page 2, 1.8–2.2 s →
-     * 0.7–1.0 s with the probe (figure 16).
+     * every base row. SQLite: posts with `author.posts.views > ?` by `commentsCount` desc, page 2, 1.5–2.2 s →
+     * 0.6–1.2 s with the probe (figure 16).
      */
     readonly keptGroups?: boolean
   }
@@ -154,8 +154,8 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    * With {@link cutoffJoinedOrder}: whether a page whose first order is a NOT NULL column of the base table, and whose
    * later orders join (a column through a relation, an aggregate's grouped join), gets the same cutoff, its bound
    * found by a walk of the column's index in the base table. MariaDB sorts the whole join as soon as an order reads a
-   * joined table: posts by `created_at, author.email`, page 14 of 100, took 1.5 s sorted and 4 ms cut off; with
-   * `author.posts.views > ?`, page 5 of 10, 1.8–2.6 s and 0.14 s (figure 16). SQLite and PostgreSQL walk the
+   * joined table: posts by `created_at, author.email`, page 14 of 100, took 1.3–1.5 s sorted and 4–13 ms cut off;
+   * with `author.posts.views > ?`, page 5 of 10, 1.8–2.6 s and 0.13–0.26 s (figure 16). SQLite and PostgreSQL walk the
    * column's index and sort only the rows that tie on it.
    */
   readonly cutoffColumnOrder: boolean
@@ -196,7 +196,7 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    * Whether a page whose first order is an aggregate (its grouped join sorts every match) reads the client's tests on
    * other aggregates from grouped joins of their own, joined beside the order's, instead of a correlated subquery per
    * base row. MariaDB: users with `posts_views_max < ?` counted over 60,000 users took 1.16 s correlated, 0.13 s
-   * joined; users by `postsCount` with `posts_views_max >= ?`, page 16: 2.0–2.8 s → 0.5 s (figure 16). A page that
+   * joined; users by `postsCount` with `posts_views_max >= ?`, page 16: 2.1–2.8 s → 1.3–1.4 s (figure 16). A page that
    * stops early keeps the correlated test (page 11 by `id`: 6 ms correlated, 257 ms joined). SQLite and PostgreSQL
    * read such a page with correlated aggregates for the rows its conditions keep (`correlatedAggregateOrder`).
    */
