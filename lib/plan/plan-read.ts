@@ -7,7 +7,7 @@ import { planHoldsKeyFirstFilter } from './holds-key-first-filter.ts'
 import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
 import { disjunctionBranches } from './disjunction-branches.ts'
-import { filterHops } from './filter-hops.ts'
+import { everyWhereJoinable, filterHops } from './filter-hops.ts'
 import { joinedByAndOnly, listingProbed, probedListFilter } from './probed-list.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
@@ -187,8 +187,14 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
             })
   // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
   // without, an `or` with a relation filter is the union of its branches.
+  // Where the page joins the hops of its filters and every where is a column test of the base table or of a joined
+  // row, the `or` is read as it is, in one pass.
+  const joinsOr =
+    dialect.joinFilterHops && paged && cutoff === undefined && guard === undefined && everyWhereJoinable(map, query)
   const branches =
-    (cutoff === undefined || (cutoff.listProbe !== undefined && dialect.cutoffBranches)) && conditions !== undefined
+    (cutoff === undefined || (cutoff.listProbe !== undefined && dialect.cutoffBranches)) &&
+    conditions !== undefined &&
+    !joinsOr
       ? disjunctionBranches(query, paged)
       : undefined
   const disjunction: DisjunctionPlan | undefined = branches === undefined ? undefined : Object.freeze({ branches })

@@ -44,11 +44,16 @@ for (const db of testDatabases()) {
      * Runs the query and its plain `.clone()`: asserts that the query is the union of its branches (and the clone
      * is not), that what ran is the query's own SQL, and that both give the same rows, `size` of them; returns them.
      */
-    const samePage = async (query: Knex.QueryBuilder, size: number): Promise<Array<Record<string, unknown>>> => {
+    const samePage = async (
+      query: Knex.QueryBuilder,
+      size: number,
+      form: 'union' | 'joined' = 'union',
+    ): Promise<Array<Record<string, unknown>>> => {
       const placeholders = (sql: string): string => sql.replace(/\$\d+/g, '?')
       const compiled = query.toSQL().sql
-      expect(compiled).to.match(/ union select \* from /)
-      expect(compiled).not.to.include('union all')
+      if (form === 'union') expect(compiled).to.match(/ union select \* from /)
+      else expect(compiled).to.match(/ inner join `pg_users` as `pg_users_2` on .* inner join `pg_teams` on /)
+      expect(compiled).not.to.include(form === 'union' ? 'union all' : 'kqp_union')
       expect(unions(query.clone()), 'the plain clone carries the rewrite').to.equal(false)
       const ran = await countQueries(db.knex, async () => rowsOf(await query))
       expect(ran.queries.map((statement) => placeholders(statement.sql))).to.deep.equal([placeholders(compiled)])
@@ -97,7 +102,9 @@ for (const db of testDatabases()) {
             const query = apply(
               `${request}&orders[0][column]=${JOINED}&orders[0][direction]=${direction}&limit=17&page=${page}`,
             )
-            await samePage(query, Math.min(17, expected - 17 * (page - 1)))
+            // MariaDB joins the hops of `author.team.name` and reads the `or` on the joined rows (`joinFilterHops`).
+            const form = db.name === 'mysql' && request === NESTED ? 'joined' : 'union'
+            await samePage(query, Math.min(17, expected - 17 * (page - 1)), form)
           }
         }
     })

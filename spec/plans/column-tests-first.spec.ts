@@ -125,7 +125,9 @@ for (const db of testDatabases()) {
      * of the `or` (see `disjunctionPage`), each an `and` the database orders by cost.
      */
     const plainOr = (): Knex.Sql => {
-      expect(query().toSQL().sql, 'the page is the union of the branches').to.include(' union ')
+      // MariaDB joins the hops of `post.author.score` and reads the `or` on the joined rows (`joinFilterHops`).
+      const page = db.name === 'mysql' ? 'inner join `ct_users` on ' : ' union '
+      expect(query().toSQL().sql, 'the page is the union of the branches, or joined').to.include(page)
       return query().clone().toSQL()
     }
 

@@ -103,6 +103,28 @@ for (const db of testDatabases()) {
       expect(count).not.to.match(q('inner join `pg_users`'))
     })
 
+    it('MariaDB reads an `or` of filters through joined hops and column tests in one pass, not as the union of its branches', async () => {
+      const request =
+        'orders[0][column]=id&orders[0][direction]=desc&wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=user 1%25&wheres[1][column]=author.team.name&wheres[1][operator]=in&wheres[1][boolean]=or&wheres[1][value][0]=team 2&wheres[1][value][1]=team 4&wheres[2][column]=kind&wheres[2][value]=note&limit=6&page=2'
+      const query = apply(request)
+      const { sql, rows } = await ran(query)
+      expect(rows).to.have.length(6)
+      if (db.name === 'mysql') {
+        expect(sql).to.match(
+          q('inner join `pg_users` on `pg_users`.`id` = `pg_posts`.`user_id` inner join `pg_teams` on '),
+        )
+        expect(sql).to.match(
+          q(
+            '`pg_users`.`name`\\) like lower\\([^)]*\\) collate utf8mb4_bin\\)\\) or `pg_posts`.`kind` = \\? and `pg_teams`.`name` in \\(',
+          ),
+        )
+        expect(sql, sql).not.to.match(/kqp_branch|union/)
+        expect(sql).not.to.match(SUBQUERY)
+      } else {
+        expect(sql).to.match(/kqp_branch_1/)
+      }
+    })
+
     it('keeps the subquery of a hop the order does not join on a guarded table (MariaDB too), or joins as optional (editor)', async () => {
       const unordered = apply(
         'orders[0][column]=id&wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=user 1%25&limit=8',
