@@ -3,6 +3,7 @@ import { runBounded } from '../bound/run-within-bound.ts'
 import type { StatementBound } from '../bound/statement-bound.ts'
 import { builderBeside } from '../knex/builder-methods.ts'
 import { knexConfigOf } from '../knex/client.ts'
+import { KEPT_GROUPS_ANSWER } from './correlated-order.ts'
 import type { ProbedForm } from './page-rewrite.ts'
 
 /** Probes remembered per database, the least recently used forgotten first. */
@@ -19,7 +20,7 @@ const memos = new WeakMap<object, Map<string, Remembered>>()
  * Runs `probe` (the guard of a page `builder` reads: see `guardedPage`) as a statement of its own, where
  * `builder` runs and within `bound`, and gives the form the page is read in: the walking form when the key
  * is frequent (the probe found its `cap`-th related row), else the listing form; the kept-groups form where the
- * probe answers 2 (see `keptGroupsProbe`). Either form reads the rows
+ * probe answers `KEPT_GROUPS_ANSWER` (see `keptGroupsProbe`). Either form reads the rows
  * of the plain query, so what the probe found only decides how fast the page is read.
  *
  * The form is remembered for `memoMs` per database (the knex instance and its transactions) and per probe with
@@ -45,7 +46,8 @@ export async function chooseGuardedForm(
   const statement = builderBeside(builder).select(client.raw('? as kqp_frequent', [probe]))
   const rows = (await runBounded(statement, bound)) as ReadonlyArray<Readonly<Record<string, unknown>>>
   const frequent = rows[0]?.kqp_frequent
-  const form = frequent === null || frequent === undefined ? 'list' : Number(frequent) === 2 ? 'kept' : 'walk'
+  const form =
+    frequent === null || frequent === undefined ? 'list' : Number(frequent) === KEPT_GROUPS_ANSWER ? 'kept' : 'walk'
   if (memo !== undefined) {
     memo.delete(key)
     memo.set(key, { form, until: Date.now() + memoMs })

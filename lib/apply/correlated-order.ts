@@ -49,6 +49,9 @@ export function correlatedPage(plain: Knex.QueryBuilder, orders: CorrelatedOrder
   return read
 }
 
+/** What the probe of a page ordered by an aggregate answers when it chose the kept-groups page. */
+export const KEPT_GROUPS_ANSWER = 2
+
 /**
  * The probe that chooses the kept-groups page (see {@link keptGroupsPage}) before the probe of
  * {@link correlatedOrderProbe}: the (offset + limit)-th base row that meets the page's conditions and has related

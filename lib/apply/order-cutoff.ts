@@ -81,16 +81,26 @@ export function orderCutoffOf(
   const { sql } = joins.out
   const listed = joins.out.bindings.length === 0 && (sql === hops || sql.startsWith(`${hops} `))
   return {
+    ...boundOf(names, plan),
     value: names.column(aliases[last] ?? '', order.column),
-    direction: order.direction,
     walk,
     orderedTable: names.table(order.via[last]?.table ?? '', aliases[last] ?? ''),
+    baseTable: names.table(table, ref),
+    ...(listed ? { listJoins: `${forward(join)}${sql.slice(hops.length)}` } : {}),
+  }
+}
+
+/** What every cutoff of `plan` reads its bound with, whatever its first order goes through. */
+function boundOf(
+  names: Identifiers,
+  plan: CutoffPlan,
+): Pick<OrderCutoff, 'direction' | 'selectModifier' | 'boundForm' | 'boundTable' | 'boundValue'> {
+  return {
+    direction: plan.order.direction,
     selectModifier: plan.selectModifier,
     boundForm: plan.bound,
-    baseTable: names.table(table, ref),
     boundTable: names.name(BOUND_TABLE),
     boundValue: names.column(BOUND_TABLE, BOUND_VALUE),
-    ...(listed ? { listJoins: `${forward(join)}${sql.slice(hops.length)}` } : {}),
   }
 }
 
@@ -120,15 +130,11 @@ function columnCutoff(
     })
   }
   return {
+    ...boundOf(names, plan),
     value: names.column(ref, plan.order.column),
-    direction: plan.order.direction,
     walk,
     orderedTable: baseTable,
-    selectModifier: plan.selectModifier,
-    boundForm: plan.bound,
     baseTable,
-    boundTable: names.name(BOUND_TABLE),
-    boundValue: names.column(BOUND_TABLE, BOUND_VALUE),
     ...(joins.out.bindings.length === 0 ? { listJoins: joins.out.sql } : {}),
   }
 }

@@ -24,6 +24,7 @@ import {
   correlatedPage,
   keptGroupsPage,
   keptGroupsProbe,
+  KEPT_GROUPS_ANSWER,
   type CorrelatedOrders,
 } from './correlated-order.ts'
 import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
@@ -263,10 +264,10 @@ export function pageRewriteFor(
       if (probe === undefined) return undefined
       if (correlated?.kept === undefined || rows !== undefined)
         return query.client.raw(`(${probe.sql})`, probe.bindings)
-      // Few rows (NULL: correlated), else kept groups (2), else grouped (1), as `chooseGuardedForm` reads it.
+      // Few rows (NULL: correlated), else kept groups, else grouped (1), as `chooseGuardedForm` reads it.
       const kept = keptGroupsProbe(query, correlated, correlated.kept, page.offset + page.limit).toSQL()
       return query.client.raw(
-        `(case when (${probe.sql}) is null then null when (${kept.sql}) is not null then 2 else 1 end)`,
+        `(case when (${probe.sql}) is null then null when (${kept.sql}) is not null then ${KEPT_GROUPS_ANSWER} else 1 end)`,
         [...probe.bindings, ...kept.bindings],
       )
     },

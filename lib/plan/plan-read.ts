@@ -10,7 +10,7 @@ import { disjunctionBranches } from './disjunction-branches.ts'
 import { everyWhereJoinable, filterHops } from './filter-hops.ts'
 import { joinedByAndOnly, listingProbed, probedListFilter } from './probed-list.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
-import type { CutoffPlan, DisjunctionPlan, GuardPlan, ReadPlan } from './read-plan.ts'
+import type { CutoffPlan, DisjunctionPlan, GuardPlan, PagePlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst, selectiveByDeclaration } from './relation-filter-form.ts'
 
 const NO_HOPS: ReadonlyArray<readonly DirectRelation[]> = Object.freeze([])
@@ -44,20 +44,39 @@ function keepsFewRows(map: RelationMap, query: QueryPlan): boolean {
 }
 
 /**
- * Whether a page ordered by `orders` gets an order cutoff, on a dialect that cuts off (`Dialect.cutoffJoinedOrder`):
+ * The correlated order of a paged read without a cutoff, guard or search that is ordered by an aggregate (see
+ * `PagePlan.correlatedOrder`), or `undefined`. Wheres that keep few rows by declaration (`fewRows`: `id = ?`) have
+ * their aggregates correlated on every dialect: MariaDB grouped every post for one user (1.1 s against 1 ms).
+ */
+function correlatedOrderOf(dialect: PlannerDialect, query: QueryPlan, fewRows: boolean): PagePlan['correlatedOrder'] {
+  const first = query.orders[0]
+  if (!query.orders.some((order) => order.aggregate !== undefined)) return undefined
+  if (fewRows) return ALWAYS_CORRELATED
+  const probed = dialect.correlatedAggregateOrder
+  if (probed === undefined) return undefined
+  if (first?.aggregate === undefined || testsUnorderedAggregate(query)) return ALWAYS_CORRELATED
+  const { kind } = first.aggregate
+  return Object.freeze({
+    rows: probed.rows,
+    kept: probed.keptGroups === true && first.direction === 'desc' && (kind === 'count' || kind === 'exists'),
+  })
+}
+
+/**
+ * Whether a page ordered by `query.orders` gets an order cutoff, on a dialect that cuts off (`Dialect.cutoffJoinedOrder`):
  * its first order is a NOT NULL column through inner-joined hops, or of the base table when a later order joins
  * (`Dialect.cutoffColumnOrder`; not with a search, which orders through its own join, nor for wheres that keep few
  * rows by declaration). The cutoff's walk joins hop by hop on one key column each; a composite key keeps the
  * page as it is.
  */
-function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap): boolean {
+function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap, fewRows: boolean): boolean {
   const [first, ...later] = query.orders
   if (!dialect.cutoffJoinedOrder || first === undefined || first.nullable) return false
   if (first.via.length === 0)
     return (
       dialect.cutoffColumnOrder &&
       query.search === undefined &&
-      !keepsFewRows(map, query) &&
+      !fewRows &&
       first.aggregate === undefined &&
       first.relevance === undefined &&
       later.some((order) => order.via.length > 0 || order.aggregate !== undefined)
@@ -149,7 +168,8 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     }
   }
   let cutoff: CutoffPlan | undefined
-  if (first !== undefined && cutsOff(dialect, query, map))
+  const fewRows = keepsFewRows(map, query)
+  if (first !== undefined && cutsOff(dialect, query, map, fewRows))
     cutoff = Object.freeze({
       order: first,
       hops:
@@ -162,35 +182,20 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       bound: dialect.cutoffBound,
     })
   // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
-  const aggregateOrdered =
+  const correlatedOrder =
+    paged && cutoff === undefined && guard === undefined && query.search === undefined
+      ? correlatedOrderOf(dialect, query, fewRows)
+      : undefined
+  // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
+  // without, an `or` with a relation filter is the union of its branches, unless the page joins the hops of its
+  // filters and every where is a column test of the base table or of a joined row: that `or` is read in one pass.
+  const joinsOr =
+    dialect.joinFilterHops &&
     paged &&
     cutoff === undefined &&
     guard === undefined &&
-    query.search === undefined &&
-    query.orders.some((order) => order.aggregate !== undefined)
-  // Wheres that keep few rows by declaration (`id = ?`) have their aggregates correlated on every dialect: MariaDB
-  // grouped every post for one user (1.1 s against 1 ms).
-  const correlatedOrder = !aggregateOrdered
-    ? undefined
-    : keepsFewRows(map, query)
-      ? ALWAYS_CORRELATED
-      : dialect.correlatedAggregateOrder === undefined
-        ? undefined
-        : first?.aggregate === undefined || testsUnorderedAggregate(query)
-          ? ALWAYS_CORRELATED
-          : Object.freeze({
-              rows: dialect.correlatedAggregateOrder.rows,
-              kept:
-                dialect.correlatedAggregateOrder.keptGroups === true &&
-                first.direction === 'desc' &&
-                (first.aggregate.kind === 'count' || first.aggregate.kind === 'exists'),
-            })
-  // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
-  // without, an `or` with a relation filter is the union of its branches.
-  // Where the page joins the hops of its filters and every where is a column test of the base table or of a joined
-  // row, the `or` is read as it is, in one pass.
-  const joinsOr =
-    dialect.joinFilterHops && paged && cutoff === undefined && guard === undefined && everyWhereJoinable(map, query)
+    !joinedByAndOnly(query.wheres) &&
+    everyWhereJoinable(map, query)
   const branches =
     (cutoff === undefined || (cutoff.listProbe !== undefined && dialect.cutoffBranches)) &&
     conditions !== undefined &&
@@ -234,7 +239,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       correlatedOrder,
       disjunction,
       filterHops: hops,
-      groupedScan: dialect.groupedJoinScan && !keepsFewRows(map, query),
+      groupedScan: dialect.groupedJoinScan && !fewRows,
       joinedTests,
     }),
   })
