@@ -38,6 +38,26 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    */
   readonly bareRelation: 'exists' | 'scalar'
   /**
+   * How a test of a declared `min` or `max` against a bound is written: as tests of whether related rows reach the
+   * bound, which stop at the first such row and need no index on the column (`max(views) >= ?` is "some post has
+   * `views >= ?`"; `max(views) < ?` is "some post has views, and none has `views >= ?`"). `some` is the form of the
+   * first kind, `none` of the second (and of its "has views"): a correlated `exists`, or the scalar probe
+   * `(select 1 … limit 1) is not null` (`is null` for none). Users by `created_at`, page 10 of 20, over 60,000 users
+   * and 600,000 posts indexed on `(user_id)` and `(views)` (milliseconds; `max(…)` the aggregate's own subquery):
+   *
+   * | test | max(…) PG / MariaDB / SQLite | exists | scalar |
+   * |---|---|---|---|
+   * | `max >= 1000` | 48 / 36 / 16 | 12 / 899 / 4 | 14 / 27 / 4 |
+   * | `max >= 99715` | 91 / 146 / 136 | 7 / 5 / 107 | 462 / 140 / 101 |
+   * | `max < 1000` | 588 / 890 / 902 | 71 / 235 / 46 | 99 / 546 / 42 |
+   * | `max < 99715` | 25 / 30 / 8 | 15 / 103 / 6 | 32 / 30 / 6 |
+   *
+   * MariaDB turns `exists` into a semi-join that lists every matching post first (the second column's 899 ms),
+   * and `not exists` into an anti-join over a hashed list, which beats reading each user's posts when few users
+   * pass. Other tests of a `min` or `max` (`!=`, `in`, `not between`, `null`) keep the aggregate's subquery.
+   */
+  readonly extremeTest: { readonly some: 'exists' | 'scalar'; readonly none: 'exists' | 'scalar' }
+  /**
    * How a relation filter's `key in (select …)` list is written inside the subquery of a to-many relation filter
    * (`tags.posts.cover.url`: the posts of a post's tags): as is (`'flat'`), or as the rows of a `select distinct`
    * derived table (`'distinct'`, MariaDB). MariaDB flattens nested `in` lists into one semi-join and materialises

@@ -38,6 +38,7 @@ export const mysql: Dialect<'mysql'> = {
   likeSensitive: { sql: (column) => `${column} like ${BINARY_PATTERN}`, pattern: (value) => value },
   filteredRelation: 'in',
   bareRelation: 'scalar',
+  extremeTest: { some: 'scalar', none: 'exists' },
   listUnderMany: 'distinct',
   keyFirstRelation: 'always',
   frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'scalar', orderedPivotServes: true, fencedList: false },

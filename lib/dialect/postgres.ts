@@ -33,6 +33,7 @@ export const postgres: Dialect<'postgres'> = {
   likeSensitive: { sql: (column) => `${column} like ?`, pattern: (value) => value },
   filteredRelation: 'exists',
   bareRelation: 'exists',
+  extremeTest: { some: 'exists', none: 'exists' },
   listUnderMany: 'flat',
   keyFirstRelation: 'where-it-orders',
   frequencyGuard: { cap: 5000, at: 'where', walkProbe: 'exists', orderedPivotServes: true, fencedList: true },

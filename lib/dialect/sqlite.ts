@@ -61,6 +61,7 @@ export const sqlite: Dialect<'sqlite'> = {
   likeSensitive: { sql: (column) => `${column} glob ?`, pattern: globPattern },
   filteredRelation: 'by-selectivity',
   bareRelation: 'exists',
+  extremeTest: { some: 'exists', none: 'exists' },
   listUnderMany: 'flat',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,

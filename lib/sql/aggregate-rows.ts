@@ -16,6 +16,8 @@ export interface AggregateRows {
   keys: readonly string[]
   /** The aggregated value: `count(*)`, `sum("posts"."views")`, `1` for exists. */
   value: string
+  /** The quoted column aggregated (`"posts"."views"`); absent for `count(*)` and exists. */
+  column?: string
   /**
    * The conditions on the related rows (morph type, guards, scope), each already parenthesised or simple, with their
    * bindings.
@@ -53,12 +55,8 @@ export function aggregateRows(
       ? undefined
       : compileScope(map, relation.table, aggregate.scope, client ?? out.guards?.client)
   const alias = aliasFor(relation.table, scope)
-  const value =
-    kind === 'exists'
-      ? '1'
-      : aggregate.column === undefined
-        ? 'count(*)'
-        : `${kind}(${names.column(alias, aggregate.column)})`
+  const column = kind === 'exists' || aggregate.column === undefined ? undefined : names.column(alias, aggregate.column)
+  const value = kind === 'exists' ? '1' : column === undefined ? 'count(*)' : `${kind}(${column})`
   if (
     pivot !== undefined &&
     aggregate.column === undefined &&
@@ -96,7 +94,7 @@ export function aggregateRows(
     for (const binding of scopeSql.bindings) conditions.bindings.push(binding)
   }
   const keys = pivot === undefined ? relatedKeyColumns(relation).map((column) => names.column(alias, column)) : [key]
-  return { from, key, keys, value, conditions }
+  return { from, key, keys, value, ...(column === undefined ? {} : { column }), conditions }
 }
 
 /** The where conditions a scope of `table` adds, as parenthesised SQL with `?` placeholders. */
