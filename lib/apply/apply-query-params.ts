@@ -135,7 +135,14 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
     const orders = writer.fresh()
     joins = selectsEveryColumn(builder)
       ? undefined
-      : new OrderJoins(orders.fresh(), ref, tablesOf(builder, table, ref), relationMap, read.page.groupedScan)
+      : new OrderJoins(
+          orders.fresh(),
+          ref,
+          tablesOf(builder, table, ref),
+          relationMap,
+          read.page.groupedScan,
+          read.page.innerGroups,
+        )
     writeOrders(orders, ref, plan.orders, relationMap, joins, search)
     if (read.page.cutoff !== undefined && joins !== undefined)
       cutoff = orderCutoffOf(names, table, ref, read.page.cutoff, joins)

@@ -25,7 +25,8 @@ const starts = new WeakMap<OrderJoins, Map<string, number>>()
  * An order needs the aggregate of every row the query keeps, not only of the page: one pass over the related
  * table, grouped, beats one index probe per base row on every database by ×4 to ×8 (figure 12). The join is
  * on the grouped key, so it neither drops nor multiplies rows; `countQuery` leaves it out with the other order
- * joins. A count of no rows is 0, an exists is whether a group exists, the others are NULL. With
+ * joins. A count of no rows is 0, an exists is whether a group exists, the others are NULL; where every row the page
+ * keeps has related rows (`joins.innerGroups`), an inner join. With
  * `joins.groupedScan` (SQLite) the keys are grouped as `+key`: a scan of the related table and a sort of its keys.
  */
 export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, ref: string, map: RelationMap): string {
@@ -46,7 +47,8 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     // A composite key is grouped by each of its columns: kqp_key, kqp_key_2, …
     const keyNames = rows.keys.map((_, index) => (index === 0 ? 'kqp_key' : `kqp_key_${index + 1}`))
     const selected = rows.keys.map((key, index) => `${key} as ${names.name(keyNames[index] ?? '')}, `).join('')
-    out.text(`${LEFT_JOIN}${selected}${value} as ${names.name('kqp_value')} from ${rows.from}`)
+    const join = joins.innerGroups.has(aggregate.key) ? 'inner join (select ' : LEFT_JOIN
+    out.text(`${join}${selected}${value} as ${names.name('kqp_value')} from ${rows.from}`)
     if (rows.conditions.sql !== '') out.text(' where ').append(rows.conditions)
     const parentKeys = parentKeyColumns(aggregate.relation)
     const on = keyNames.map(

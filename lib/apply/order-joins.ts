@@ -27,13 +27,23 @@ export class OrderJoins {
   private readonly taken: Set<string>
   /** Whether an aggregate's grouped join groups by `+key` (see `PagePlan.groupedScan`). */
   readonly groupedScan: boolean
+  /** The keys of the aggregates whose grouped join is an inner join (see `PagePlan.innerGroups`). */
+  readonly innerGroups: ReadonlySet<string>
 
-  constructor(out: SqlWriter, ref: string, taken: Iterable<string>, map: RelationMap, groupedScan = false) {
+  constructor(
+    out: SqlWriter,
+    ref: string,
+    taken: Iterable<string>,
+    map: RelationMap,
+    groupedScan = false,
+    innerGroups: ReadonlySet<string> = new Set(),
+  ) {
     this.out = out
     this.ref = ref
     this.map = map
     this.taken = new Set(taken)
     this.groupedScan = groupedScan
+    this.innerGroups = innerGroups
   }
 
   /**

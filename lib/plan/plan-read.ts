@@ -48,18 +48,47 @@ function keepsFewRows(map: RelationMap, query: QueryPlan): boolean {
  * `PagePlan.correlatedOrder`), or `undefined`. Wheres that keep few rows by declaration (`fewRows`: `id = ?`) have
  * their aggregates correlated on every dialect: MariaDB grouped every post for one user (1.1 s against 1 ms).
  */
-function correlatedOrderOf(dialect: PlannerDialect, query: QueryPlan, fewRows: boolean): PagePlan['correlatedOrder'] {
+function correlatedOrderOf(
+  dialect: PlannerDialect,
+  query: QueryPlan,
+  fewRows: boolean,
+  innerGroups: ReadonlySet<string>,
+): PagePlan['correlatedOrder'] {
   const first = query.orders[0]
   if (!query.orders.some((order) => order.aggregate !== undefined)) return undefined
   if (fewRows) return ALWAYS_CORRELATED
   const probed = dialect.correlatedAggregateOrder
   if (probed === undefined) return undefined
   if (first?.aggregate === undefined || testsUnorderedAggregate(query)) return ALWAYS_CORRELATED
-  const { kind } = first.aggregate
+  const { kind, key } = first.aggregate
   return Object.freeze({
     rows: probed.rows,
-    kept: probed.keptGroups === true && first.direction === 'desc' && (kind === 'count' || kind === 'exists'),
+    kept:
+      probed.keptGroups === true &&
+      first.direction === 'desc' &&
+      (kind === 'count' || kind === 'exists') &&
+      !innerGroups.has(key),
   })
+}
+
+/**
+ * The keys of the aggregates `query` orders by whose grouped join can be an inner join (`PagePlan.innerGroups`): an
+ * aggregate without a scope over a relation the client's `relations_exists` requires.
+ */
+function innerGroupsOf(query: QueryPlan): ReadonlySet<string> {
+  const required = new Set(
+    query.exists.flatMap((condition) =>
+      condition.kind === 'exists' ? [`${condition.relation.parentTable}.${condition.relation.name}`] : [],
+    ),
+  )
+  const keys = query.orders.flatMap(({ aggregate }) =>
+    aggregate !== undefined &&
+    aggregate.scope === undefined &&
+    required.has(`${aggregate.relation.parentTable}.${aggregate.relation.name}`)
+      ? [aggregate.key]
+      : [],
+  )
+  return Object.freeze(new Set(keys))
 }
 
 /**
@@ -182,9 +211,10 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       bound: dialect.cutoffBound,
     })
   // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
+  const innerGroups = innerGroupsOf(query)
   const correlatedOrder =
     paged && cutoff === undefined && guard === undefined && query.search === undefined
-      ? correlatedOrderOf(dialect, query, fewRows)
+      ? correlatedOrderOf(dialect, query, fewRows, innerGroups)
       : undefined
   // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
   // without, an `or` with a relation filter is the union of its branches, unless the page joins the hops of its
@@ -240,6 +270,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       disjunction,
       filterHops: hops,
       groupedScan: dialect.groupedJoinScan && !fewRows,
+      innerGroups,
       joinedTests,
     }),
   })

@@ -56,6 +56,14 @@ export interface PagePlan {
    */
   readonly groupedScan: boolean
   /**
+   * The keys of the aggregates the page orders by whose grouped join is an inner join (see `joinAggregate`): the
+   * client's `relations_exists` of the same relation (or a filter through it) keeps only base rows that have visible
+   * related rows, so each kept row has its group. MariaDB then reads the groups first and the base rows they name
+   * (posts with comments by `commentsCount`, an `or` of author tests, page 14: 1.5–2.7 s left-joined, 76 ms).
+   * Not for an aggregate with a scope, whose rows are fewer than the filter's.
+   */
+  readonly innerGroups: ReadonlySet<string>
+  /**
    * The aggregates the client's wheres test that the page joins grouped, beside its order's, and its conditions read
    * from those joins (`Dialect.joinedAggregateTests`; see `joinedAggregateWhere`); empty for any other page.
    */
