@@ -132,13 +132,14 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    */
   readonly deferredAggregatePageOffset?: number
   /**
-   * The offset from which a page ordered by an aggregate that selects another aggregate (a correlated subquery) is
-   * read as a deferred page, where the two offsets above do not already apply. MariaDB sorts such a page (a join to the
-   * grouped aggregate) through a temporary table that holds every row's select list, so each row's selected
-   * aggregate is computed before the page is found: users ordered by `postsCount` with `postsViewsMax` selected,
-   * page 4 of 20 over 60,000 users and 600,000 posts, took 15–16 s plain and 1.6–1.7 s deferred (figure 16's
-   * slowest MariaDB request). A page in an index's order gains nothing (1.8 against 5.8 ms), and a page selecting
-   * only the aggregate it is ordered by reads it from the order's join: neither is deferred.
+   * The offset from which a page ordered by an aggregate is read as a deferred page, where the two offsets above do
+   * not already apply. MariaDB sorts such a page (a join to the grouped aggregate) through a temporary table that
+   * holds every row's select list: each row's selected aggregate (a correlated subquery) is computed before the page
+   * is found (users ordered by `postsCount` with `postsViewsMax` selected, page 4 of 20 over 60,000 users and 600,000
+   * posts: 15–16 s plain, 1.6–1.7 s deferred), and every column is sorted with it (posts by `commentsCount` with an
+   * `or` of tests, page 10: 1.4–2.0 s plain, 0.33–0.4 s deferred, sorting keys only). Over the 223 requests of figure
+   * 16's 1,400 with an aggregate order, summed: 35.0 s plain → 31.3 s deferred; a few pay the second read of the
+   * aggregate's join for the page's rows (+0.1–0.2 s).
    */
   readonly deferredAggregateOrderPageOffset?: number
   /**

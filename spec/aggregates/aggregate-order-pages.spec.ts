@@ -140,6 +140,15 @@ for (const db of testDatabases()) {
       if (db.name !== 'mysql') expect(sql).to.match(/order by [`"]dap_users[`"]\.[`"]grp[`"] asc, \(select max\(/)
     })
 
+    it('MariaDB defers every page ordered by an aggregate, the first one too: it sorts the keys, not every column', async () => {
+      const query = apply('orders[0][column]=postsViewsMax&orders[0][direction]=desc&orders[1][column]=id&limit=5')
+      const { sql } = query.toSQL()
+      expect(/kqp_page/.test(sql), 'a deferred page').to.equal(db.name === 'mysql')
+      expect(rowsOf(await query).map((row) => row.id)).to.deep.equal(ordered().slice(0, 5))
+      const byColumn = apply('orders[0][column]=name&limit=5').toSQL().sql
+      expect(byColumn, 'a page by a column keeps the plain page').to.not.include('kqp_page')
+    })
+
     it('a page before the deferred offset, and a later page, give the same rows as the whole order', async () => {
       for (const offset of [0, 1_095, 1_195]) {
         const rows = rowsOf(await apply(`${REQUEST}&offset=${offset}`))

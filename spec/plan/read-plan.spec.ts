@@ -319,15 +319,18 @@ describe('the read plan (planRead)', () => {
     expect(planOf(sqlite, `${testsCount}&orders[0][column]=tagsCount`).page.joinedTests).to.deep.equal([])
   })
 
-  it("defers a page from the dialect's offset, and a page with aggregates from PostgreSQL's lower one", () => {
+  it("defers a page from the dialect's offset, a page with aggregates from PostgreSQL's lower one, and a page ordered by an aggregate from MariaDB's first page", () => {
     expect(planOf(mysql, TAGGED).page.deferFrom).to.equal(300)
     expect(planOf(sqlite, TAGGED).page.deferFrom).to.equal(1000)
     expect(planOf(postgres, TAGGED).page.deferFrom).to.equal(undefined)
     expect(planOf(postgres, 'with[0]=commentsCount&orders[0][column]=id&limit=20').page.deferFrom).to.equal(100)
     expect(planOf(mysql, 'with[0]=commentsCount&orders[0][column]=id&limit=20').page.deferFrom).to.equal(300)
     const byAggregate = 'with[0]=commentsCount&orders[0][column]=commentsCount&limit=20'
-    expect(planOf(mysql, byAggregate).page.deferFrom, 'ordered by the one aggregate it selects').to.equal(300)
+    expect(planOf(mysql, byAggregate).page.deferFrom, 'ordered by the one aggregate it selects').to.equal(0)
     expect(planOf(mysql, `${byAggregate}&with[1]=commentsExists`).page.deferFrom, 'and another').to.equal(0)
+    expect(planOf(mysql, 'orders[0][column]=commentsCount&limit=20').page.deferFrom, 'selecting none').to.equal(0)
+    expect(planOf(postgres, byAggregate).page.deferFrom, 'PostgreSQL: from its aggregate offset').to.equal(100)
+    expect(planOf(sqlite, 'orders[0][column]=commentsCount&limit=20').page.deferFrom).to.equal(1000)
     expect(planOf(postgres, `${byAggregate}&with[1]=commentsExists`).page.deferFrom).to.equal(100)
   })
 })
