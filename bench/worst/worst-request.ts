@@ -49,11 +49,31 @@ const GROUPED_MAX =
   '(select max(w_posts.views) from w_posts where w_posts.user_id = w_users.id group by w_posts.user_id)'
 const USERS = 'w_users.id, w_users.email, w_users.score, w_users.created_at'
 
+/**
+ * The expert's forms of a page of users with their max views: `where` tests the max (its SQL given), `tail` orders
+ * and pages; with `reaching`, the where is "the max reaches `reaching`" and the forms that test whether some post
+ * reaches it (`exists`, and the scalar probe `(select 1 … limit 1) is not null`) join them.
+ */
 function maxForms(
   where: (max: string) => string,
   tail: string,
+  reaching?: number,
 ): (dialect: BenchDatabase['dialect']) => Array<{ name: string; sql: string }> {
   return (dialect) => {
+    const reaches = `select 1 from w_posts where w_posts.user_id = w_users.id and w_posts.views >= ${reaching}`
+    const reachingForms =
+      reaching === undefined
+        ? []
+        : [
+            {
+              name: 'exists (some post reaches the bound)',
+              sql: `select ${USERS}, ${GROUPED_MAX} as posts_views_max from w_users where exists (${reaches}) ${tail}`,
+            },
+            {
+              name: 'scalar probe (some post reaches the bound)',
+              sql: `select ${USERS}, ${GROUPED_MAX} as posts_views_max from w_users where (${reaches} limit 1) is not null ${tail}`,
+            },
+          ]
     const forms = [
       {
         name: 'grouped scalar subquery',
@@ -79,7 +99,7 @@ function maxForms(
         sql: `select ${USERS}, m.v as posts_views_max from w_users ${lateral} ${where('m.v')} ${tail}`,
       })
     }
-    return forms
+    return [...forms, ...reachingForms]
   }
 }
 
@@ -101,7 +121,7 @@ const CASES: readonly AggregateCase[] = [
     request:
       'wheres[0][column]=posts_views_max&wheres[0][operator]=%3E%3D&wheres[0][value]=99000&with[0]=postsViewsMax&orders[0][column]=id&limit=50',
     column: 'posts_views_max',
-    forms: maxForms((max) => `where (${max} >= 99000)`, page(1)),
+    forms: maxForms((max) => `where (${max} >= 99000)`, page(1), 99_000),
   },
 ]
 

@@ -19,7 +19,8 @@ import { closeExists, openExists } from './write-exists.ts'
  * ((select 1 from `posts` where `posts`.`user_id` = `users`.`id` limit 1) is not null)  -- MySQL/MariaDB
  * ```
  *
- * The form for selected aggregates and for filters: per row, through the foreign key's index, it costs a page
+ * The form for selected aggregates and for filters (a bound on a `min` or `max` is a test of whether related rows
+ * reach it instead: `writeExtremeTest`): per row, through the foreign key's index, it costs a page
  * of 20 or 1,000 rows next to nothing (figure 12). Orders use a grouped join instead (`joinAggregate`). A `min` or
  * `max` is grouped by the key (`… where posts.user_id = users.id group by posts.user_id`), which gives the same
  * value (no group, no row: NULL) but keeps PostgreSQL from reading it as the first row of an index on the column

@@ -73,7 +73,7 @@ function reachesOf(kind: 'min' | 'max', test: Test): Reach[] | undefined {
  * Writes a test of a declared `min` or `max` of the row known as `ref` as tests of whether its related rows reach
  * the bound, in the forms `Dialect.extremeTest` names: `max(views) >= ?` as `exists (select 1 from posts where
  * posts.user_id = users.id and posts.views >= ?)`, `max(views) < ?` as "has a post with views, and none with `views
- * >= ?`". Each stops at the first row that answers and reads no index of the column, where the aggregate reads every
+ * >= ?`". Each stops at the first row that answers and needs no index of the column, where the aggregate reads every
  * related row. The related table's guard and the aggregate's scope apply inside each, as in the aggregate's
  * subquery. Returns `false`, writing nothing, for any other aggregate or test.
  */
