@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { RelationMap } from '../relation-map.ts'
-import type { Fragment } from '../sql/fragment.ts'
+import { placeholdersIn, type Fragment } from '../sql/fragment.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 import { writeAggregate } from '../sql/write-aggregate.ts'
 import { writeTest } from '../sql/write-column-predicate.ts'
@@ -47,26 +47,26 @@ export function joinedAggregateWhere(
     writeAggregate(subquery, aggregate, ref, new Set([ref]), map)
     return subquery
   }
+  // The client's tests on an aggregate, each with its aggregate's subquery, written once.
+  const tests = plan.wheres.flatMap(({ condition }) =>
+    condition.kind === 'aggregate' ? [{ condition, subquery: subqueryOf(condition.aggregate).sql }] : [],
+  )
   for (const aggregate of joined) {
     const subquery = subqueryOf(aggregate)
     if (subquery.bindings.length > 0) continue
     const value = joinAggregate(joins, aggregate, ref, map)
     if (sql.includes(subquery.sql)) sql = sql.split(subquery.sql).join(value)
-    for (const { condition } of plan.wheres) {
-      if (condition.kind !== 'aggregate' || subqueryOf(condition.aggregate).sql !== subquery.sql) continue
+    for (const { condition, subquery: tested } of tests) {
+      if (tested !== subquery.sql) continue
       const extreme = writer.fresh()
       if (!writeExtremeTest(extreme, condition.aggregate, condition.test, ref, new Set([ref]), map)) continue
       const plain = writer.fresh()
       writeTest(plain, value, condition.test)
       for (let at = sql.indexOf(extreme.sql); at >= 0; at = sql.indexOf(extreme.sql, at + plain.sql.length)) {
-        bindings.splice(placeholders(sql.slice(0, at)), extreme.bindings.length, ...plain.bindings)
+        bindings.splice(placeholdersIn(sql.slice(0, at)), extreme.bindings.length, ...plain.bindings)
         sql = sql.slice(0, at) + plain.sql + sql.slice(at + extreme.sql.length)
       }
     }
   }
   return sql === listed.sql ? undefined : { list, joined: client.raw(sql, bindings), readsAggregates: true }
 }
-
-/** How many value placeholders knex reads in `sql` (a `?`; not `??`, an identifier, nor `\?`, a question mark). */
-const placeholders = (sql: string): number =>
-  (sql.match(/\\\?|\?\??/g) ?? []).filter((placeholder) => placeholder === '?').length

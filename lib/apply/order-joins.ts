@@ -9,6 +9,8 @@ import { StatementMark } from '../knex/builder-state.ts'
 import type { SqlWriter } from '../sql/sql-writer.ts'
 import { keyEquality } from '../sql/key-equality.ts'
 
+const NO_INNER_GROUPS: ReadonlySet<string> = new Set()
+
 /**
  * The joins that orders through to-one relations need, one per relation path (`team`, `team.owner`), shared by
  * every order through that path. A belongsTo hop is an inner join while every hop so far is a `required`
@@ -36,7 +38,7 @@ export class OrderJoins {
     taken: Iterable<string>,
     map: RelationMap,
     groupedScan = false,
-    innerGroups: ReadonlySet<string> = new Set(),
+    innerGroups: ReadonlySet<string> = NO_INNER_GROUPS,
   ) {
     this.out = out
     this.ref = ref

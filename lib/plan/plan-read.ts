@@ -71,11 +71,14 @@ function correlatedOrderOf(
   })
 }
 
+const NO_GROUPS: ReadonlySet<string> = Object.freeze(new Set<string>())
+
 /**
  * The keys of the aggregates `query` orders by whose grouped join can be an inner join (`PagePlan.innerGroups`): an
  * aggregate without a scope over a relation the client's `relations_exists` requires.
  */
 function innerGroupsOf(query: QueryPlan): ReadonlySet<string> {
+  if (query.exists.length === 0 || query.orders.every(({ aggregate }) => aggregate === undefined)) return NO_GROUPS
   const required = new Set(
     query.exists.flatMap((condition) =>
       condition.kind === 'exists' ? [`${condition.relation.parentTable}.${condition.relation.name}`] : [],

@@ -4,7 +4,7 @@ import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aliasFor, type AliasScope } from './alias-scope.ts'
 import { clauseOtherThanWhere, compileWhere } from '../knex/builder-state.ts'
 import type { SqlWriter } from './sql-writer.ts'
-import { relatedKeyColumns } from '../validate/key-pairs.ts'
+import { parentKeyColumns, relatedKeyColumns } from '../validate/key-pairs.ts'
 
 /** The related rows an aggregate reads, as the parts of a subquery over them. */
 export interface AggregateRows {
@@ -95,6 +95,15 @@ export function aggregateRows(
   }
   const keys = pivot === undefined ? relatedKeyColumns(relation).map((column) => names.column(alias, column)) : [key]
   return { from, key, keys, value, ...(column === undefined ? {} : { column }), conditions }
+}
+
+/**
+ * The condition that links `rows` (of `aggregate`) to the row known as `ref`: each of its key columns equal to the
+ * parent's, `"posts"."user_id" = "users"."id"`.
+ */
+export function linkedTo(out: SqlWriter, rows: AggregateRows, aggregate: PlannedAggregate, ref: string): string {
+  const parentKeys = parentKeyColumns(aggregate.relation)
+  return rows.keys.map((key, index) => `${key} = ${out.names.column(ref, parentKeys[index] ?? '')}`).join(' and ')
 }
 
 /** The where conditions a scope of `table` adds, as parenthesised SQL with `?` placeholders. */

@@ -5,3 +5,8 @@ export interface Fragment {
   readonly sql: string
   readonly bindings: readonly Knex.Value[]
 }
+
+/** How many placeholders (`?`) `sql` holds: the SQL this library writes has no other question mark. */
+export function placeholdersIn(sql: string): number {
+  return sql.split('?').length - 1
+}

@@ -2,6 +2,7 @@ import type { Test, PlannedAggregate } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
 import { writeAggregate } from './write-aggregate.ts'
 import type { SqlWriter } from './sql-writer.ts'
+import { placeholdersIn } from './fragment.ts'
 import { writeTest } from './write-column-predicate.ts'
 import { writeExtremeTest } from './write-extreme-test.ts'
 
@@ -32,7 +33,7 @@ export function writeAggregateTest(
   let binding = 0
   parts.forEach((part, index) => {
     if (index > 0) out.append(value)
-    const placeholders = part.split('?').length - 1
+    const placeholders = placeholdersIn(part)
     out.text(part)
     for (let each = 0; each < placeholders; each++) out.bindings.push(tested.bindings[binding++] ?? null)
   })

@@ -3,9 +3,8 @@ import { plainStyle } from '../plan/condition-style.ts'
 import type { RelationMap } from '../relation-map.ts'
 import type { PlannedAggregate } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
-import { aggregateRows } from './aggregate-rows.ts'
+import { aggregateRows, linkedTo } from './aggregate-rows.ts'
 import type { SqlWriter } from './sql-writer.ts'
-import { parentKeyColumns } from '../validate/key-pairs.ts'
 import { closeExists, openExists } from './write-exists.ts'
 
 /**
@@ -40,9 +39,7 @@ export function writeAggregate(
   const style = plainStyle(out.dialect)
   out.text('(')
   if (exists) openExists(out, style, true, true)
-  const parentKeys = parentKeyColumns(aggregate.relation)
-  const linked = rows.keys.map((key, index) => `${key} = ${out.names.column(ref, parentKeys[index] ?? '')}`)
-  out.text(`select ${rows.value} from ${rows.from} where ${linked.join(' and ')}`)
+  out.text(`select ${rows.value} from ${rows.from} where ${linkedTo(out, rows, aggregate, ref)}`)
   if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
   if (aggregate.kind === 'min' || aggregate.kind === 'max') out.text(` group by ${rows.keys.join(', ')}`)
   if (exists) closeExists(out, style, true, true)

@@ -1,9 +1,8 @@
 import type { RelationMap } from '../relation-map.ts'
 import { columnFacts } from '../validate/column-facts.ts'
-import { parentKeyColumns } from '../validate/key-pairs.ts'
 import type { PlannedAggregate, Test } from '../validate/query-plan.ts'
 import type { AliasScope } from './alias-scope.ts'
-import { aggregateRows } from './aggregate-rows.ts'
+import { aggregateRows, linkedTo } from './aggregate-rows.ts'
 import type { SqlWriter } from './sql-writer.ts'
 import { writeTest } from './write-column-predicate.ts'
 
@@ -90,21 +89,20 @@ export function writeExtremeTest(
   const reaches = reachesOf(kind, test)
   if (reaches === undefined) return false
   const { nullable } = columnFacts(map, aggregate.relation.table, column)
-  const parentKeys = parentKeyColumns(aggregate.relation)
+  // The same related rows in each test: their guard and scope written once.
+  const rows = aggregateRows(out, aggregate, scope, map)
+  const linked = linkedTo(out, rows, aggregate, ref)
   out.text('(')
   reaches.forEach(({ some, test: each }, index) => {
-    const rows = aggregateRows(out, aggregate, scope, map)
-    const tested = rows.column ?? ''
     const form = some && each !== HAS_VALUE ? out.dialect.extremeTest.some : out.dialect.extremeTest.none
-    const linked = rows.keys.map((key, at) => `${key} = ${out.names.column(ref, parentKeys[at] ?? '')}`)
     if (index > 0) out.text(' and ')
     if (form === 'exists') out.text(some ? 'exists (' : 'not exists (')
     else out.text('(')
-    out.text(`select 1 from ${rows.from} where ${linked.join(' and ')}`)
+    out.text(`select 1 from ${rows.from} where ${linked}`)
     if (rows.conditions.sql !== '') out.text(' and ').append(rows.conditions)
     if (each !== HAS_VALUE || nullable) {
       out.text(' and ')
-      writeTest(out, tested, each)
+      writeTest(out, rows.column ?? '', each)
     }
     if (form === 'scalar') out.text(some ? ' limit 1) is not null' : ' limit 1) is null')
     else out.text(')')
