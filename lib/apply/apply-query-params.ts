@@ -31,12 +31,12 @@ import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import type { CorrelatedOrders } from './correlated-order.ts'
 import { joinedAggregateWhere } from './joined-aggregate-where.ts'
-import type { DisjunctionForms } from './disjunction-page.ts'
+import type { BranchWalk, DisjunctionForms } from './disjunction-page.ts'
 import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
 import { planRead } from '../plan/plan-read.ts'
-import type { GuardPlan, ReadPlan } from '../plan/read-plan.ts'
+import type { DisjunctionPlan, GuardPlan, ReadPlan } from '../plan/read-plan.ts'
 import type { DialectSyntax } from '../dialect/dialect-roles.ts'
 import type { ConditionStyle } from '../plan/condition-style.ts'
 import { learnedBoth, NOTHING_LEARNED, type Learned } from '../sql/learned.ts'
@@ -174,7 +174,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
       : read.page.cutoff.hops
   // A probed list's walking form is the plain one: it tests the hops the page joins as the plain form does.
   const probedWalk =
-    guarded !== undefined && read.conditions?.toldList !== undefined ? read.page.guard?.walk : undefined
+    guarded !== undefined && read.conditions?.toldLists !== undefined ? read.page.guard?.walk : undefined
   const joinedWhere =
     probedWalk !== undefined && guarded !== undefined && joins !== undefined
       ? joinedHopsWhere(
@@ -303,17 +303,12 @@ function guardedForms(
   const [keyList] = keyLists
   if (
     keyList === undefined ||
-    keyLists.length > 1 ||
+    (keyLists.length > 1 && !guard.everyList) ||
     walker.sql === listing.sql ||
     (guard.orderedPivotServes && listed.served)
   )
     return undefined
-  const keyProbe = writer
-    .fresh()
-    .text('(')
-    .append(keyList)
-    .text(` limit 1 offset ${guard.cap - 1})`)
-  const probe = callerProbe(keyProbe, plan.table, ref, guard.cap)
+  const probe = callerProbe(everyListLong(writer.fresh(), keyLists, guard.cap), plan.table, ref, guard.callerCap)
   const walk = walker.toRaw(client)
   const { fenced } = guard
   const walkSql = walker.sql
@@ -358,6 +353,9 @@ function disjunctionForms(
     clientConditions({ ...read.query, wheres: [...wheres] }, ref, out, as, visible)
     return out.toRaw(client)
   }
+  const { walks } = disjunction
+  if (walks !== undefined)
+    return { ...written, ...walkedBranches(client, read.query, ref, { writer, style }, walks, disjunction) }
   const branches = disjunction.branches.map((wheres) => branch(wheres, style, []))
   if (joined === undefined) return { ...written, branches }
   const joinedStyle = Object.freeze({ ...style, joined })
@@ -367,6 +365,48 @@ function disjunctionForms(
     branches,
     joined: disjunction.branches.map((wheres) => branch(wheres, joinedStyle, aliases)),
   }
+}
+
+/**
+ * Each branch of a page read as the union of its `or`'s branches (`disjunction`, whose branches have walks: see
+ * `DisjunctionPlan.walks`), in the style of the client's conditions with its listed filter's key list told, and,
+ * for a branch with one such list, its walking form and the probe of the list's length (`walkedBranch`), through the
+ * caller's guards as a frequency guard's probe is (`callerProbe`).
+ */
+function walkedBranches(
+  client: Knex.Client,
+  query: QueryPlan,
+  ref: string,
+  { writer, style }: { writer: SqlWriter; style: ConditionStyle },
+  walks: NonNullable<DisjunctionPlan['walks']>,
+  disjunction: DisjunctionPlan,
+): Pick<DisjunctionForms, 'branches' | 'walks'> {
+  const branches: Knex.Raw[] = []
+  const walked: Array<BranchWalk | undefined> = []
+  disjunction.branches.forEach((wheres, index) => {
+    const branch = { ...query, wheres: [...wheres] }
+    const filter = walks.filters[index]
+    const out = writer.fresh()
+    const { keyLists } = clientConditions(
+      branch,
+      ref,
+      out,
+      filter === undefined ? style : { ...style, toldLists: filter },
+    )
+    branches.push(out.toRaw(client))
+    if (filter === undefined || keyLists.length !== filter.length) {
+      walked.push(undefined)
+      return
+    }
+    const walker = writer.fresh()
+    clientConditions(branch, ref, walker, walks.style)
+    const length = everyListLong(writer.fresh(), keyLists, walks.cap)
+    walked.push({
+      walk: walker.toRaw(client),
+      probe: callerProbe(length, query.table, ref, walks.callerCap).toRaw(client),
+    })
+  })
+  return { branches, walks: walked }
 }
 
 /**
@@ -434,4 +474,24 @@ function readAsJsonWhileOwn(builder: Knex.QueryBuilder): ReadAs | undefined {
   const selected = selectedValues(builder)?.length ?? 0
   return (self) =>
     (selectedValues(self)?.length ?? 0) - seekColumnsOf(self) === selected ? readAsJson(statementCopy(self)) : undefined
+}
+
+/**
+ * The probe of the key lists `lists` (each the related rows of one key or of one listed filter): `(<list> limit 1
+ * offset cap − 1)`, not NULL when the list has `cap` rows; for several, 1 when each has, else NULL.
+ */
+function everyListLong(out: SqlWriter, lists: Learned['keyLists'], cap: number): SqlWriter {
+  const long = (list: Learned['keyLists'][number]): SqlWriter =>
+    out
+      .text('(')
+      .append(list)
+      .text(` limit 1 offset ${cap - 1})`)
+  const [first] = lists
+  if (lists.length === 1 && first !== undefined) return long(first)
+  out.text('(case when ')
+  lists.forEach((list, index) => {
+    if (index > 0) out.text(' and ')
+    long(list).text(' is not null')
+  })
+  return out.text(' then 1 end)')
 }

@@ -18,6 +18,18 @@ export interface DisjunctionForms {
    * (`ConditionStyle.joined`), for a cut-off branch (see `cutBranch`); `undefined` without.
    */
   joined?: readonly Knex.Raw[]
+  /**
+   * Each branch's walking form and the probe that picks it (see `walkedBranch`), `undefined` for a branch read as
+   * written; absent for every branch (`DisjunctionPlan.walks`).
+   */
+  walks?: ReadonlyArray<BranchWalk | undefined>
+}
+
+/** A branch's conditions with every relation filter a correlated test, and the probe that reads them (see `walkedBranch`). */
+export interface BranchWalk {
+  walk: Knex.Raw
+  /** The length probe of the branch's listed filter: not NULL from `Dialect.listedWalk`'s `cap` related rows. */
+  probe: Knex.Raw
 }
 
 /** The name of the union of the branches' keys, and the prefix of each branch's name. */

@@ -30,6 +30,7 @@ import {
 import type { JoinedAggregateWhere } from './joined-aggregate-where.ts'
 import { disjunctionPage, disjunctionServes, type DisjunctionForms } from './disjunction-page.ts'
 import { cutBranch } from './cut-branch.ts'
+import { walkedBranch } from './walked-branch.ts'
 
 /** The page a query reads: its limit and offset (0 when it has none). */
 export interface PageWindow {
@@ -190,9 +191,11 @@ export function pageRewriteFor(
           disjunction,
           page,
           syntax,
-          turned === undefined || listProbe === undefined
-            ? undefined
-            : (branch, rows, index) => cutBranch(branch, turned, rows, listProbe, joinings?.[index]),
+          turned !== undefined && listProbe !== undefined
+            ? (branch, rows, index) => cutBranch(branch, turned, rows, listProbe, joinings?.[index])
+            : disjunction.walks === undefined
+              ? undefined
+              : (branch, _rows, index) => walkedBranch(branch, disjunction.branches[index], disjunction.walks?.[index]),
         )
         if (union !== undefined) return union
       }

@@ -42,6 +42,7 @@ export const mysql: Dialect<'mysql'> = {
   listUnderMany: 'distinct',
   keyFirstRelation: 'always',
   frequencyGuard: { cap: 1000, at: 'where', walkProbe: 'scalar', orderedPivotServes: true, fencedList: false },
+  listedWalk: { cap: 20_000 },
   deferredPageOffset: 300,
   deferredAggregateOrderPageOffset: 0,
   inlinePage: false,

@@ -49,10 +49,10 @@ export interface ConditionStyle {
    */
   readonly joined: ReadonlyMap<string, string> | undefined
   /**
-   * The relation filter (by identity) whose key list is told for a probe of its length (see `probedListFilter`),
-   * written as a list; `undefined` (or absent) tells none.
+   * The relation filters (by identity) whose key lists are told for a probe of their length (see `probedListFilter`
+   * and `listedWalkFilters`), written as lists; `undefined` (or absent) tells none.
    */
-  readonly toldList?: Condition
+  readonly toldLists?: readonly Condition[]
 }
 
 /** The key of {@link ConditionStyle.joined}: the relation `relation` of the table known as `ref`. */

@@ -8,7 +8,7 @@ import { alwaysHolds } from './always-holds.ts'
 import { innerPath } from './inner-path.ts'
 import { disjunctionBranches } from './disjunction-branches.ts'
 import { everyWhereJoinable, filterHops } from './filter-hops.ts'
-import { joinedByAndOnly, listingProbed, probedListFilter } from './probed-list.ts'
+import { joinedByAndOnly, listedWalkFilters, listingProbed, probedListFilter } from './probed-list.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { CutoffPlan, DisjunctionPlan, GuardPlan, PagePlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst, selectiveByDeclaration } from './relation-filter-form.ts'
@@ -72,6 +72,24 @@ function correlatedOrderOf(
 }
 
 const NO_GROUPS: ReadonlySet<string> = Object.freeze(new Set<string>())
+
+/**
+ * The walks of the branches of a page read as the union of its `or`'s branches (`DisjunctionPlan.walks`): in each
+ * branch, the filter `probedListFilter` chooses, whose list a probe counts (`Dialect.listedWalk`); none when `style`
+ * (the walking form) is `undefined` or no branch has such a filter.
+ */
+function branchWalks(
+  map: RelationMap,
+  dialect: PlannerDialect,
+  branches: NonNullable<ReturnType<typeof disjunctionBranches>>,
+  style: ConditionStyle | undefined,
+  callerCap: number | undefined,
+): Pick<DisjunctionPlan, 'walks'> {
+  if (style === undefined || dialect.listedWalk === undefined || callerCap === undefined) return {}
+  const filters = branches.map((wheres) => listedWalkFilters(map, [...wheres]))
+  if (filters.every((filter) => filter === undefined)) return {}
+  return { walks: Object.freeze({ filters: Object.freeze(filters), style, cap: dialect.listedWalk.cap, callerCap }) }
+}
 
 /**
  * The keys of the aggregates `query` orders by whose grouped join can be an inner join (`PagePlan.innerGroups`): an
@@ -169,6 +187,8 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       }),
       fenced: frequency.fencedList ? Object.freeze({ ...plain, keyFirst, fencedBase: ref }) : undefined,
       cap: frequency.cap,
+      callerCap: frequency.cap,
+      everyList: false,
       at: frequency.at,
       orderedPivotServes: frequency.orderedPivotServes,
     })
@@ -189,13 +209,15 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
         walk: conditions,
         fenced: undefined,
         cap: frequency.cap,
+        callerCap: frequency.cap,
+        everyList: false,
         at: frequency.at,
         orderedPivotServes: false,
       })
       conditions = Object.freeze({
         ...conditions,
         relationForm: listingProbed(conditions.relationForm, probed),
-        toldList: probed,
+        toldLists: [probed],
       })
     }
   }
@@ -213,6 +235,41 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
       listProbe: dialect.cutoffListGuard,
       bound: dialect.cutoffBound,
     })
+  // MariaDB lists every relation filter: a list that many related rows pass is walked instead, as a probe finds.
+  const walkStyle =
+    dialect.listedWalk !== undefined &&
+    frequency !== undefined &&
+    conditions !== undefined &&
+    guard === undefined &&
+    cutoff === undefined &&
+    stopsEarly &&
+    query.search === undefined &&
+    query.orders.length > 0 &&
+    query.orders.every((order) => order.aggregate === undefined)
+      ? Object.freeze({ ...conditions, relationForm: correlated, walk: frequency.walkProbe })
+      : undefined
+  if (
+    walkStyle !== undefined &&
+    frequency !== undefined &&
+    dialect.listedWalk !== undefined &&
+    conditions !== undefined &&
+    joinedByAndOnly(query.wheres) &&
+    filterHops(map, query).length === 0
+  ) {
+    const probed = listedWalkFilters(map, query.wheres)
+    if (probed !== undefined) {
+      guard = Object.freeze({
+        walk: walkStyle,
+        fenced: undefined,
+        cap: dialect.listedWalk.cap,
+        callerCap: frequency.cap,
+        everyList: true,
+        at: frequency.at,
+        orderedPivotServes: false,
+      })
+      conditions = Object.freeze({ ...conditions, toldLists: Object.freeze(probed) })
+    }
+  }
   // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
   const innerGroups = innerGroupsOf(query)
   const correlatedOrder =
@@ -235,7 +292,10 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     !joinsOr
       ? disjunctionBranches(query, paged)
       : undefined
-  const disjunction: DisjunctionPlan | undefined = branches === undefined ? undefined : Object.freeze({ branches })
+  const disjunction: DisjunctionPlan | undefined =
+    branches === undefined
+      ? undefined
+      : Object.freeze({ branches, ...branchWalks(map, dialect, branches, walkStyle, frequency?.cap) })
   // A page read in one of the forms above keeps its conditions as they are.
   const hops =
     dialect.joinFilterHops &&

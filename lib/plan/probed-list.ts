@@ -1,6 +1,7 @@
 import type { RelationMap } from '../relation-map.ts'
 import type { Condition, QueryPlan, Test } from '../validate/query-plan.ts'
 import { innerPath } from './inner-path.ts'
+import { correlated } from './condition-style.ts'
 import { selectiveByDeclaration, type RelationFilterChooser } from './relation-filter-form.ts'
 
 /** A relation filter of the client's wheres whose key list a probe counts (see {@link probedListFilter}). */
@@ -41,6 +42,26 @@ export function probedListFilter(
     if (best === undefined || rank < best.rank) best = { filter: condition as ProbedFilter, rank }
   }
   return best?.filter
+}
+
+/**
+ * The relation filters of `wheres` (all joined by `and`) a page walks instead of listing when every one of their
+ * lists is long (`Dialect.listedWalk`), or `undefined`: each relation filter must be one a probe can count (see
+ * {@link probedListFilter}: a column test on a to-many relation's rows, through a pivot too), so that a rare filter
+ * beside a common one keeps the list that finds its few rows, and no condition may keep the list short already (an
+ * equality or `in` on a base column, a filter few rows pass by declaration). Relation filters without a condition
+ * (`relations_exists`) are tested per row in either form.
+ */
+export function listedWalkFilters(map: RelationMap, wheres: QueryPlan['wheres']): ProbedFilter[] | undefined {
+  const filters: ProbedFilter[] = []
+  for (const { condition } of wheres) {
+    if (boundsWalk(map, condition, correlated)) return undefined
+    if (condition.kind === 'morphExists') return undefined
+    if (condition.kind !== 'exists') continue
+    if (condition.inner === null || listedLeaf(map, condition) === undefined) return undefined
+    filters.push(condition as ProbedFilter)
+  }
+  return filters.length === 0 ? undefined : filters
 }
 
 /** Whether `wheres` are all joined by `and` (the first one's `boolean` joins it to nothing). */

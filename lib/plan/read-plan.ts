@@ -3,6 +3,7 @@ import type { PlannedAggregate, QueryPlan } from '../validate/query-plan.ts'
 import type { PlannedOrder } from '../validate/resolve-order.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
 import type { ConditionStyle } from './condition-style.ts'
+import type { ProbedFilter } from './probed-list.ts'
 
 /**
  * Every decision about the form of one read, made once from the validated request (see `planRead`) and never
@@ -25,8 +26,9 @@ export interface PagePlan {
   /** The order cutoff of a first order through joined hops, or `undefined` (see {@link CutoffPlan}). */
   readonly cutoff: CutoffPlan | undefined
   /**
-   * The frequency guard of a page whose conditions hold a relation filter written key first, or of a probed list
-   * (SQLite: see `probedListFilter`), or `undefined`.
+   * The frequency guard of a page whose conditions hold a relation filter written key first, of a probed list
+   * (SQLite: see `probedListFilter`), or of a listed filter walked when its list is long (`Dialect.listedWalk`), or
+   * `undefined`.
    */
   readonly guard: GuardPlan | undefined
   /**
@@ -74,6 +76,17 @@ export interface PagePlan {
 export interface DisjunctionPlan {
   /** Each branch: its wheres, all joined by `and`. */
   readonly branches: ReadonlyArray<ReadonlyArray<QueryPlan['wheres'][number]>>
+  /**
+   * Each branch's walk for a listed relation filter that many related rows pass (`Dialect.listedWalk`), or
+   * `undefined` for every branch: the filter whose list a probe counts up to `cap` rows (`undefined` for a branch
+   * without one), and the style of the branch's walking form.
+   */
+  readonly walks?: {
+    readonly filters: ReadonlyArray<readonly ProbedFilter[] | undefined>
+    readonly style: ConditionStyle
+    readonly cap: number
+    readonly callerCap: number
+  }
 }
 
 /**
@@ -118,6 +131,16 @@ export interface GuardPlan {
   readonly fenced: ConditionStyle | undefined
   /** The related rows from which a key is frequent: the probe reads the key's `cap`-th. */
   readonly cap: number
+  /**
+   * A caller who may see fewer than four times `callerCap` rows of a guarded base table walks them, whatever the key
+   * (see `callerProbe`): `Dialect.frequencyGuard`'s `cap`.
+   */
+  readonly callerCap: number
+  /**
+   * Whether the probe reads every key list the listing form tells, the walking form chosen when each has `cap`
+   * related rows (`Dialect.listedWalk`); else the one list it tells.
+   */
+  readonly everyList: boolean
   /** Where the probe stands: each form's limit, or a condition of each form. */
   readonly at: 'limit' | 'where'
   /** No guard when the listing form reads the page in order through a pivot's index for one key. */

@@ -52,7 +52,7 @@ export function writeCondition(
       if (inner !== null && !composite && under.keyFirst?.(relation, inner, ref) === true)
         return writeKeyFirst(out, relation, inner, form, ref, scope, under)
       if (inner !== null && form === 'in') {
-        const tell = style.toldList === condition
+        const tell = style.toldLists?.includes(condition) === true
         const through = listedThrough(out, relation, inner, ref, scope, under, tell)
         if (through !== undefined) return through
         return writeInSubquery(out, relation, inner, ref, scope, under, listsDistinct(out, style, relation), tell)

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { Knex } from 'knex'
 import { applyQueryParams } from '../../lib/apply/apply-query-params.ts'
+import { guardedFormStatements } from '../../lib/apply/page-rewrite.ts'
 import { defineRelationMap } from '../../lib/map/define-relation-map.ts'
 import { parseQueryParams } from '../../lib/parse/parse-query-params.ts'
 import type { RelationMap } from '../../lib/relation-map.ts'
@@ -98,7 +99,11 @@ for (const db of testDatabases()) {
 
     it('MariaDB: a page leaves the hop out too, rather than joining it for its filter (joinFilterHops)', async () => {
       const query = apply(`${FILTER(100)}&limit=5&page=3`)
-      if (db.name === 'mysql') expect(query.toSQL().sql).not.to.match(/lt_users/)
+      // The listing form; the walking form, read from a long list (`Dialect.listedWalk`), tests the hop per row.
+      if (db.name === 'mysql')
+        expect(guardedFormStatements(query)?.list.sql)
+          .to.be.a('string')
+          .and.not.match(/lt_users/)
       expect(idsOf(await query)).to.deep.equal(expected(100).slice(10, 15))
     })
 
