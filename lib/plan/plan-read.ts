@@ -10,6 +10,8 @@ import { disjunctionBranches } from './disjunction-branches.ts'
 import { everyWhereJoinable, filterHops } from './filter-hops.ts'
 import { joinedByAndOnly, listedWalkFilters, listingProbed, probedListFilter } from './probed-list.ts'
 import type { DirectRelation } from '../validate/resolved-relation.ts'
+import type { PlannedOrder } from '../validate/resolve-order.ts'
+import { primaryKeyColumns } from '../map/columns.ts'
 import type { CutoffPlan, DisjunctionPlan, GuardPlan, PagePlan, ReadPlan } from './read-plan.ts'
 import { chooseBySelectivity, chooseKeyFirst, selectiveByDeclaration } from './relation-filter-form.ts'
 
@@ -114,10 +116,10 @@ function innerGroupsOf(query: QueryPlan): ReadonlySet<string> {
 
 /**
  * Whether a page ordered by `query.orders` gets an order cutoff, on a dialect that cuts off (`Dialect.cutoffJoinedOrder`):
- * its first order is a NOT NULL column through inner-joined hops, or of the base table when a later order joins
- * (`Dialect.cutoffColumnOrder`; not with a search, which orders through its own join, nor for wheres that keep few
- * rows by declaration). The cutoff's walk joins hop by hop on one key column each; a composite key keeps the
- * page as it is.
+ * its first order is a NOT NULL column through inner-joined hops, or of the base table when a later order joins, or
+ * is a column of the base table while the client's conditions test only its columns (`Dialect.cutoffColumnOrder`; not
+ * with a search, which orders through its own join, nor for wheres that keep few rows by declaration). The cutoff's
+ * walk joins hop by hop on one key column each; a composite key keeps the page as it is.
  */
 function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap, fewRows: boolean): boolean {
   const [first, ...later] = query.orders
@@ -129,9 +131,29 @@ function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap, fe
       !fewRows &&
       first.aggregate === undefined &&
       first.relevance === undefined &&
-      later.some((order) => order.via.length > 0 || order.aggregate !== undefined)
+      later.some(
+        (order) =>
+          order.via.length > 0 ||
+          order.aggregate !== undefined ||
+          (columnTestsOnly(query) && sortsTies(map, query.table, first, order)),
+      )
     )
   return innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined)
+}
+
+/** Whether the client's conditions test only columns of the base table (no relation filter, no `relations_exists`). */
+function columnTestsOnly(query: QueryPlan): boolean {
+  return query.exists.length === 0 && query.wheres.every(({ condition }) => condition.kind === 'test')
+}
+
+/**
+ * Whether a later order by a base column (`order`) sorts the rows that tie on `first` in an order no index on
+ * `first` yields: `first` is not total, and `order` is not a primary key column in `first`'s direction (an index on a
+ * column holds the key after it, in the key's order, on MariaDB as on SQLite and PostgreSQL).
+ */
+function sortsTies(map: RelationMap, table: string, first: PlannedOrder, order: PlannedOrder): boolean {
+  if (first.total || order.relevance !== undefined) return false
+  return order.direction !== first.direction || !primaryKeyColumns(map, table).includes(order.column)
 }
 
 /** What the planner reads of a dialect: its planner choices, and the join an order cutoff walks with. */
@@ -241,7 +263,8 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     frequency !== undefined &&
     conditions !== undefined &&
     guard === undefined &&
-    cutoff === undefined &&
+    // A cut-off walk reads the ordered index joined: a rare column test beside the filters would walk all of it.
+    (cutoff === undefined || query.wheres.every(({ condition }) => condition.kind === 'exists')) &&
     stopsEarly &&
     query.search === undefined &&
     query.orders.length > 0 &&
@@ -295,7 +318,10 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   const disjunction: DisjunctionPlan | undefined =
     branches === undefined
       ? undefined
-      : Object.freeze({ branches, ...branchWalks(map, dialect, branches, walkStyle, frequency?.cap) })
+      : Object.freeze({
+          branches,
+          ...branchWalks(map, dialect, branches, cutoff === undefined ? walkStyle : undefined, frequency?.cap),
+        })
   // A page read in one of the forms above keeps its conditions as they are.
   const hops =
     dialect.joinFilterHops &&

@@ -39,10 +39,15 @@ const BY_NAME = 'orders[0][column]=created_at&orders[0][direction]=desc&orders[1
 const BY_NOTES =
   'orders[0][column]=created_at&orders[0][direction]=asc&orders[1][column]=notesCount&orders[1][direction]=desc'
 const NAMED = 'wheres[0][column]=author.name&wheres[0][operator]=like&wheres[0][value]=user 01%25'
+// Two base columns: MariaDB cannot read `(created_at)` in the order of `created_at, user_id` and sorted every match.
+const BY_USER =
+  'orders[0][column]=created_at&orders[0][direction]=asc&orders[1][column]=user_id&orders[1][direction]=desc&wheres[0][column]=user_id&wheres[0][operator]=%3E&wheres[0][value]=100'
 
 const posts = Array.from({ length: POSTS }, (_, index) => index + 1)
 const byCreatedDescThenName = (a: number, b: number): number =>
   createdOf(b) - createdOf(a) || nameOf(userOf(a)).localeCompare(nameOf(userOf(b))) || a - b
+const byCreatedThenUser = (a: number, b: number): number =>
+  createdOf(a) - createdOf(b) || userOf(b) - userOf(a) || a - b
 const byCreatedThenNotes = (a: number, b: number): number =>
   createdOf(a) - createdOf(b) || notesOf(b) - notesOf(a) || a - b
 
@@ -98,6 +103,14 @@ for (const db of testDatabases()) {
       )
     })
 
+    it('returns the rows of an order by two base columns with a column test, ties on the last created_at kept', async () => {
+      const expected = posts.filter((post) => userOf(post) > 100).sort(byCreatedThenUser)
+      for (const page of [1, 40])
+        expect(await ids(apply(`${BY_USER}&limit=20&page=${page}`)), `page ${page}`).to.deep.equal(
+          expected.slice((page - 1) * 20, page * 20),
+        )
+    })
+
     if (db.name !== 'mysql') {
       it(`${db.name === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: no cutoff, one statement as written`, async () => {
         const query = apply(`${BY_NAME}&limit=20&page=15`)
@@ -137,6 +150,23 @@ for (const db of testDatabases()) {
       )
       expect(page.sql).to.include(' and `cc_posts`.`created_at` >= `kqp_cutoff`.`kqp_bound`')
       expect(page.sql, page.sql).to.not.include(' in (select')
+    })
+
+    it('MariaDB: a page by two base columns with only column tests is a range of (created_at) up to its bound', async () => {
+      const query = apply(`${BY_USER}&limit=20&page=40`)
+      const ran = await countQueries(db.knex, async () => await query)
+      const page = ran.queries[ran.queries.length - 1] as Knex.Sql
+      expect(page.sql, JSON.stringify(ran.queries.map((q) => q.sql))).to.include(
+        '`cc_posts`.`created_at` <= `kqp_cutoff`.`kqp_bound`',
+      )
+      const { lines, text } = await explainPlan(db.knex, 'mysql', page)
+      expect(lines.join(' '), text).to.match(/ cc_posts type=range key=cc_posts_created_at /)
+      const plain = await explainPlan(db.knex, 'mysql', query.clone().toSQL())
+      expect(plain.text, 'the plain page').to.not.match(/key=cc_posts_created_at/)
+      const filtered = apply(
+        `${BY_USER}&wheres[1][column]=notes.id&wheres[1][operator]=%3E&wheres[1][value]=0&limit=20`,
+      )
+      expect(filtered.toSQL().sql, 'a relation filter keeps the page as it was').to.not.include('kqp_cutoff')
     })
 
     it('MariaDB: a later count keeps its grouped join in the cut-off page', async () => {

@@ -200,3 +200,97 @@ for (const db of testDatabases()) {
     })
   })
 }
+
+/**
+ * The same walk on a page cut off at its first order through a join (`Dialect.cutoffJoinedOrder`): posts by their
+ * author's email, filtered by the author's other posts. 4,000 users, 24,000 posts; `author.posts.views > 10` holds for
+ * 99 % of the posts, `views < 3` for 72.
+ */
+const cutMap = defineRelationMap({
+  lwc_users: {
+    columns: { id: 'integer', email: { type: 'string', nullable: false } },
+    relations: { posts: { type: 'hasMany', table: 'lwc_posts', foreignKey: 'user_id' } },
+  },
+  lwc_posts: {
+    columns: { id: 'integer', user_id: { type: 'integer', nullable: false }, views: 'integer' },
+    relations: { author: { type: 'belongsTo', table: 'lwc_users', foreignKey: 'user_id', required: true } },
+  },
+})
+const CUT_USERS = 4_000
+const cutPosts = Array.from({ length: 24_000 }, (_, index) => ({
+  id: index + 1,
+  user_id: ((index * 7) % CUT_USERS) + 1,
+  views: index % 1_000,
+}))
+const emailOf = (user: number): string => `user${String((user * 37) % CUT_USERS).padStart(5, '0')}@example.com`
+const BY_EMAIL = 'orders[0][column]=author.email&orders[0][direction]=desc&limit=10&page=5'
+
+for (const db of testDatabases()) {
+  describe(`a long listed filter walked on a cut-off page (${db.name})`, function () {
+    this.timeout(180_000)
+    const apply = (query: string): Knex.QueryBuilder =>
+      applyQueryParams(db.knex('lwc_posts'), parseQueryParams(query), cutMap, { frequencyMemoMs: 0 })
+    /** Posts whose author has a post passing `test`, and that pass `own`, by email descending then id descending. */
+    const expectedPosts = (
+      test: (views: number) => boolean,
+      own: (views: number) => boolean = () => true,
+    ): number[] => {
+      const authors = new Set(cutPosts.filter((post) => test(post.views)).map((post) => post.user_id))
+      return cutPosts
+        .filter((post) => authors.has(post.user_id) && own(post.views))
+        .sort((a, b) => emailOf(b.user_id).localeCompare(emailOf(a.user_id)) || b.id - a.id)
+        .slice(40, 50)
+        .map((post) => post.id)
+    }
+
+    before(async () => {
+      for (const table of ['lwc_posts', 'lwc_users']) await db.knex.schema.dropTableIfExists(table)
+      await db.knex.schema.createTable('lwc_users', (table) => {
+        table.increments('id')
+        table.string('email', 40).notNullable().index('lwc_users_email')
+      })
+      await db.knex.schema.createTable('lwc_posts', (table) => {
+        table.increments('id')
+        table.integer('user_id').notNullable().index('lwc_posts_user_id')
+        table.integer('views').notNullable().index('lwc_posts_views')
+      })
+      const users = Array.from({ length: CUT_USERS }, (_, index) => ({ id: index + 1, email: emailOf(index + 1) }))
+      await db.knex.batchInsert('lwc_users', users, 400)
+      await db.knex.batchInsert('lwc_posts', cutPosts, 400)
+      await db.knex.raw(db.name === 'mysql' ? 'analyze table lwc_users, lwc_posts' : 'analyze')
+    })
+
+    after(async () => {
+      for (const table of ['lwc_posts', 'lwc_users']) await db.knex.schema.dropTableIfExists(table)
+    })
+
+    const common = `wheres[0][column]=author.posts.views&wheres[0][operator]=%3E&wheres[0][value]=10&${BY_EMAIL}`
+    const beside = `${common}&wheres[1][column]=views&wheres[1][operator]=%3C&wheres[1][value]=3`
+
+    it("gives the plain query's rows, alone and beside a rare column test", async () => {
+      expect(ids(await apply(common))).to.deep.equal(expectedPosts((views) => views > 10))
+      expect(ids(await apply(beside))).to.deep.equal(
+        expectedPosts(
+          (views) => views > 10,
+          (views) => views < 3,
+        ),
+      )
+    })
+
+    if (db.name !== 'mysql') return
+
+    it('MariaDB: probes the list, then walks the cut-off order with a scalar probe per post', async () => {
+      const { queries } = await countQueries(db.knex, () => apply(common))
+      expect(queries).to.have.length(2)
+      expect(queries[0]?.sql).to.match(/limit 1 offset 19999\) as kqp_frequent$/)
+      expect(queries[1]?.sql).to.include('`kqp_cutoff`')
+      expect(queries[1]?.sql).to.include('`lwc_posts_2`.`views` > ? limit 1) is not null')
+      expect(queries[1]?.sql).to.not.include(' in (select')
+    })
+
+    it('MariaDB: a column test beside the filter keeps the page as it was: no list probed', async () => {
+      const { queries } = await countQueries(db.knex, () => apply(beside))
+      expect(queries.map(({ sql }) => sql).filter((sql) => /offset 19999/.test(sql))).to.deep.equal([])
+    })
+  })
+}
