@@ -268,7 +268,8 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     stopsEarly &&
     query.search === undefined &&
     query.orders.length > 0 &&
-    query.orders.every((order) => order.aggregate === undefined)
+    // A later aggregate's grouped join orders only the cut-off page's rows; uncut, its page has a correlated order.
+    (cutoff !== undefined || query.orders.every((order) => order.aggregate === undefined))
       ? Object.freeze({ ...conditions, relationForm: correlated, walk: frequency.walkProbe })
       : undefined
   if (

@@ -213,8 +213,12 @@ const cutMap = defineRelationMap({
   },
   lwc_posts: {
     columns: { id: 'integer', user_id: { type: 'integer', nullable: false }, views: 'integer' },
-    relations: { author: { type: 'belongsTo', table: 'lwc_users', foreignKey: 'user_id', required: true } },
+    relations: {
+      author: { type: 'belongsTo', table: 'lwc_users', foreignKey: 'user_id', required: true },
+      notes: { type: 'hasMany', table: 'lwc_notes', foreignKey: 'post_id' },
+    },
   },
+  lwc_notes: { columns: { id: 'integer', post_id: 'integer' } },
 })
 const CUT_USERS = 4_000
 const cutPosts = Array.from({ length: 24_000 }, (_, index) => ({
@@ -222,6 +226,7 @@ const cutPosts = Array.from({ length: 24_000 }, (_, index) => ({
   user_id: ((index * 7) % CUT_USERS) + 1,
   views: index % 1_000,
 }))
+const notesOf = (post: number): number => (post % 7 === 0 ? 2 : post % 5 === 0 ? 1 : 0)
 const emailOf = (user: number): string => `user${String((user * 37) % CUT_USERS).padStart(5, '0')}@example.com`
 const BY_EMAIL = 'orders[0][column]=author.email&orders[0][direction]=desc&limit=10&page=5'
 
@@ -244,7 +249,11 @@ for (const db of testDatabases()) {
     }
 
     before(async () => {
-      for (const table of ['lwc_posts', 'lwc_users']) await db.knex.schema.dropTableIfExists(table)
+      for (const table of ['lwc_notes', 'lwc_posts', 'lwc_users']) await db.knex.schema.dropTableIfExists(table)
+      await db.knex.schema.createTable('lwc_notes', (table) => {
+        table.increments('id')
+        table.integer('post_id').notNullable().index('lwc_notes_post_id')
+      })
       await db.knex.schema.createTable('lwc_users', (table) => {
         table.increments('id')
         table.string('email', 40).notNullable().index('lwc_users_email')
@@ -257,18 +266,33 @@ for (const db of testDatabases()) {
       const users = Array.from({ length: CUT_USERS }, (_, index) => ({ id: index + 1, email: emailOf(index + 1) }))
       await db.knex.batchInsert('lwc_users', users, 400)
       await db.knex.batchInsert('lwc_posts', cutPosts, 400)
-      await db.knex.raw(db.name === 'mysql' ? 'analyze table lwc_users, lwc_posts' : 'analyze')
+      const notes = cutPosts.flatMap(({ id }) => Array.from({ length: notesOf(id) }, () => ({ post_id: id })))
+      await db.knex.batchInsert('lwc_notes', notes, 400)
+      await db.knex.raw(db.name === 'mysql' ? 'analyze table lwc_users, lwc_posts, lwc_notes' : 'analyze')
     })
 
     after(async () => {
-      for (const table of ['lwc_posts', 'lwc_users']) await db.knex.schema.dropTableIfExists(table)
+      for (const table of ['lwc_notes', 'lwc_posts', 'lwc_users']) await db.knex.schema.dropTableIfExists(table)
     })
 
     const common = `wheres[0][column]=author.posts.views&wheres[0][operator]=%3E&wheres[0][value]=10&${BY_EMAIL}`
     const beside = `${common}&wheres[1][column]=views&wheres[1][operator]=%3C&wheres[1][value]=3`
 
-    it("gives the plain query's rows, alone and beside a rare column test", async () => {
+    const thenNotes = common.replace(BY_EMAIL, `${BY_EMAIL}&orders[1][column]=notesCount`)
+
+    it("gives the plain query's rows, alone, then by a count, and beside a rare column test", async () => {
       expect(ids(await apply(common))).to.deep.equal(expectedPosts((views) => views > 10))
+      const authors = new Set(cutPosts.filter((post) => post.views > 10).map((post) => post.user_id))
+      expect(ids(await apply(thenNotes)), 'then by notesCount').to.deep.equal(
+        cutPosts
+          .filter((post) => authors.has(post.user_id))
+          .sort(
+            (a, b) =>
+              emailOf(b.user_id).localeCompare(emailOf(a.user_id)) || notesOf(a.id) - notesOf(b.id) || a.id - b.id,
+          )
+          .slice(40, 50)
+          .map((post) => post.id),
+      )
       expect(ids(await apply(beside))).to.deep.equal(
         expectedPosts(
           (views) => views > 10,
@@ -286,6 +310,10 @@ for (const db of testDatabases()) {
       expect(queries[1]?.sql).to.include('`kqp_cutoff`')
       expect(queries[1]?.sql).to.include('`lwc_posts_2`.`views` > ? limit 1) is not null')
       expect(queries[1]?.sql).to.not.include(' in (select')
+      const counted = await countQueries(db.knex, () => apply(thenNotes))
+      expect(counted.queries, 'then by a count').to.have.length(2)
+      expect(counted.queries[1]?.sql).to.include('`lwc_posts_2`.`views` > ? limit 1) is not null')
+      expect(counted.queries[1]?.sql).to.include('count(*) as `kqp_value`')
     })
 
     it('MariaDB: a column test beside the filter keeps the page as it was: no list probed', async () => {
