@@ -23,6 +23,7 @@ import { statementCopy } from '../knex/builder-methods.ts'
 import type { ReadAs } from './attach-row-reading.ts'
 import { addOrderJoins, OrderJoins } from './order-joins.ts'
 import { callerProbe } from '../sql/caller-probe.ts'
+import { listLengthProbe } from '../sql/list-length-probe.ts'
 import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { joinedHops, joinedHopsWhere } from './joined-hops-where.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
@@ -308,7 +309,7 @@ function guardedForms(
     (guard.orderedPivotServes && listed.served)
   )
     return undefined
-  const probe = callerProbe(everyListLong(writer.fresh(), keyLists, guard.cap), plan.table, ref, guard.callerCap)
+  const probe = callerProbe(listLengthProbe(writer.fresh(), keyLists, guard.cap), plan.table, ref, guard.callerCap)
   const walk = walker.toRaw(client)
   const { fenced } = guard
   const walkSql = walker.sql
@@ -400,7 +401,7 @@ function walkedBranches(
     }
     const walker = writer.fresh()
     clientConditions(branch, ref, walker, walks.style)
-    const length = everyListLong(writer.fresh(), keyLists, walks.cap)
+    const length = listLengthProbe(writer.fresh(), keyLists, walks.cap)
     walked.push({
       walk: walker.toRaw(client),
       probe: callerProbe(length, query.table, ref, walks.callerCap).toRaw(client),
@@ -474,24 +475,4 @@ function readAsJsonWhileOwn(builder: Knex.QueryBuilder): ReadAs | undefined {
   const selected = selectedValues(builder)?.length ?? 0
   return (self) =>
     (selectedValues(self)?.length ?? 0) - seekColumnsOf(self) === selected ? readAsJson(statementCopy(self)) : undefined
-}
-
-/**
- * The probe of the key lists `lists` (each the related rows of one key or of one listed filter): `(<list> limit 1
- * offset cap − 1)`, not NULL when the list has `cap` rows; for several, 1 when each has, else NULL.
- */
-function everyListLong(out: SqlWriter, lists: Learned['keyLists'], cap: number): SqlWriter {
-  const long = (list: Learned['keyLists'][number]): SqlWriter =>
-    out
-      .text('(')
-      .append(list)
-      .text(` limit 1 offset ${cap - 1})`)
-  const [first] = lists
-  if (lists.length === 1 && first !== undefined) return long(first)
-  out.text('(case when ')
-  lists.forEach((list, index) => {
-    if (index > 0) out.text(' and ')
-    long(list).text(' is not null')
-  })
-  return out.text(' then 1 end)')
 }
