@@ -37,6 +37,7 @@ import { primaryKeyColumns } from '../map/columns.ts'
 import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
 import { planRead } from '../plan/plan-read.ts'
+import { listingProbed } from '../plan/probed-list.ts'
 import type { DisjunctionPlan, GuardPlan, ReadPlan } from '../plan/read-plan.ts'
 import type { DialectSyntax } from '../dialect/dialect-roles.ts'
 import type { ConditionStyle } from '../plan/condition-style.ts'
@@ -369,10 +370,11 @@ function disjunctionForms(
 }
 
 /**
- * Each branch of a page read as the union of its `or`'s branches (`disjunction`, whose branches have walks: see
- * `DisjunctionPlan.walks`), in the style of the client's conditions with its listed filter's key list told, and,
- * for a branch with one such list, its walking form and the probe of the list's length (`walkedBranch`), through the
- * caller's guards as a frequency guard's probe is (`callerProbe`).
+ * Each branch of a page read as the union of its `or`'s branches (`disjunction`, whose branches have two forms: see
+ * `DisjunctionPlan.walks`), as written in the style of the client's conditions, and, for a branch with filters whose
+ * lists a probe counts, its listed and walked forms and the probe of the lists' lengths (see `walkedBranch`), through
+ * the caller's guards as a frequency guard's probe is (`callerProbe`). MariaDB writes the branch listed, its lists
+ * told, and walks it in `walks.walk`'s style; SQLite writes it walked, and lists its one filter in the other form.
  */
 function walkedBranches(
   client: Knex.Client,
@@ -384,27 +386,41 @@ function walkedBranches(
 ): Pick<DisjunctionForms, 'branches' | 'walks'> {
   const branches: Knex.Raw[] = []
   const walked: Array<BranchWalk | undefined> = []
+  const written = (branch: QueryPlan, as: ConditionStyle): { raw: Knex.Raw; learned: Learned } => {
+    const out = writer.fresh()
+    const learned = clientConditions(branch, ref, out, as)
+    return { raw: out.toRaw(client), learned }
+  }
   disjunction.branches.forEach((wheres, index) => {
     const branch = { ...query, wheres: [...wheres] }
-    const filter = walks.filters[index]
-    const out = writer.fresh()
-    const { keyLists } = clientConditions(
-      branch,
-      ref,
-      out,
-      filter === undefined ? style : { ...style, toldLists: filter },
-    )
-    branches.push(out.toRaw(client))
-    if (filter === undefined || keyLists.length !== filter.length) {
+    const filters = walks.filters[index]
+    const [first] = filters ?? []
+    if (filters === undefined || first === undefined) {
+      branches.push(written(branch, style).raw)
       walked.push(undefined)
       return
     }
-    const walker = writer.fresh()
-    clientConditions(branch, ref, walker, walks.style)
-    const length = listLengthProbe(writer.fresh(), keyLists, walks.cap)
+    const { walk } = walks
+    const listed = written(
+      branch,
+      walk === undefined
+        ? { ...style, relationForm: listingProbed(style.relationForm, first), toldLists: filters }
+        : { ...style, toldLists: filters },
+    )
+    const walking = walk === undefined ? written(branch, style) : written(branch, walk)
+    branches.push(walk === undefined ? walking.raw : listed.raw)
+    const { keyLists } = listed.learned
+    if (keyLists.length !== filters.length) {
+      walked.push(undefined)
+      return
+    }
+    const rows = (query.offset ?? 0) + (query.limit ?? 0)
+    const length = listLengthProbe(writer.fresh(), keyLists, Math.max(walks.cap, walks.perRow * rows))
     walked.push({
-      walk: walker.toRaw(client),
+      listed: listed.raw,
+      walked: walking.raw,
       probe: callerProbe(length, query.table, ref, walks.callerCap).toRaw(client),
+      at: walks.at,
     })
   })
   return { branches, walks: walked }

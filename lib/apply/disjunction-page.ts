@@ -25,11 +25,16 @@ export interface DisjunctionForms {
   walks?: ReadonlyArray<BranchWalk | undefined>
 }
 
-/** A branch's conditions with every relation filter a correlated test, and the probe that reads them (see `walkedBranch`). */
+/** A branch's conditions listed and walked, and the probe that picks one (see `walkedBranch`). */
 export interface BranchWalk {
-  walk: Knex.Raw
-  /** The length probe of the branch's listed filter: not NULL from `Dialect.listedWalk`'s `cap` related rows. */
+  /** The branch with its probed relation filters written as `in` lists. */
+  listed: Knex.Raw
+  /** The branch with every relation filter a correlated test. */
+  walked: Knex.Raw
+  /** The length probe of the listed filters: not NULL from `cap` related rows in each (see `DisjunctionPlan.walks`). */
   probe: Knex.Raw
+  /** Where the probe stands: each form's limit (SQLite) or a condition outside each form. */
+  at: 'limit' | 'where'
 }
 
 /** The name of the union of the branches' keys, and the prefix of each branch's name. */

@@ -195,7 +195,8 @@ export function pageRewriteFor(
             ? (branch, rows, index) => cutBranch(branch, turned, rows, listProbe, joinings?.[index])
             : disjunction.walks === undefined
               ? undefined
-              : (branch, _rows, index) => walkedBranch(branch, disjunction.branches[index], disjunction.walks?.[index]),
+              : (branch, rows, index) =>
+                  walkedBranch(branch, disjunction.branches[index], disjunction.walks?.[index], rows),
         )
         if (union !== undefined) return union
       }

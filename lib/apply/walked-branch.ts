@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { replaceWhereRaw } from '../knex/builder-state.ts'
+import { limitByRaw, replaceWhereRaw } from '../knex/builder-state.ts'
 import type { BranchWalk } from './disjunction-page.ts'
 
 /** Names of the two forms of a walked branch. */
@@ -8,11 +8,13 @@ const WALKED = 'kqp_walked'
 
 /**
  * One branch of a page read as the union of its `or`'s branches (`keysOf`: the branch's keys in the page's order,
- * limited to offset + limit, holding the branch's conditions `branch`), in the form its probe picks within the one
- * statement (`Dialect.listedWalk`): listed as written while its listed filter holds fewer than `cap` related rows,
- * else walked in the page's order with every relation filter a correlated test (`walk.walk`), which stops once the
- * branch has its rows. The probe is a condition of each form, outside it: a database runs it once, before the form
- * starts, and exactly one form reads rows. `keysOf` as it is without `walk`.
+ * limited to `rows`, offset + limit, holding the branch's conditions `branch`), in the form its probe picks within the
+ * one statement (see `DisjunctionPlan.walks`): listed (`walk.listed`) while its listed filters hold fewer than `cap`
+ * related rows, else walked in the page's order with every relation filter a correlated test (`walk.walked`), which
+ * stops once the branch has its rows. Exactly one form reads rows. With `at` `'where'` (MariaDB) the probe is a
+ * condition outside each form, which the database runs once, before the form starts; with `'limit'` (SQLite, which
+ * would read a form whose outer condition is false) it is each form's limit, 0 for the form not chosen. `keysOf` as
+ * it is without `walk`.
  *
  * ```sql
  * select * from (select users.id as kqp_key_0 from users where users.id in (select posts.user_id from posts where
@@ -27,12 +29,20 @@ export function walkedBranch(
   keysOf: Knex.QueryBuilder,
   branch: Knex.Raw | undefined,
   walk: BranchWalk | undefined,
+  rows: number,
 ): Knex.QueryBuilder {
   if (walk === undefined || branch === undefined) return keysOf
   const { client } = keysOf
-  const walked = keysOf.clone()
-  replaceWhereRaw(walked, branch, walk.walk)
-  const form = (keys: Knex.QueryBuilder, test: string, name: string): Knex.QueryBuilder =>
-    client.queryBuilder().select('*').from(keys.as(name)).whereRaw(`? ${test}`, [walk.probe])
-  return form(keysOf, 'is null', LISTED).unionAll(form(walked, 'is not null', WALKED))
+  const listed = keysOf.clone()
+  replaceWhereRaw(listed, branch, walk.listed)
+  const walked = keysOf
+  replaceWhereRaw(walked, branch, walk.walked)
+  const form = (keys: Knex.QueryBuilder, test: string, name: string): Knex.QueryBuilder => {
+    if (walk.at === 'limit') {
+      limitByRaw(keys, client.raw(`case when ? ${test} then ? else 0 end`, [walk.probe, rows]))
+      return client.queryBuilder().select('*').from(keys.as(name))
+    }
+    return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(`? ${test}`, [walk.probe])
+  }
+  return form(listed, 'is null', LISTED).unionAll(form(walked, 'is not null', WALKED))
 }

@@ -77,15 +77,21 @@ export interface DisjunctionPlan {
   /** Each branch: its wheres, all joined by `and`. */
   readonly branches: ReadonlyArray<ReadonlyArray<QueryPlan['wheres'][number]>>
   /**
-   * Each branch's walk for a listed relation filter that many related rows pass (`Dialect.listedWalk`), or
-   * `undefined` for every branch: the filter whose list a probe counts up to `cap` rows (`undefined` for a branch
-   * without one), and the style of the branch's walking form.
+   * Each branch's two forms, listed and walked, of which a probe of its filters' lists picks one, or `undefined` for
+   * every branch: the filters whose lists a probe counts up to `cap` rows (`undefined` for a branch read as written).
+   * MariaDB (`Dialect.listedWalk`) writes a branch listed and walks it when every list is long, in `walk`'s style;
+   * SQLite (`filteredRelation: 'by-selectivity'`) writes it walked and lists its one filter (`probedListFilter`) when
+   * the list is short. `at`: where the probe stands in each form (`Dialect.frequencyGuard`). The probe reads up to
+   * `cap` rows, or `perRow` times the branch's rows (offset + limit) where that is more: a walk finds its rows after
+   * rows / density base rows.
    */
   readonly walks?: {
     readonly filters: ReadonlyArray<readonly ProbedFilter[] | undefined>
-    readonly style: ConditionStyle
+    readonly walk: ConditionStyle | undefined
     readonly cap: number
+    readonly perRow: number
     readonly callerCap: number
+    readonly at: 'limit' | 'where'
   }
 }
 
