@@ -178,8 +178,8 @@ function columnTestsOnly(query: QueryPlan): boolean {
 
 /**
  * Whether a later order by a base column (`order`) sorts the rows that tie on `first` in an order no index on
- * `first` yields: `first` is not total, and `order` is not a primary key column in `first`'s direction (an index on a
- * column holds the key after it, in the key's order, on MariaDB as on SQLite and PostgreSQL).
+ * `first` yields: `first` is not total, and `order` is not a primary key column in `first`'s direction (an InnoDB
+ * index on a column holds the primary key after it, in the key's order; only MariaDB cuts off such a page).
  */
 function sortsTies(map: RelationMap, table: string, first: PlannedOrder, order: PlannedOrder): boolean {
   if (first.total || order.relevance !== undefined) return false
