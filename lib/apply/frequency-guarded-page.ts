@@ -69,17 +69,32 @@ export function guardedPage(
   walking: (walk: Knex.QueryBuilder) => Knex.QueryBuilder = (walk) => walk,
 ): Knex.QueryBuilder | undefined {
   if (!holdsWhereRaw(query, forms.list)) return undefined
-  const { client } = query
-  const branch = (keys: Knex.QueryBuilder, test: string, name: string): Knex.QueryBuilder => {
-    const guard = `? ${test}`
-    if (forms.at === 'where')
-      return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(guard, [forms.probe])
-    limitByRaw(keys, client.raw(`case when ${guard} then ? else 0 end`, [forms.probe, page.limit]))
-    return client.queryBuilder().select('*').from(keys.as(name))
-  }
+  const branch = (keys: Knex.QueryBuilder, test: ProbeTest, name: string): Knex.QueryBuilder =>
+    probedForm(keys, name, { probe: forms.probe, test, at: forms.at }, page.limit)
   return deferredPage(query, names, ref, keys, forms.join, (inner) => {
     const walk = inner.clone()
     replaceWhereRaw(walk, forms.list, forms.walk)
     return branch(inner, 'is null', LIST).unionAll(branch(walking(walk), 'is not null', WALK))
   })
+}
+
+/** The test of a probe that lets a form read rows: NULL for the listing form, not NULL for the walking form. */
+export type ProbeTest = 'is null' | 'is not null'
+
+/**
+ * `keys` (a form of a page, changed in place) as `select * from (keys) as name`, reading rows only when `probe`
+ * passes `test`: with `at` `'where'`, through an outer condition, which PostgreSQL and MariaDB run once before the
+ * form starts; with `'limit'`, through the form's own limit (`case when <probe> <test> then limit else 0 end`), which
+ * SQLite reads before the form starts (it would read a form whose outer condition is false).
+ */
+export function probedForm(
+  keys: Knex.QueryBuilder,
+  name: string,
+  { probe, test, at }: { probe: Knex.Raw; test: ProbeTest; at: 'limit' | 'where' },
+  limit: number,
+): Knex.QueryBuilder {
+  const { client } = keys
+  if (at === 'where') return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(`? ${test}`, [probe])
+  limitByRaw(keys, client.raw(`case when ? ${test} then ? else 0 end`, [probe, limit]))
+  return client.queryBuilder().select('*').from(keys.as(name))
 }

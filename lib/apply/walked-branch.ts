@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
-import { limitByRaw, replaceWhereRaw } from '../knex/builder-state.ts'
+import { replaceWhereRaw } from '../knex/builder-state.ts'
+import { probedForm } from './frequency-guarded-page.ts'
 import type { BranchWalk } from './disjunction-page.ts'
 
 /** Names of the two forms of a walked branch. */
@@ -32,17 +33,12 @@ export function walkedBranch(
   rows: number,
 ): Knex.QueryBuilder {
   if (walk === undefined || branch === undefined) return keysOf
-  const { client } = keysOf
   const listed = keysOf.clone()
   replaceWhereRaw(listed, branch, walk.listed)
   const walked = keysOf
   replaceWhereRaw(walked, branch, walk.walked)
-  const form = (keys: Knex.QueryBuilder, test: string, name: string): Knex.QueryBuilder => {
-    if (walk.at === 'limit') {
-      limitByRaw(keys, client.raw(`case when ? ${test} then ? else 0 end`, [walk.probe, rows]))
-      return client.queryBuilder().select('*').from(keys.as(name))
-    }
-    return client.queryBuilder().select('*').from(keys.as(name)).whereRaw(`? ${test}`, [walk.probe])
-  }
-  return form(listed, 'is null', LISTED).unionAll(form(walked, 'is not null', WALKED))
+  const { probe, at } = walk
+  return probedForm(listed, LISTED, { probe, test: 'is null', at }, rows).unionAll(
+    probedForm(walked, WALKED, { probe, test: 'is not null', at }, rows),
+  )
 }
