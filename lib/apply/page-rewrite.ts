@@ -228,8 +228,12 @@ export function pageRewriteFor(
         cut = undefined
         read = listedFromBase(query.clone(), cutoff as OrderCutoff)
       }
-      const rows = forms === undefined ? correlatedRows(query, page) : undefined
-      if (rows !== undefined && form === 'kept' && correlated?.kept !== undefined)
+      const rows = correlatedRows(query, page)
+      if (forms !== undefined) {
+        // A guarded page's chosen form reads its aggregates correlated where the plan says so without a probe.
+        if (rows === Number.POSITIVE_INFINITY && form !== undefined)
+          read = correlatedPage(read === query ? query.clone() : read, correlated as CorrelatedOrders)
+      } else if (rows !== undefined && form === 'kept' && correlated?.kept !== undefined)
         read = keptGroupsPage(query.clone(), correlated.kept)
       else if (rows !== undefined && (form === 'list' || rows === Number.POSITIVE_INFINITY))
         read = correlatedPage(query.clone(), correlated as CorrelatedOrders)

@@ -180,6 +180,14 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
      * 0.6–1.2 s with the probe (figure 16).
      */
     readonly keptGroups?: boolean
+    /**
+     * Whether a page whose first order is a NOT NULL column of the base table and whose later orders hold an aggregate
+     * gets the order cutoff of {@link cutoffJoinedOrder} (its bound a walk of the column's index), and reads its
+     * aggregates as correlated subqueries for the rows the cutoff keeps. SQLite reads no index in the order of a
+     * column followed by a correlated subquery: it computed the aggregate for every match and sorted them all (posts
+     * with `author.posts.views > ?` by `views desc, commentsCount`, page 7 of 20: 2.1 s, 2 ms cut off).
+     */
+    readonly cutoff?: boolean
   }
   /**
    * Whether a page whose first order is a NOT NULL column reached through inner-joined belongsTo hops gets a

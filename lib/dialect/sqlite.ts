@@ -65,7 +65,7 @@ export const sqlite: Dialect<'sqlite'> = {
   listUnderMany: 'flat',
   keyFirstRelation: 'always',
   deferredPageOffset: 1000,
-  correlatedAggregateOrder: { rows: 5000, keptGroups: true },
+  correlatedAggregateOrder: { rows: 5000, keptGroups: true, cutoff: true },
   frequencyGuard: { cap: 1000, at: 'limit', walkProbe: 'scalar-to-one', orderedPivotServes: false, fencedList: false },
   inlinePage: true,
   cutoffJoinedOrder: true,

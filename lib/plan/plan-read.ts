@@ -156,19 +156,42 @@ function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap, fe
   if (!dialect.cutoffJoinedOrder || first === undefined || first.nullable) return false
   if (first.via.length === 0)
     return (
-      dialect.cutoffColumnOrder &&
       query.search === undefined &&
       !fewRows &&
       first.aggregate === undefined &&
       first.relevance === undefined &&
-      later.some(
-        (order) =>
-          order.via.length > 0 ||
-          order.aggregate !== undefined ||
-          (columnTestsOnly(query) && sortsTies(map, query.table, first, order)),
-      )
+      (dialect.cutoffColumnOrder
+        ? later.some(
+            (order) =>
+              order.via.length > 0 ||
+              order.aggregate !== undefined ||
+              (columnTestsOnly(query) && sortsTies(map, query.table, first, order)),
+          )
+        : cutsCorrelated(dialect, query))
     )
   return innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined)
+}
+
+/**
+ * Whether a page whose first order is a NOT NULL column of the base table, and a later order an aggregate, is cut off
+ * and reads its aggregates correlated for the rows it keeps (`Dialect.correlatedAggregateOrder.cutoff`); not a page
+ * whose wheres are an `or` holding a relation filter.
+ */
+function cutsCorrelated(dialect: PlannerDialect, query: QueryPlan): boolean {
+  const [first, ...later] = query.orders
+  return (
+    dialect.correlatedAggregateOrder?.cutoff === true &&
+    dialect.cutoffJoinedOrder &&
+    first !== undefined &&
+    first.via.length === 0 &&
+    !first.nullable &&
+    first.aggregate === undefined &&
+    first.relevance === undefined &&
+    query.search === undefined &&
+    // An `or` with a relation filter is read as the union of its branches.
+    (joinedByAndOnly(query.wheres) || columnTestsOnly(query)) &&
+    later.some((order) => order.aggregate !== undefined)
+  )
 }
 
 /** Whether the client's conditions test only columns of the base table (no relation filter, no `relations_exists`). */
@@ -253,7 +276,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     dialect.filteredRelation === 'by-selectivity' &&
     stopsEarly &&
     query.search === undefined &&
-    query.orders.every((order) => order.aggregate === undefined)
+    (query.orders.every((order) => order.aggregate === undefined) || cutsCorrelated(dialect, query))
   ) {
     const probed = probedListFilter(map, query, conditions.relationForm)
     if (probed !== undefined) {
@@ -327,7 +350,9 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
   const innerGroups = innerGroupsOf(query)
   const correlatedOrder =
-    paged && cutoff === undefined && guard === undefined && query.search === undefined
+    paged &&
+    ((cutoff === undefined && guard === undefined) || cutsCorrelated(dialect, query)) &&
+    query.search === undefined
       ? correlatedOrderOf(dialect, query, fewRows, innerGroups)
       : undefined
   // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);

@@ -10,7 +10,9 @@ import { explainPlan } from './support/explain-plan.ts'
 /**
  * Posts by `created_at`, then by their author's name or their notes count: MariaDB sorts the whole join as soon as an
  * order reads a joined table, so such a page is cut off at the `created_at` of its last row, found by a walk of
- * `posts (created_at)` (`Dialect.cutoffColumnOrder`). SQLite and PostgreSQL walk the index and sort only the ties.
+ * `posts (created_at)` (`Dialect.cutoffColumnOrder`). SQLite and PostgreSQL walk the index and sort only the ties,
+ * except that SQLite sorts every match when a later order is an aggregate's correlated subquery: there it cuts the
+ * page off too and reads the aggregate for the rows it keeps (`Dialect.correlatedAggregateOrder.cutoff`).
  */
 const map = defineRelationMap({
   cc_users: { columns: { id: 'integer', name: { type: 'string', nullable: false } } },
@@ -25,7 +27,7 @@ const map = defineRelationMap({
       notes: { type: 'hasMany', table: 'cc_notes', foreignKey: 'post_id' },
     },
   },
-  cc_notes: { columns: { id: 'integer', post_id: 'integer' } },
+  cc_notes: { columns: { id: 'integer', post_id: 'integer', kind: 'string' } },
 })
 
 const USERS = 2_000
@@ -35,6 +37,10 @@ const nameOf = (user: number): string => `user ${String((user * 37) % USERS).pad
 // Every tenth created_at is shared by two posts, so the page's last value has ties the cutoff must keep.
 const createdOf = (post: number): number => (post % 10 === 0 ? post - 1 : post) * 30
 const notesOf = (post: number): number => (post % 3 === 0 ? 2 : post % 5 === 0 ? 1 : 0)
+// Three posts' first note is `rare`; every other note is `common`.
+const RARE = new Set([4_503, 9_006, 15_003])
+const kindOf = (post: number, index: number): string => (index === 0 && RARE.has(post) ? 'rare' : 'common')
+const ofKind = (kind: string): string => `wheres[0][column]=notes.kind&wheres[0][operator]=%3D&wheres[0][value]=${kind}`
 const BY_NAME = 'orders[0][column]=created_at&orders[0][direction]=desc&orders[1][column]=author.name'
 const BY_NOTES =
   'orders[0][column]=created_at&orders[0][direction]=asc&orders[1][column]=notesCount&orders[1][direction]=desc'
@@ -73,12 +79,15 @@ for (const db of testDatabases()) {
       await db.knex.schema.createTable('cc_notes', (table) => {
         table.increments('id')
         table.integer('post_id').notNullable().index('cc_notes_post_id')
+        table.string('kind', 10).notNullable().index('cc_notes_kind')
       })
       const users = Array.from({ length: USERS }, (_, index) => ({ id: index + 1, name: nameOf(index + 1) }))
       await db.knex.batchInsert('cc_users', users, 500)
       const rows = posts.map((post) => ({ id: post, user_id: userOf(post), created_at: createdOf(post) }))
       await db.knex.batchInsert('cc_posts', rows, 500)
-      const notes = posts.flatMap((post) => Array.from({ length: notesOf(post) }, () => ({ post_id: post })))
+      const notes = posts.flatMap((post) =>
+        Array.from({ length: notesOf(post) }, (_, index) => ({ post_id: post, kind: kindOf(post, index) })),
+      )
       await db.knex.batchInsert('cc_notes', notes, 500)
       await db.knex.raw(db.name === 'mysql' ? 'analyze table cc_users, cc_posts, cc_notes' : 'analyze')
     })
@@ -103,6 +112,16 @@ for (const db of testDatabases()) {
       )
     })
 
+    it('returns the rows of the order with a rare and a common note kind, then by the notes count', async () => {
+      expect(await ids(apply(`${BY_NOTES}&${ofKind('rare')}&limit=20`))).to.deep.equal(
+        [...RARE].sort(byCreatedThenNotes),
+      )
+      const common = posts.filter((post) => notesOf(post) > (RARE.has(post) ? 1 : 0))
+      expect(await ids(apply(`${BY_NOTES}&${ofKind('common')}&limit=20&page=30`))).to.deep.equal(
+        common.sort(byCreatedThenNotes).slice(580, 600),
+      )
+    })
+
     it('returns the rows of an order by two base columns with a column test, ties on the last created_at kept', async () => {
       const expected = posts.filter((post) => userOf(post) > 100).sort(byCreatedThenUser)
       for (const page of [1, 40])
@@ -110,6 +129,52 @@ for (const db of testDatabases()) {
           expected.slice((page - 1) * 20, page * 20),
         )
     })
+
+    if (db.name === 'sqlite') {
+      it('SQLite: a later count: a range of (created_at) up to its bound, the count correlated for its rows', async () => {
+        const query = apply(`${BY_NOTES}&limit=20&page=40`)
+        const ran = await countQueries(db.knex, async () => await query)
+        expect(ran.queries.map((statement) => statement.sql)).to.deep.equal([
+          'select `cc_posts`.`id`, `cc_posts`.`user_id`, `cc_posts`.`created_at` from `cc_posts` where `cc_posts`.`created_at` <= coalesce((select `cc_posts`.`created_at` from `cc_posts` order by `cc_posts`.`created_at` asc limit ? offset ?), (select max(`cc_posts`.`created_at`) from `cc_posts`)) order by `cc_posts`.`created_at` asc, (select count(*) from `cc_notes` where `cc_notes`.`post_id` = `cc_posts`.`id`) desc, `cc_posts`.`id` desc limit 20 offset 780',
+        ])
+        const { text } = await explainPlan(db.knex, 'sqlite', ran.queries[0] as Knex.Sql)
+        expect(text).to.match(/SEARCH cc_posts USING INDEX cc_posts_created_at \(created_at<\?\)/)
+        // The bound reads `cc_posts_created_at` alone; no pass reads every post, and only the ties are sorted.
+        expect(text).to.not.match(/SCAN cc_posts(?! USING COVERING INDEX cc_posts_created_at)/)
+        expect(text).to.not.match(/USE TEMP B-TREE FOR ORDER BY/)
+      })
+
+      it('the detector has teeth: the page as written scans every post and sorts them', async () => {
+        const { text } = await explainPlan(db.knex, 'sqlite', apply(`${BY_NOTES}&limit=20&page=40`).clone().toSQL())
+        expect(text).to.match(/SCAN cc_posts\b/)
+        expect(text).to.match(/USE TEMP B-TREE FOR ORDER BY/)
+      })
+
+      it('SQLite: a rare note kind is listed, a common one walked and cut off, the count correlated in both', async () => {
+        const count = '(select count(*) from `cc_notes` where `cc_notes`.`post_id` = `cc_posts`.`id`) desc'
+        const rare = await countQueries(db.knex, async () => await apply(`${BY_NOTES}&${ofKind('rare')}&limit=20`))
+        expect(rare.queries).to.have.length(2)
+        const listed = (rare.queries[1] as Knex.Sql).sql
+        expect(listed).to.include(
+          'where (`cc_posts`.`id` in (select `cc_notes`.`post_id` from `cc_notes` where `cc_notes`.`kind` = ?))',
+        )
+        expect(listed).to.include(count)
+        expect(listed).to.not.include('kqp_aggregate')
+        expect(listed).to.not.include('coalesce((select')
+        const common = await countQueries(
+          db.knex,
+          async () => await apply(`${BY_NOTES}&${ofKind('common')}&limit=20&page=30`),
+        )
+        expect(common.queries).to.have.length(2)
+        const walked = (common.queries[1] as Knex.Sql).sql
+        expect(walked).to.include(
+          'where (exists (select 1 from `cc_notes` where `cc_notes`.`post_id` = `cc_posts`.`id`',
+        )
+        expect(walked).to.include('and `cc_posts`.`created_at` <= coalesce((select `cc_posts`.`created_at` from')
+        expect(walked).to.include(count)
+        expect(walked).to.not.include('kqp_aggregate')
+      })
+    }
 
     if (db.name !== 'mysql') {
       it(`${db.name === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: no cutoff, one statement as written`, async () => {
