@@ -38,7 +38,7 @@ import { applySearch } from './apply-search.ts'
 import { recordSeek, seekColumnsOf } from './seek-orders.ts'
 import { planRead } from '../plan/plan-read.ts'
 import { listingProbed } from '../plan/probed-list.ts'
-import type { DisjunctionPlan, GuardPlan, ReadPlan } from '../plan/read-plan.ts'
+import type { DisjunctionPlan, GuardPlan, PagePlan, ReadPlan } from '../plan/read-plan.ts'
 import type { DialectSyntax } from '../dialect/dialect-roles.ts'
 import type { ConditionStyle } from '../plan/condition-style.ts'
 import { learnedBoth, NOTHING_LEARNED, type Learned } from '../sql/learned.ts'
@@ -160,7 +160,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
   const correlated =
     correlatedOrder === undefined || joins === undefined || order === undefined
       ? undefined
-      : correlatedOrders(builder.client, { plan, ref, map: relationMap, writer }, correlatedOrder.rows, {
+      : correlatedOrders(builder.client, { plan, ref, map: relationMap, writer }, correlatedOrder, {
           baseTable: names.table(table, ref),
           order,
           select: selected,
@@ -434,14 +434,15 @@ function walkedBranches(
 function correlatedOrders(
   client: Knex.Client,
   request: { plan: QueryPlan; ref: string; map: RelationMap; writer: SqlWriter },
-  rows: number,
+  probed: NonNullable<PagePlan['correlatedOrder']>,
   written: Pick<CorrelatedOrders, 'baseTable' | 'order' | 'select' | 'kept'>,
 ): CorrelatedOrders {
   const { plan, ref, map, writer } = request
   let made: ReturnType<CorrelatedOrders['correlated']> | undefined
   return {
     ...written,
-    rows,
+    rows: probed.rows,
+    ...(probed.listedOnly === true ? { listedOnly: true } : {}),
     correlated: () => {
       if (made === undefined) {
         const orders = writer.fresh()

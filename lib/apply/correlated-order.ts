@@ -10,6 +10,8 @@ import { dropOrderJoins, ORDER_JOINS } from './order-joins.ts'
 export interface CorrelatedOrders {
   /** The base rows from which the grouped join is kept: the probe reads the `rows`-th. */
   readonly rows: number
+  /** Whether only a guarded page's listing form is correlated (`PagePlan.correlatedOrder`'s `listedOnly`). */
+  readonly listedOnly?: true
   /** The base table as the query names it (`users`, `users as u`), where the probe counts rows. */
   readonly baseTable: string
   /** The query's `order by` fragment. */

@@ -228,14 +228,17 @@ export function pageRewriteFor(
         cut = undefined
         read = listedFromBase(query.clone(), cutoff as OrderCutoff)
       }
-      const rows = correlatedRows(query, page)
-      if (forms !== undefined) {
-        // A guarded page's chosen form reads its aggregates correlated where the plan says so without a probe.
-        if (rows === Number.POSITIVE_INFINITY && form !== undefined)
-          read = correlatedPage(read === query ? query.clone() : read, correlated as CorrelatedOrders)
-      } else if (rows !== undefined && form === 'kept' && correlated?.kept !== undefined)
+      // A guarded page's chosen form reads its aggregates correlated where the plan says so without a probe.
+      const rows = forms === undefined && correlated?.listedOnly === true ? undefined : correlatedRows(query, page)
+      if (
+        forms !== undefined &&
+        rows === Number.POSITIVE_INFINITY &&
+        (form === 'list' || (form === 'walk' && !correlated?.listedOnly))
+      )
+        read = correlatedPage(read === query ? query.clone() : read, correlated as CorrelatedOrders)
+      else if (forms === undefined && rows !== undefined && form === 'kept' && correlated?.kept !== undefined)
         read = keptGroupsPage(query.clone(), correlated.kept)
-      else if (rows !== undefined && (form === 'list' || rows === Number.POSITIVE_INFINITY))
+      else if (forms === undefined && rows !== undefined && (form === 'list' || rows === Number.POSITIVE_INFINITY))
         read = correlatedPage(query.clone(), correlated as CorrelatedOrders)
       else if (
         joinedWhere !== undefined &&
@@ -251,7 +254,7 @@ export function pageRewriteFor(
         const deferred = deferredPage(changed ?? query.clone(), names, ref, keys, syntax.deferredPageJoin)
         if (deferred === undefined) return changed
         // The page's rows are few: their aggregates are read for them alone, not grouped over every base row again.
-        return correlated !== undefined && holdsRaw(deferred, 'order', correlated.order)
+        return correlated !== undefined && !correlated.listedOnly && holdsRaw(deferred, 'order', correlated.order)
           ? correlatedPage(deferred, correlated)
           : deferred
       }

@@ -27,6 +27,7 @@ const NO_AGGREGATES: readonly PlannedAggregate[] = Object.freeze([])
  * keep few rows by declaration (see {@link keepsFewRows}).
  */
 const ALWAYS_CORRELATED = Object.freeze({ rows: Number.POSITIVE_INFINITY, kept: false })
+const LISTED_CORRELATED = Object.freeze({ rows: Number.POSITIVE_INFINITY, kept: false, listedOnly: true as const })
 
 /**
  * Whether a where tests an aggregate the page is not ordered by: its correlated subquery runs for every base row the
@@ -269,6 +270,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     })
   }
   // SQLite walks a correlated filter per base row: one that few related rows pass is listed, as a probe finds.
+  let listProbed = false
   if (
     guard === undefined &&
     frequency !== undefined &&
@@ -276,10 +278,11 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
     dialect.filteredRelation === 'by-selectivity' &&
     stopsEarly &&
     query.search === undefined &&
-    (query.orders.every((order) => order.aggregate === undefined) || cutsCorrelated(dialect, query))
+    (query.orders.every((order) => order.aggregate === undefined) || dialect.correlatedAggregateOrder?.cutoff === true)
   ) {
     const probed = probedListFilter(map, query, conditions.relationForm)
     if (probed !== undefined) {
+      listProbed = true
       guard = Object.freeze({
         walk: conditions,
         fenced: undefined,
@@ -349,12 +352,15 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   }
   // One probe per page: the cutoff's and the guard's come first. A search orders through its own join.
   const innerGroups = innerGroupsOf(query)
+  // A probed list's few rows read their aggregates correlated; cut off at an order through a join, only they do.
   const correlatedOrder =
-    paged &&
-    ((cutoff === undefined && guard === undefined) || cutsCorrelated(dialect, query)) &&
-    query.search === undefined
-      ? correlatedOrderOf(dialect, query, fewRows, innerGroups)
-      : undefined
+    !paged || query.search !== undefined
+      ? undefined
+      : (cutoff === undefined && (guard === undefined || listProbed)) || cutsCorrelated(dialect, query)
+        ? correlatedOrderOf(dialect, query, fewRows, innerGroups)
+        : listProbed && query.orders.some((order) => order.aggregate !== undefined)
+          ? LISTED_CORRELATED
+          : undefined
   // A cutoff serves the page in its order (and a frequency guard, where one applies: see `applyQueryParams`);
   // without, an `or` with a relation filter is the union of its branches, unless the page joins the hops of its
   // filters and every where is a column test of the base table or of a joined row: that `or` is read in one pass.

@@ -37,9 +37,10 @@ export interface PagePlan {
    * `rows` is infinite, and no probe is sent, when the first order is a column or the conditions test an aggregate
    * the page is not ordered by. `kept`: the probe first looks for the (offset + limit)-th base row with related rows of
    * the first order, a count or an exists, descending; when there is one, the page inner-joins its grouped join
-   * (`Dialect.correlatedAggregateOrder.keptGroups`).
+   * (`Dialect.correlatedAggregateOrder.keptGroups`). `listedOnly`: only the listing form of a probed list reads them
+   * correlated (SQLite: a page cut off at a first order through a join keeps its grouped joins in the walking form).
    */
-  readonly correlatedOrder: { readonly rows: number; readonly kept: boolean } | undefined
+  readonly correlatedOrder: { readonly rows: number; readonly kept: boolean; readonly listedOnly?: true } | undefined
   /**
    * The branches of the top-level `or` of the client's wheres when the page is read as the union of its branches
    * (see `disjunctionBranches`), or `undefined`: only for a page without a cutoff or a correlated order. A page whose

@@ -137,11 +137,19 @@ describe('the read plan (planRead)', () => {
       ['an `or`', `${rare}&wheres[1][column]=title&wheres[1][value]=y&wheres[1][boolean]=or`, undefined],
       ['a filter listed anyway', `${rare}&wheres[1][column]=tags.name&wheres[1][value]=t`, undefined],
       ['no limit', rare, 'orders[0][column]=id'],
-      ['an order by an aggregate', rare, 'orders[0][column]=title&orders[1][column]=commentsCount&limit=20'],
+      ['an order by an aggregate', rare, 'orders[0][column]=commentsCount&limit=20'],
     ] as const) {
       const other = planOf(sqlite, request(wheres, orders), orders?.includes('limit') ?? true)
       expect(other.conditions?.toldLists?.[0], name).to.equal(undefined)
     }
+    const thenCount = planOf(sqlite, request(rare, 'orders[0][column]=title&orders[1][column]=commentsCount&limit=20'))
+    expect(thenCount.conditions?.toldLists?.[0], 'a later order by an aggregate').to.equal(
+      thenCount.query.wheres[0]?.condition,
+    )
+    expect(thenCount.page.correlatedOrder, 'its aggregates correlated in either form').to.deep.equal({
+      rows: Number.POSITIVE_INFINITY,
+      kept: false,
+    })
     expect(planOf(postgres, request(rare)).conditions?.toldLists?.[0], 'PostgreSQL').to.equal(undefined)
     expect(planOf(mysql, request(rare)).page.guard?.cap, 'MariaDB walks a long list instead (below)').to.equal(20_000)
   })

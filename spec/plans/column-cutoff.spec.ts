@@ -40,6 +40,8 @@ const notesOf = (post: number): number => (post % 3 === 0 ? 2 : post % 5 === 0 ?
 // Three posts' first note is `rare`; every other note is `common`.
 const RARE = new Set([4_503, 9_006, 15_003])
 const kindOf = (post: number, index: number): string => (index === 0 && RARE.has(post) ? 'rare' : 'common')
+const BY_NAME_NOTES =
+  'orders[0][column]=author.name&orders[0][direction]=desc&orders[1][column]=notesCount&orders[1][direction]=desc'
 const ofKind = (kind: string): string => `wheres[0][column]=notes.kind&wheres[0][operator]=%3D&wheres[0][value]=${kind}`
 const BY_NAME = 'orders[0][column]=created_at&orders[0][direction]=desc&orders[1][column]=author.name'
 const BY_NOTES =
@@ -54,6 +56,9 @@ const byCreatedDescThenName = (a: number, b: number): number =>
   createdOf(b) - createdOf(a) || nameOf(userOf(a)).localeCompare(nameOf(userOf(b))) || a - b
 const byCreatedThenUser = (a: number, b: number): number =>
   createdOf(a) - createdOf(b) || userOf(b) - userOf(a) || a - b
+// The key breaks ties in the last order's direction.
+const byNameDescThenNotes = (a: number, b: number): number =>
+  nameOf(userOf(b)).localeCompare(nameOf(userOf(a))) || notesOf(b) - notesOf(a) || b - a
 const byCreatedThenNotes = (a: number, b: number): number =>
   createdOf(a) - createdOf(b) || notesOf(b) - notesOf(a) || a - b
 
@@ -118,7 +123,13 @@ for (const db of testDatabases()) {
       )
       const common = posts.filter((post) => notesOf(post) > (RARE.has(post) ? 1 : 0))
       expect(await ids(apply(`${BY_NOTES}&${ofKind('common')}&limit=20&page=30`))).to.deep.equal(
-        common.sort(byCreatedThenNotes).slice(580, 600),
+        [...common].sort(byCreatedThenNotes).slice(580, 600),
+      )
+      expect(await ids(apply(`${BY_NAME_NOTES}&${ofKind('rare')}&limit=20`))).to.deep.equal(
+        [...RARE].sort(byNameDescThenNotes),
+      )
+      expect(await ids(apply(`${BY_NAME_NOTES}&${ofKind('common')}&limit=20&page=30`))).to.deep.equal(
+        [...common].sort(byNameDescThenNotes).slice(580, 600),
       )
     })
 
@@ -173,6 +184,25 @@ for (const db of testDatabases()) {
         expect(walked).to.include('and `cc_posts`.`created_at` <= coalesce((select `cc_posts`.`created_at` from')
         expect(walked).to.include(count)
         expect(walked).to.not.include('kqp_aggregate')
+      })
+
+      it('SQLite: by author.name, then the count: a rare kind listed, its count correlated; a common one cut off, its count grouped', async () => {
+        const rare = await countQueries(db.knex, async () => await apply(`${BY_NAME_NOTES}&${ofKind('rare')}&limit=20`))
+        expect(rare.queries).to.have.length(2)
+        const listed = (rare.queries[1] as Knex.Sql).sql
+        expect(listed).to.include('`cc_posts`.`id` in (select `cc_notes`.`post_id` from `cc_notes` where')
+        expect(listed).to.include(
+          'order by (select `cc_users`.`name` from `cc_users` where `cc_users`.`id` = `cc_posts`.`user_id`) desc, (select count(*) from `cc_notes` where `cc_notes`.`post_id` = `cc_posts`.`id`) desc',
+        )
+        expect(listed).to.not.include('kqp_aggregate')
+        const common = await countQueries(
+          db.knex,
+          async () => await apply(`${BY_NAME_NOTES}&${ofKind('common')}&limit=20&page=30`),
+        )
+        expect(common.queries).to.have.length(2)
+        const walked = (common.queries[1] as Knex.Sql).sql
+        expect(walked).to.include('`cc_users`.`name` >= coalesce((select `cc_users`.`name` from `cc_users`')
+        expect(walked).to.include('left join (select `cc_notes`.`post_id` as `kqp_key`, count(*) as `kqp_value`')
       })
     }
 
