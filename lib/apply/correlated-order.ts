@@ -1,6 +1,7 @@
 import type { Knex } from 'knex'
 import { copyWheres, replaceRaw } from '../knex/builder-state.ts'
 import { dropOrderJoins, ORDER_JOINS } from './order-joins.ts'
+import type { JoinsSql } from './join-aggregate.ts'
 
 /**
  * A page ordered by an aggregate, as the probe of `PagePlan.correlatedOrder` needs it: its order and its selected
@@ -24,7 +25,7 @@ export interface CorrelatedOrders {
    * The order joins with the first order's grouped join an inner join (see `PagePlan.correlatedOrder`'s `kept`), or
    * `undefined`.
    */
-  readonly kept?: { readonly sql: string; readonly bindings: readonly Knex.Value[] }
+  readonly kept?: JoinsSql & { readonly alone: JoinsSql }
 }
 
 /**
@@ -58,7 +59,8 @@ export const KEPT_GROUPS_ANSWER = 2
  * The probe that chooses the kept-groups page (see {@link keptGroupsPage}) before the probe of
  * {@link correlatedOrderProbe}: the (offset + limit)-th base row that meets the page's conditions and has related
  * rows of its first order, NULL when fewer have: `(select 1 from posts inner join (select … group by …) as
- * kqp_aggregate on … where <the same conditions> limit 1 offset rows − 1)`. Through the caller's conditions and
+ * kqp_aggregate on … where <the same conditions> limit 1 offset rows − 1)`, that join alone (users by `postsCount,
+ * postsViewsMax`: the probe grouped every post twice). Through the caller's conditions and
  * guards only, as that probe.
  */
 export function keptGroupsProbe(
@@ -68,7 +70,7 @@ export function keptGroupsProbe(
   rows: number,
 ): Knex.QueryBuilder {
   const probe = plain.client.queryBuilder().select(plain.client.raw('1')).fromRaw(orders.baseTable)
-  probe.joinRaw(kept.sql, [...kept.bindings])
+  probe.joinRaw(kept.alone.sql, [...kept.alone.bindings])
   copyWheres(plain, probe)
   return probe.limit(1).offset(rows - 1)
 }

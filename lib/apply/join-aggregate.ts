@@ -4,12 +4,13 @@ import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aggregateRows } from '../sql/aggregate-rows.ts'
 import type { OrderJoins } from './order-joins.ts'
 import { parentKeyColumns } from '../validate/key-pairs.ts'
+import { placeholdersIn } from '../sql/fragment.ts'
 
 const DERIVED = 'kqp_aggregate'
 const LEFT_JOIN = 'left join (select '
 const joined = new WeakMap<OrderJoins, Map<string, string>>()
-/** Where each aggregate's `left join` starts in its joins' SQL. */
-const starts = new WeakMap<OrderJoins, Map<string, number>>()
+/** Where each aggregate's `left join` starts and ends in its joins' SQL. */
+const spans = new WeakMap<OrderJoins, Map<string, { start: number; end: number }>>()
 
 /**
  * Joins `aggregate` of the rows of `ref` as a grouped derived table (once per aggregate, shared by every order
@@ -41,9 +42,7 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     const rows = aggregateRows(out, aggregate, new Set(), map)
     const value = aggregate.kind === 'exists' ? 'count(*)' : rows.value
     if (out.sql !== '') out.text(' ')
-    let at = starts.get(joins)
-    if (at === undefined) starts.set(joins, (at = new Map()))
-    at.set(aggregate.key, out.sql.length)
+    const start = out.sql.length
     // A composite key is grouped by each of its columns: kqp_key, kqp_key_2, …
     const keyNames = rows.keys.map((_, index) => (index === 0 ? 'kqp_key' : `kqp_key_${index + 1}`))
     const selected = rows.keys.map((key, index) => `${key} as ${names.name(keyNames[index] ?? '')}, `).join('')
@@ -56,6 +55,9 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
     )
     const grouped = joins.groupedScan ? rows.keys.map((key) => `+${key}`) : rows.keys
     out.text(` group by ${grouped.join(', ')}) as ${names.name(alias)} on ${on.join(' and ')}`)
+    let at = spans.get(joins)
+    if (at === undefined) spans.set(joins, (at = new Map()))
+    at.set(aggregate.key, { start, end: out.sql.length })
   }
   const value = names.column(alias, 'kqp_value')
   if (aggregate.kind === 'count') return `coalesce(${value}, 0)`
@@ -63,16 +65,30 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
   return value
 }
 
+/** Joins as raw SQL and their bindings. */
+export interface JoinsSql {
+  readonly sql: string
+  readonly bindings: readonly Knex.Value[]
+}
+
 /**
  * The SQL of `joins` with the grouped join of `aggregate` an inner join, which keeps only the base rows that have
- * related rows (see `PagePlan.correlatedOrder`'s `kept`), or `undefined` when the joins hold no such join.
+ * related rows (see `PagePlan.correlatedOrder`'s `kept`), and that inner join `alone` (what a probe of the rows it
+ * keeps needs: the other joins neither drop nor multiply rows), or `undefined` when the joins hold no such join.
  */
 export function keptGroupsJoins(
   joins: OrderJoins,
   aggregate: PlannedAggregate,
-): { sql: string; bindings: readonly Knex.Value[] } | undefined {
-  const start = starts.get(joins)?.get(aggregate.key)
+): (JoinsSql & { readonly alone: JoinsSql }) | undefined {
+  const span = spans.get(joins)?.get(aggregate.key)
   const { sql, bindings } = joins.out
-  if (start === undefined || !sql.startsWith(LEFT_JOIN, start)) return undefined
-  return { sql: `${sql.slice(0, start)}inner join${sql.slice(start + 'left join'.length)}`, bindings }
+  if (span === undefined || !sql.startsWith(LEFT_JOIN, span.start)) return undefined
+  const { start, end } = span
+  const inner = `inner join${sql.slice(start + 'left join'.length, end)}`
+  const before = placeholdersIn(sql.slice(0, start))
+  return {
+    sql: `${sql.slice(0, start)}${inner}${sql.slice(end)}`,
+    bindings,
+    alone: { sql: inner, bindings: bindings.slice(before, before + placeholdersIn(inner)) },
+  }
 }

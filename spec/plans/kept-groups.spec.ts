@@ -16,6 +16,7 @@ const map = defineRelationMap({
   kg_posts: {
     columns: { id: 'integer', views: { type: 'integer', nullable: false } },
     relations: { notes: { type: 'hasMany', table: 'kg_notes', foreignKey: 'post_id' } },
+    aggregates: { notesIdMax: { relation: 'notes', fn: 'max', column: 'id' } },
   },
   kg_notes: { columns: { id: 'integer', post_id: { type: 'integer', nullable: false } } },
 })
@@ -93,6 +94,21 @@ for (const db of testDatabases()) {
       const { lines, text } = await explainPlan(db.knex, 'sqlite', page)
       expect(lines, text).to.include('SCAN kqp_aggregate')
       expect(lines, text).to.include('SEARCH kg_posts USING INTEGER PRIMARY KEY (rowid=?)')
+    })
+
+    it("SQLite: the probe joins the first order's grouped count alone, not a later order's grouped join", async () => {
+      const request = `${BY_NOTES}&orders[1][column]=notesIdMax&orders[1][direction]=desc&limit=10&page=3`
+      const ran = await countQueries(db.knex, async () => await apply(request))
+      expect(ran.queries).to.have.length(2)
+      const [probe, page] = ran.queries as [Knex.Sql, Knex.Sql]
+      expect(probe.sql).to.include(
+        'when (select 1 from `kg_posts` inner join (select `kg_notes`.`post_id` as `kqp_key`, count(*) as `kqp_value` from `kg_notes` group by +`kg_notes`.`post_id`) as `kqp_aggregate` on `kqp_aggregate`.`kqp_key` = `kg_posts`.`id` where',
+      )
+      expect(probe.sql).to.not.include('max(')
+      expect(page.sql).to.include('inner join (select `kg_notes`.`post_id` as `kqp_key`, count(*)')
+      expect(page.sql).to.include('left join (select `kg_notes`.`post_id` as `kqp_key`, max(`kg_notes`.`id`)')
+      const ids = ((await apply(request)) as Array<{ id: number }>).map((row) => row.id)
+      expect(ids).to.deep.equal(matching.slice(20, 30))
     })
 
     it('SQLite: a page past the posts with notes keeps the left join', async () => {
