@@ -204,7 +204,8 @@ export interface DialectPlanner<Name extends DialectName = DialectName> {
    * found by a walk of the column's index in the base table. MariaDB sorts the whole join as soon as an order reads a
    * joined table: posts by `created_at, author.email`, page 14 of 100, took 1.3–1.5 s sorted and 4–13 ms cut off;
    * with `author.posts.views > ?`, page 5 of 10, 1.8–2.6 s and 0.13–0.26 s (figure 16). SQLite and PostgreSQL walk the
-   * column's index and sort only the rows that tie on it. Also when the later orders are columns of the base table and
+   * column's index and sort only the rows that tie on it (SQLite not before a correlated aggregate: see
+   * `correlatedAggregateOrder.cutoff`). Also when the later orders are columns of the base table and
    * the client's conditions only test its columns: MariaDB reads no index in the order of `created_at, views`, and
    * sorted every match (posts with `views > ?` by `created_at, views`, page 13 of 100: 0.65 s sorted, 11 ms cut off;
    * the 91 of figure 16's 1,400 random requests so read: 3.1 s → 0.3 s summed). Not with a relation filter, whose
