@@ -17,7 +17,10 @@ const map = defineRelationMap({
   ig_posts: {
     columns: { id: 'integer', title: 'string' },
     relations: { comments: { type: 'hasMany', table: 'ig_comments', foreignKey: 'post_id' } },
-    aggregates: { approvedCount: { relation: 'comments', fn: 'count', scope: 'approved' } },
+    aggregates: {
+      approvedCount: { relation: 'comments', fn: 'count', scope: 'approved' },
+      commentsIdMax: { relation: 'comments', fn: 'max', column: 'id' },
+    },
   },
   ig_comments: {
     columns: { id: 'integer', post_id: 'integer', tenant_id: 'integer', approved: 'boolean' },
@@ -101,6 +104,26 @@ for (const db of testDatabases()) {
         expect(await rowsOf(query)).to.deep.equal(expected)
       })
     }
+
+    it("aggregates over the same visible comments share one grouped join, the guard's binding once; a scope's have their own", async () => {
+      const byCountThenMax = apply(
+        'orders[0][column]=commentsCount&orders[0][direction]=desc&orders[1][column]=commentsIdMax&orders[1][direction]=desc&limit=40',
+      )
+      const shared = byCountThenMax.toSQL()
+      expect(shared.sql).to.match(/count\(\*\) as .kqp_value., max\(.ig_comments.\..id.\) as .kqp_value_2. from /)
+      expect(shared.sql).to.not.include('kqp_aggregate_2')
+      // The tenant's binding as often as for the count alone (MariaDB's deferred page writes the join twice).
+      const alone = apply('orders[0][column]=commentsCount&orders[0][direction]=desc&limit=40').toSQL()
+      const tenants = (sql: Knex.Sql): number => sql.bindings.filter((binding) => binding === 1).length
+      expect(tenants(shared)).to.equal(tenants(alone))
+      const maxOf = (post: number): number => Math.max(-1, ...visible(post).map((comment) => comment.id))
+      const expected = [...posts].sort((a, b) => visible(b).length - visible(a).length || maxOf(b) - maxOf(a) || b - a)
+      expect(((await byCountThenMax) as Array<{ id: number }>).map((row) => row.id)).to.deep.equal(expected)
+      const scoped = apply(
+        'orders[0][column]=commentsCount&orders[0][direction]=desc&orders[1][column]=approvedCount&limit=40',
+      ).toSQL().sql
+      expect(scoped).to.include('kqp_aggregate_2')
+    })
 
     it('without relations_exists, the groups are left-joined: posts without visible comments count 0', async () => {
       const query = apply('orders[0][column]=commentsCount&orders[0][direction]=asc&with[0]=commentsCount&limit=12')
