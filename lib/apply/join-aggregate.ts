@@ -113,7 +113,7 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
       const column = `kqp_value_${group.columns.size + 1}`
       const added = `, ${value} as ${names.name(column)}`
       const at = group.valuesEnd
-      out.sql = `${out.sql.slice(0, at)}${added}${out.sql.slice(at)}`
+      out.insert(at, added)
       for (const other of state.byRows.values()) {
         if (other.start > at) other.start += added.length
         if (other.end >= at) other.end += added.length

@@ -149,10 +149,17 @@ function innerGroupsOf(query: QueryPlan): ReadonlySet<string> {
  * Whether a page ordered by `query.orders` gets an order cutoff, on a dialect that cuts off (`Dialect.cutoffJoinedOrder`):
  * its first order is a NOT NULL column through inner-joined hops, or of the base table when a later order joins, or
  * is a column of the base table while the client's conditions test only its columns (`Dialect.cutoffColumnOrder`; not
- * with a search, which orders through its own join, nor for wheres that keep few rows by declaration). The cutoff's
- * walk joins hop by hop on one key column each; a composite key keeps the page as it is.
+ * with a search, which orders through its own join, nor for wheres that keep few rows by declaration), or, on a
+ * dialect without that, where `correlatedCut` (see {@link cutsCorrelated}). The cutoff's walk joins hop by hop on one
+ * key column each; a composite key keeps the page as it is.
  */
-function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap, fewRows: boolean): boolean {
+function cutsOff(
+  dialect: PlannerDialect,
+  query: QueryPlan,
+  map: RelationMap,
+  fewRows: boolean,
+  correlatedCut: boolean,
+): boolean {
   const [first, ...later] = query.orders
   if (!dialect.cutoffJoinedOrder || first === undefined || first.nullable) return false
   if (first.via.length === 0)
@@ -168,7 +175,7 @@ function cutsOff(dialect: PlannerDialect, query: QueryPlan, map: RelationMap, fe
               order.aggregate !== undefined ||
               (columnTestsOnly(query) && sortsTies(map, query.table, first, order)),
           )
-        : cutsCorrelated(dialect, query))
+        : correlatedCut)
     )
   return innerPath(map, first.via) && first.via.every((relation) => relation.composite === undefined)
 }
@@ -301,7 +308,8 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   }
   let cutoff: CutoffPlan | undefined
   const fewRows = keepsFewRows(map, query)
-  if (first !== undefined && cutsOff(dialect, query, map, fewRows))
+  const correlatedCut = cutsCorrelated(dialect, query)
+  if (first !== undefined && cutsOff(dialect, query, map, fewRows, correlatedCut))
     cutoff = Object.freeze({
       order: first,
       hops:
@@ -356,7 +364,7 @@ export function planRead(validated: QueryPlan, dialect: PlannerDialect, map: Rel
   const correlatedOrder =
     !paged || query.search !== undefined
       ? undefined
-      : (cutoff === undefined && (guard === undefined || listProbed)) || cutsCorrelated(dialect, query)
+      : (cutoff === undefined && (guard === undefined || listProbed)) || correlatedCut
         ? correlatedOrderOf(dialect, query, fewRows, innerGroups)
         : listProbed && query.orders.some((order) => order.aggregate !== undefined)
           ? LISTED_CORRELATED

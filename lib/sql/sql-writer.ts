@@ -34,6 +34,15 @@ export class SqlWriter {
     return this
   }
 
+  /**
+   * Inserts SQL text without placeholders at `at` (an index into `sql`, before any binding written after it): only
+   * text the library wrote itself.
+   */
+  insert(at: number, sql: string): this {
+    this.sql = `${this.sql.slice(0, at)}${sql}${this.sql.slice(at)}`
+    return this
+  }
+
   /** Appends a placeholder (`?`, or the given `placeholder` text holding one `?`) bound to `value`. */
   bind(value: Knex.Value, placeholder = '?'): this {
     this.sql += placeholder

@@ -67,6 +67,12 @@ for (const db of testDatabases()) {
     this.timeout(120_000)
     const apply = (request: string): Knex.QueryBuilder =>
       applyQueryParams(db.knex('cc_posts'), parseQueryParams(request), map, { frequencyMemoMs: 0 })
+    // The statements of a page whose probe comes first: the probe, then the page's SQL.
+    const probedPage = async (request: string): Promise<string> => {
+      const ran = await countQueries(db.knex, async () => await apply(request))
+      expect(ran.queries, request).to.have.length(2)
+      return (ran.queries[1] as Knex.Sql).sql
+    }
     const ids = async (query: Knex.QueryBuilder): Promise<number[]> =>
       ((await query) as Array<{ id: number }>).map((row) => row.id)
 
@@ -163,21 +169,14 @@ for (const db of testDatabases()) {
 
       it('SQLite: a rare note kind is listed, a common one walked and cut off, the count correlated in both', async () => {
         const count = '(select count(*) from `cc_notes` where `cc_notes`.`post_id` = `cc_posts`.`id`) desc'
-        const rare = await countQueries(db.knex, async () => await apply(`${BY_NOTES}&${ofKind('rare')}&limit=20`))
-        expect(rare.queries).to.have.length(2)
-        const listed = (rare.queries[1] as Knex.Sql).sql
+        const listed = await probedPage(`${BY_NOTES}&${ofKind('rare')}&limit=20`)
         expect(listed).to.include(
           'where (`cc_posts`.`id` in (select `cc_notes`.`post_id` from `cc_notes` where `cc_notes`.`kind` = ?))',
         )
         expect(listed).to.include(count)
         expect(listed).to.not.include('kqp_aggregate')
         expect(listed).to.not.include('coalesce((select')
-        const common = await countQueries(
-          db.knex,
-          async () => await apply(`${BY_NOTES}&${ofKind('common')}&limit=20&page=30`),
-        )
-        expect(common.queries).to.have.length(2)
-        const walked = (common.queries[1] as Knex.Sql).sql
+        const walked = await probedPage(`${BY_NOTES}&${ofKind('common')}&limit=20&page=30`)
         expect(walked).to.include(
           'where (exists (select 1 from `cc_notes` where `cc_notes`.`post_id` = `cc_posts`.`id`',
         )
@@ -187,20 +186,13 @@ for (const db of testDatabases()) {
       })
 
       it('SQLite: by author.name, then the count: a rare kind listed, its count correlated; a common one cut off, its count grouped', async () => {
-        const rare = await countQueries(db.knex, async () => await apply(`${BY_NAME_NOTES}&${ofKind('rare')}&limit=20`))
-        expect(rare.queries).to.have.length(2)
-        const listed = (rare.queries[1] as Knex.Sql).sql
+        const listed = await probedPage(`${BY_NAME_NOTES}&${ofKind('rare')}&limit=20`)
         expect(listed).to.include('`cc_posts`.`id` in (select `cc_notes`.`post_id` from `cc_notes` where')
         expect(listed).to.include(
           'order by (select `cc_users`.`name` from `cc_users` where `cc_users`.`id` = `cc_posts`.`user_id`) desc, (select count(*) from `cc_notes` where `cc_notes`.`post_id` = `cc_posts`.`id`) desc',
         )
         expect(listed).to.not.include('kqp_aggregate')
-        const common = await countQueries(
-          db.knex,
-          async () => await apply(`${BY_NAME_NOTES}&${ofKind('common')}&limit=20&page=30`),
-        )
-        expect(common.queries).to.have.length(2)
-        const walked = (common.queries[1] as Knex.Sql).sql
+        const walked = await probedPage(`${BY_NAME_NOTES}&${ofKind('common')}&limit=20&page=30`)
         expect(walked).to.include('`cc_users`.`name` >= coalesce((select `cc_users`.`name` from `cc_users`')
         expect(walked).to.include('left join (select `cc_notes`.`post_id` as `kqp_key`, count(*) as `kqp_value`')
       })
