@@ -28,6 +28,7 @@ import { columnTestsFirst } from '../plan/column-tests-first.ts'
 import { joinedHops, joinedHopsWhere } from './joined-hops-where.ts'
 import { orderCutoffOf, type OrderCutoff } from './order-cutoff.ts'
 import { joinAggregate, keptGroupsJoins } from './join-aggregate.ts'
+import { writeAggregate } from '../sql/write-aggregate.ts'
 import { attachPageRewrite, pageRewriteFor } from './page-rewrite.ts'
 import type { GuardedForms } from './frequency-guarded-page.ts'
 import type { CorrelatedOrders } from './correlated-order.ts'
@@ -164,7 +165,7 @@ export function applyQueryParams<TRecord extends {}, TResult, Context = unknown>
           baseTable: names.table(table, ref),
           order,
           select: selected,
-          ...keptGroupsOf(correlatedOrder.kept, joins, plan.orders[0]?.aggregate),
+          ...keptGroupsOf(correlatedOrder.kept, joins, plan.orders[0]?.aggregate, { ref, map: relationMap, writer }),
         })
   recordSeek(builder, { plan, params, context: options.context, map: relationMap, ref, joins }, writer)
   if (plan.limit !== undefined) builder.limit(plan.limit, { skipBinding: dialect.inlinePage })
@@ -460,14 +461,22 @@ function correlatedOrders(
   }
 }
 
-/** The kept-groups joins of `PagePlan.correlatedOrder` where it has them (`kept`), for the first order's `aggregate`. */
+/**
+ * The kept-groups joins of `PagePlan.correlatedOrder` where it has them (`kept`), for the first order's `aggregate`,
+ * with the test that a base row has its related rows (the aggregate's `exists`, over the same rows).
+ */
 function keptGroupsOf(
   kept: boolean,
   joins: OrderJoins,
   aggregate: PlannedAggregate | undefined,
+  request: { ref: string; map: RelationMap; writer: SqlWriter },
 ): Pick<CorrelatedOrders, 'kept'> {
   const joined = kept && aggregate !== undefined ? keptGroupsJoins(joins, aggregate) : undefined
-  return joined === undefined ? {} : { kept: joined }
+  if (joined === undefined || aggregate === undefined) return {}
+  const { ref, map, writer } = request
+  const has = writer.fresh()
+  writeAggregate(has, { ...aggregate, kind: 'exists' }, ref, new Set([ref]), map)
+  return { kept: { ...joined, has: { sql: has.sql, bindings: has.bindings } } }
 }
 
 /** Whether the caller selected `*`, which a join would widen with the joined table's columns. */

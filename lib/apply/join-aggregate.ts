@@ -4,7 +4,6 @@ import type { PlannedAggregate } from '../validate/query-plan.ts'
 import { aggregateRows, type AggregateRows } from '../sql/aggregate-rows.ts'
 import type { OrderJoins } from './order-joins.ts'
 import { parentKeyColumns } from '../validate/key-pairs.ts'
-import { placeholdersIn } from '../sql/fragment.ts'
 
 const DERIVED = 'kqp_aggregate'
 const LEFT_JOIN = 'left join (select '
@@ -139,22 +138,15 @@ export interface JoinsSql {
 
 /**
  * The SQL of `joins` with the grouped join of `aggregate` an inner join, which keeps only the base rows that have
- * related rows (see `PagePlan.correlatedOrder`'s `kept`), and that inner join `alone` (what a probe of the rows it
- * keeps needs: the other joins neither drop nor multiply rows), or `undefined` when the joins hold no such join.
+ * related rows (see `PagePlan.correlatedOrder`'s `kept`), or `undefined` when the joins hold no such join.
  */
-export function keptGroupsJoins(
-  joins: OrderJoins,
-  aggregate: PlannedAggregate,
-): (JoinsSql & { readonly alone: JoinsSql }) | undefined {
+export function keptGroupsJoins(joins: OrderJoins, aggregate: PlannedAggregate): JoinsSql | undefined {
   const span = written.get(joins)?.byKey.get(aggregate.key)?.group
   const { sql, bindings } = joins.out
   if (span === undefined || !sql.startsWith(LEFT_JOIN, span.start)) return undefined
   const { start, end } = span
-  const inner = `inner join${sql.slice(start + 'left join'.length, end)}`
-  const before = placeholdersIn(sql.slice(0, start))
   return {
-    sql: `${sql.slice(0, start)}${inner}${sql.slice(end)}`,
+    sql: `${sql.slice(0, start)}inner join${sql.slice(start + 'left join'.length, end)}${sql.slice(end)}`,
     bindings,
-    alone: { sql: inner, bindings: bindings.slice(before, before + placeholdersIn(inner)) },
   }
 }
