@@ -9,13 +9,12 @@ const DERIVED = 'kqp_aggregate'
 const LEFT_JOIN = 'left join (select '
 
 /**
- * One grouped join written into an `OrderJoins`: its alias, where it starts and ends in the joins' SQL, where its
- * selected values end (a value added for another aggregate goes there), and the column of each value it selects.
+ * One grouped join written into an `OrderJoins`: its alias, where it starts in the joins' SQL, where its selected
+ * values end (a value added for another aggregate goes there), and the column of each value it selects.
  */
 interface GroupedJoin {
   readonly alias: string
   start: number
-  end: number
   valuesEnd: number
   readonly columns: Map<string, string>
   /** The bindings of its rows' conditions (a guard's, a scope's). */
@@ -102,7 +101,6 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
       group = {
         alias,
         start,
-        end: out.sql.length,
         valuesEnd,
         columns: new Map([[value, 'kqp_value']]),
         bindings: [...rows.conditions.bindings],
@@ -115,7 +113,6 @@ export function joinAggregate(joins: OrderJoins, aggregate: PlannedAggregate, re
       out.insert(at, added)
       for (const other of state.byRows.values()) {
         if (other.start > at) other.start += added.length
-        if (other.end >= at) other.end += added.length
         if (other.valuesEnd >= at) other.valuesEnd += added.length
       }
       group.columns.set(value, column)
@@ -141,12 +138,8 @@ export interface JoinsSql {
  * related rows (see `PagePlan.correlatedOrder`'s `kept`), or `undefined` when the joins hold no such join.
  */
 export function keptGroupsJoins(joins: OrderJoins, aggregate: PlannedAggregate): JoinsSql | undefined {
-  const span = written.get(joins)?.byKey.get(aggregate.key)?.group
+  const start = written.get(joins)?.byKey.get(aggregate.key)?.group.start
   const { sql, bindings } = joins.out
-  if (span === undefined || !sql.startsWith(LEFT_JOIN, span.start)) return undefined
-  const { start, end } = span
-  return {
-    sql: `${sql.slice(0, start)}inner join${sql.slice(start + 'left join'.length, end)}${sql.slice(end)}`,
-    bindings,
-  }
+  if (start === undefined || !sql.startsWith(LEFT_JOIN, start)) return undefined
+  return { sql: `${sql.slice(0, start)}inner join${sql.slice(start + 'left join'.length)}`, bindings }
 }

@@ -164,10 +164,8 @@ function cutsOff(
   if (!dialect.cutoffJoinedOrder || first === undefined || first.nullable) return false
   if (first.via.length === 0)
     return (
-      query.search === undefined &&
       !fewRows &&
-      first.aggregate === undefined &&
-      first.relevance === undefined &&
+      ordersByBaseColumnFirst(query) &&
       (dialect.cutoffColumnOrder
         ? later.some(
             (order) =>
@@ -186,19 +184,29 @@ function cutsOff(
  * whose wheres are an `or` holding a relation filter.
  */
 function cutsCorrelated(dialect: PlannerDialect, query: QueryPlan): boolean {
-  const [first, ...later] = query.orders
   return (
     dialect.correlatedAggregateOrder?.cutoff === true &&
     dialect.cutoffJoinedOrder &&
+    ordersByBaseColumnFirst(query) &&
+    // An `or` with a relation filter is read as the union of its branches.
+    (joinedByAndOnly(query.wheres) || columnTestsOnly(query)) &&
+    query.orders.slice(1).some((order) => order.aggregate !== undefined)
+  )
+}
+
+/**
+ * Whether the first order of `query` is a NOT NULL column of the base table itself (no relation, aggregate or search
+ * relevance), and no search orders the page through its own join: the orders a walk of that column's index cuts off.
+ */
+function ordersByBaseColumnFirst(query: QueryPlan): boolean {
+  const first = query.orders[0]
+  return (
     first !== undefined &&
     first.via.length === 0 &&
     !first.nullable &&
     first.aggregate === undefined &&
     first.relevance === undefined &&
-    query.search === undefined &&
-    // An `or` with a relation filter is read as the union of its branches.
-    (joinedByAndOnly(query.wheres) || columnTestsOnly(query)) &&
-    later.some((order) => order.aggregate !== undefined)
+    query.search === undefined
   )
 }
 
